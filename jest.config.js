@@ -1,0 +1,12 @@
+/** Jest runs the TypeScript sources as ESM (see the `test` script for the VM-modules flag). */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
+  },
+  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/subgraphs/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  testTimeout: 120000,
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
+};

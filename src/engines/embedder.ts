@@ -1,0 +1,8 @@
+/** The embedder port: turns queries and passages into unit-length vectors. */
+export interface Embedder {
+  /** Stable id of the model (changes when the model changes: the index re-embeds then). */
+  readonly id: string;
+  readonly dimension: number;
+  embedQueries(texts: string[]): Promise<Float32Array[]>;
+  embedPassages(texts: string[]): Promise<Float32Array[]>;
+}

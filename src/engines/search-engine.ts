@@ -1,0 +1,89 @@
+/**
+ * The search-engine port. The embedded engine (LanceDB) implements it today; the
+ * Elasticsearch + Pinecone adapters implement the same port later. Services never know
+ * which engine runs.
+ */
+import type { DocumentMetadata, LegalDocument, Namespace } from '../modules/legal-data/legal-document.js';
+
+/** Filters shared by the keyword and the vector leg. All conditions are ANDed. */
+export interface EngineFilters {
+  namespace: Namespace;
+  /** Any of these countries (exact codes: `DE`, `EU`, `CoE`...). */
+  countries?: string[];
+  /** Any of these sources (`<country>/<source_name>`). */
+  sources?: string[];
+  court?: string;
+  courtTier?: number;
+  jurisdiction?: string;
+  language?: string;
+  /** Inclusive `YYYY-MM-DD` bounds on the document date; documents without a date are excluded when set. */
+  dateStart?: string;
+  dateEnd?: string;
+}
+
+/** One document found by one leg: its best-scoring chunk. Lists are sorted by score, best first. */
+export interface DocumentHit {
+  docId: string;
+  /** Keyword leg: BM25 score (>0). Vector leg: cosine similarity in [-1, 1]. */
+  score: number;
+  /** Text of the best chunk (for snippets). */
+  passage: string;
+}
+
+/** A chunk of a document as the ingest hands it to the engine. */
+export interface ChunkInput {
+  content: string;
+  /** Present when an embedder is configured; all chunks of one call have the same dimension. */
+  vector?: Float32Array;
+}
+
+export interface DocumentInput {
+  document: LegalDocument;
+  /** Hash of everything indexed for this document; the ingest compares it to skip unchanged documents. */
+  contentHash: string;
+  chunks: ChunkInput[];
+}
+
+/** A stored chunk, for re-embedding when the model changes. */
+export interface StoredChunk {
+  chunkId: string;
+  docId: string;
+  title: string;
+  content: string;
+}
+
+export interface SearchEngine {
+  /** Opens (or creates) the on-disk index. */
+  open(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Best documents for a free-text query (language-aware analysis is the engine's concern). */
+  keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
+  /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */
+  vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
+
+  /** Full documents by id; unknown ids are absent from the map. */
+  getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;
+
+  /** Inserts or replaces documents with their chunks (a replaced document loses its old chunks). */
+  upsertDocuments(batch: DocumentInput[]): Promise<void>;
+  deleteDocuments(ids: string[]): Promise<void>;
+  /** Content hashes of the stored documents of one source file's documents, by document id. */
+  contentHashes(docIds: string[]): Promise<Map<string, string>>;
+  /** Every stored document's metadata, in batches (no text): for discovery and statistics. */
+  scanMetadata(): AsyncIterable<DocumentMetadata[]>;
+  countDocuments(): Promise<number>;
+  countChunks(): Promise<{ total: number; withVectors: number }>;
+
+  /** Id of the embedding model whose vectors are stored, or null when none are. */
+  vectorModel(): Promise<string | null>;
+  /** Every stored chunk in batches, to compute vectors with a new model. */
+  scanChunks(batchSize: number): AsyncIterable<StoredChunk[]>;
+  /** Replaces all vectors with those of `modelId` (chunk id -> vector); called by re-embedding. */
+  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void>;
+  /** Declares which model the vectors written by upsertDocuments come from. */
+  setVectorModel(modelId: string | null, dimension: number | null): Promise<void>;
+
+  /** Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end). */
+  optimize(): Promise<void>;
+}

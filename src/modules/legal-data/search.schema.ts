@@ -1,25 +1,28 @@
 /**
  * SearchRequest and SearchResponse: the specification's search contract. The service
  * validates with these schemas (so REST, GraphQL and MCP obey the same rules) and the
- * REST layer turns them into /openapi.json.
+ * REST layer turns them into /openapi.json. Numbers and dates are lax the way pydantic's are
+ * ("5" is a valid top_k): see ../../validation.ts. Their defaults are `prefault`s so that
+ * z.toJSONSchema({ io: 'input' }) still prints them.
  */
 import { z } from 'zod';
+import { laxDate, laxFloat, laxInt } from '../../validation.js';
 import { NAMESPACES } from './legal-document.js';
 
 export const RESULT_DETAILS = ['snippet', 'summary_only', 'full_text', 'full_metadata'] as const;
 export type ResultDetail = (typeof RESULT_DETAILS)[number];
 
-/** `YYYY-MM-DD` that is a real calendar date. */
-export const isoDate = z.iso.date();
+/**
+ * `YYYY-MM-DD` that is a real calendar date. Lax like pydantic's `date`: a midnight datetime or
+ * timestamp is accepted too, and the output is always `YYYY-MM-DD`.
+ */
+export const isoDate = laxDate();
 
 export const searchRequestSchema = z.object({
   q: z.string().min(1).describe('Free-text query in any language.'),
-  top_k: z.number().int().min(1).max(100).default(10).describe('Number of hits to return (1-100).'),
-  alpha: z
-    .number()
-    .min(0)
-    .max(1)
-    .default(0.7)
+  top_k: laxInt(z.number().int().min(1).max(100)).prefault(10).describe('Number of hits to return (1-100).'),
+  alpha: laxFloat(z.number().min(0).max(1))
+    .prefault(0.7)
     .describe('Weight of the semantic leg: 1.0 = pure semantic, 0.0 = pure keyword.'),
   country: z.array(z.string().min(1)).nullish().describe('Restrict to these jurisdiction codes (DE, FR, EU, CoE...).'),
   source: z
@@ -27,7 +30,7 @@ export const searchRequestSchema = z.object({
     .nullish()
     .describe('Restrict to these sources, as <country>/<source_name>.'),
   court: z.string().min(1).nullish(),
-  court_tier: z.number().int().min(1).max(3).nullish().describe('1 = supreme/apex, 2 = appellate, 3 = first instance.'),
+  court_tier: laxInt(z.number().int().min(1).max(3)).nullish().describe('1 = supreme/apex, 2 = appellate, 3 = first instance.'),
   jurisdiction: z.string().min(1).nullish(),
   language: z
     .string()

@@ -1,0 +1,120 @@
+/** Shared helpers of the benchmarks: start the real service as a child process, measure it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export interface RunningService {
+  url: string;
+  child: ChildProcess;
+  logs: string[];
+  /** Resident and peak memory of the service process, in MiB. */
+  memory(): { rssMiB: number; peakMiB: number };
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `src/main.ts` with the given environment and waits until /health answers. */
+export async function startService(env: Record<string, string>, onLog?: (line: string) => void): Promise<RunningService> {
+  const port = await freePort();
+  const tsx = path.resolve('node_modules/.bin/tsx');
+  const child = spawn(tsx, ['src/main.ts'], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const collect = (data: Buffer) => {
+    for (const line of data.toString().split('\n').filter(Boolean)) {
+      logs.push(line);
+      onLog?.(line);
+    }
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited (${child.exitCode}):\n${logs.slice(-20).join('\n')}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(250);
+  }
+  const status = () => readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kib = (field: string) => Number(/(\d+) kB/.exec(status().split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? 0);
+  return {
+    url,
+    child,
+    logs,
+    memory: () => ({ rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Polls /ready until 200, calling `onProgress` with its body; returns the seconds waited. */
+export async function waitReady(url: string, timeoutMs: number, onProgress?: (body: unknown) => void): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const response = await fetch(`${url}/ready`);
+    const body = await response.json();
+    if (response.status === 200) return (Date.now() - started) / 1000;
+    onProgress?.(body);
+    await sleep(2000);
+  }
+  throw new Error(`not ready after ${timeoutMs / 1000}s`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export async function postJson(url: string, body: unknown, timeoutMs = 15_000): Promise<{ status: number; body: any; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const json = await response.json();
+  return { status: response.status, body: json, ms: performance.now() - started };
+}
+
+/** Runs `tasks` with `concurrency` workers; returns each task's latency in ms. */
+export async function runConcurrent(tasks: (() => Promise<unknown>)[], concurrency: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++];
+        const t = performance.now();
+        await task();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return latencies.sort((a, b) => a - b);
+}
+
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');

@@ -1,0 +1,85 @@
+/**
+ * `npm run bench:quality`: runs ../shared/eval/retrieval-dev.jsonl against POST /v1/search
+ * (top_k 100) for several alphas and prints nDCG@10, Recall@10, Recall@100 and MRR@10,
+ * overall and per origin. Uses a running service (--url) or starts one on DATA_DIR.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fmt, postJson, runConcurrent, startService, waitReady } from './lib.js';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    'data-dir': { type: 'string', default: './data/bench' },
+    alphas: { type: 'string', default: '0,0.5,0.7,1' },
+    set: { type: 'string', default: '../shared/eval/retrieval-dev.jsonl' },
+    embedder: { type: 'string' },
+    limit: { type: 'string' },
+  },
+});
+
+interface Case { id: string; query: string; namespace: string; country: string; relevant: { source: string; source_id: string }[]; origin: string }
+let cases: Case[] = readFileSync(values.set!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+if (values.limit) cases = cases.slice(0, Number(values.limit));
+
+let url = values.url;
+let stop = async () => {};
+if (!url) {
+  const service = await startService({ DATA_DIR: path.resolve(values['data-dir']!), ...(values.embedder ? { EMBEDDER: values.embedder } : {}) });
+  console.log(`quality: service on ${service.url}, waiting for /ready (the index is built on first start)`);
+  await waitReady(service.url, 60 * 60_000);
+  url = service.url;
+  stop = service.stop;
+}
+
+function scoreCase(c: Case, hits: { source: string; source_id: string }[]) {
+  const relevant = new Set(c.relevant.map((r) => `${r.source}|${r.source_id}`));
+  const isRel = hits.map((h) => relevant.has(`${h.source}|${h.source_id}`));
+  let dcg = 0;
+  isRel.slice(0, 10).forEach((r, i) => (dcg += r ? 1 / Math.log2(i + 2) : 0));
+  let idcg = 0;
+  for (let i = 0; i < Math.min(10, relevant.size); i++) idcg += 1 / Math.log2(i + 2);
+  const firstRel = isRel.slice(0, 10).indexOf(true);
+  return {
+    ndcg10: idcg ? dcg / idcg : 0,
+    recall10: isRel.slice(0, 10).filter(Boolean).length / relevant.size,
+    recall100: isRel.slice(0, 100).filter(Boolean).length / relevant.size,
+    mrr10: firstRel >= 0 ? 1 / (firstRel + 1) : 0,
+  };
+}
+
+type Metrics = ReturnType<typeof scoreCase>;
+const mean = (rows: Metrics[], k: keyof Metrics) => rows.reduce((s, r) => s + r[k], 0) / Math.max(rows.length, 1);
+const alphas = values.alphas!.split(',').map(Number);
+const table: string[] = [];
+let failures = 0;
+for (const alpha of alphas) {
+  const byOrigin = new Map<string, Metrics[]>();
+  const all: Metrics[] = [];
+  const tasks = cases.map((c) => async () => {
+    let metrics: Metrics = { ndcg10: 0, recall10: 0, recall100: 0, mrr10: 0 };
+    try {
+      const res = await postJson(`${url}/v1/search`, { q: c.query, namespace: c.namespace, country: [c.country], top_k: 100, alpha }, 15_000);
+      if (res.status === 200) metrics = scoreCase(c, res.body.hits);
+      else failures += 1;
+    } catch {
+      failures += 1;
+    }
+    all.push(metrics);
+    if (!byOrigin.has(c.origin)) byOrigin.set(c.origin, []);
+    byOrigin.get(c.origin)!.push(metrics);
+  });
+  const started = Date.now();
+  await runConcurrent(tasks, 4);
+  const line = (label: string, rows: Metrics[]) =>
+    `${label.padEnd(22)} ${String(rows.length).padStart(4)}  ${fmt(mean(rows, 'ndcg10'), 3)}   ${fmt(mean(rows, 'recall10'), 3)}     ${fmt(mean(rows, 'recall100'), 3)}      ${fmt(mean(rows, 'mrr10'), 3)}`;
+  table.push(`alpha=${alpha}  (${fmt((Date.now() - started) / 1000)} s)`);
+  table.push(`${'slice'.padEnd(22)} ${'n'.padStart(4)}  nDCG@10 Recall@10 Recall@100 MRR@10`);
+  table.push(line('all', all));
+  for (const [origin, rows] of [...byOrigin].sort()) table.push(line(origin, rows));
+  console.log(`quality alpha=${alpha} ndcg10=${fmt(mean(all, 'ndcg10'), 3)} recall10=${fmt(mean(all, 'recall10'), 3)} recall100=${fmt(mean(all, 'recall100'), 3)}`);
+}
+await stop();
+console.log('\n' + table.join('\n'));
+if (failures) console.log(`\n${failures} requests failed (scored 0)`);

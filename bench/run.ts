@@ -1,0 +1,91 @@
+/**
+ * `npm run bench`: on the full shared corpus, measures the first start (ingest throughput,
+ * total time, time to listen), hybrid search latency p50/p95/p99 at concurrency 1 and 8 over
+ * varied queries with and without filters, and the service's memory while serving.
+ *
+ *   npm run bench                      # fresh DATA_DIR=./data/bench (full ingest, ~minutes)
+ *   npm run bench -- --reuse           # keep an already indexed ./data/bench
+ *   npm run bench -- --data-dir DIR --queries 400
+ */
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fmt, percentile, postJson, runConcurrent, startService, waitReady } from './lib.js';
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string', default: './data/bench' },
+    reuse: { type: 'boolean', default: false },
+    queries: { type: 'string', default: '240' },
+    embedder: { type: 'string' },
+  },
+});
+const dataDir = path.resolve(values['data-dir']!);
+if (!values.reuse) await rm(dataDir, { recursive: true, force: true });
+
+console.log(`bench: DATA_DIR=${dataDir}${values.reuse ? ' (reused)' : ' (fresh)'}`);
+const started = Date.now();
+let lastProgress = 0;
+const service = await startService(
+  { DATA_DIR: dataDir, ...(values.embedder ? { EMBEDDER: values.embedder } : {}) },
+  (line) => {
+    if (/ingest (finished|interrupted)|ingest: \d+ files|listening/.test(line)) console.log(`  service: ${line.slice(25)}`);
+  },
+);
+const listenSeconds = (Date.now() - started) / 1000;
+console.log(`bench: listening after ${fmt(listenSeconds)} s; waiting for /ready`);
+const readySeconds = await waitReady(service.url, 60 * 60_000, (body: any) => {
+  if (Date.now() - lastProgress > 30_000 && body?.ingest) {
+    lastProgress = Date.now();
+    const i = body.ingest;
+    console.log(`  ingest ${i.phase}: ${i.documents_done}/${i.documents_total ?? '?'} docs, ${i.documents_per_second ?? '?'} docs/s, ETA ${i.eta_seconds ?? '?'} s`);
+  }
+});
+const totalStartSeconds = (Date.now() - started) / 1000;
+const summaryLine = service.logs.find((l) => l.includes('ingest finished')) ?? '';
+const written = Number(/documents ([\d,]+) written/.exec(summaryLine)?.[1]?.replace(/,/g, '') ?? 0);
+const ingestSeconds = totalStartSeconds - listenSeconds;
+
+// Varied queries: the evaluation questions (with their filters), document titles, short
+// keyword queries; some with extra filters (country, date range, court tier, language).
+const evalCases = readFileSync('../shared/eval/retrieval-dev.jsonl', 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
+const stats = (await (await fetch(`${service.url}/v1/stats`)).json()) as any;
+const shortQueries = [
+  'Schadensersatz unerlaubte Handlung', 'responsabilité civile délictuelle', 'data protection consent',
+  'Kündigung Arbeitsverhältnis Frist', 'liberté d\'expression presse', 'right to a fair trial',
+  'Mietvertrag Mängel Minderung', 'contrat de travail période d\'essai', 'personal data transfer third country',
+  'droit de rétractation consommateur', 'Verjährung Ansprüche', 'asylum application refugee status',
+  'tax evasion penalty', 'competition law abuse of dominant position', 'copyright infringement damages',
+];
+const wanted = Number(values.queries);
+const requests: Record<string, unknown>[] = [];
+for (let i = 0; requests.length < wanted; i++) {
+  const e = evalCases[i % evalCases.length];
+  const kind = i % 4;
+  if (kind === 0) requests.push({ q: e.query, namespace: e.namespace, country: [e.country] });
+  else if (kind === 1) requests.push({ q: e.query, namespace: e.namespace });
+  else if (kind === 2) requests.push({ q: shortQueries[i % shortQueries.length], namespace: 'case_law', ...(i % 8 === 2 ? { date_start: '2010-01-01', court_tier: 1 } : {}) });
+  else requests.push({ q: shortQueries[(i * 7) % shortQueries.length], namespace: i % 3 === 0 ? 'doctrine' : 'legislation', ...(i % 2 ? { language: 'fr' } : {}) });
+}
+const searchTasks = requests.map((r) => async () => {
+  const res = await postJson(`${service.url}/v1/search`, { ...r, top_k: 10, alpha: 0.7 });
+  if (res.status !== 200) throw new Error(`search failed ${res.status}: ${JSON.stringify(res.body)}`);
+});
+await runConcurrent(searchTasks.slice(0, 20), 2); // warm-up
+const c1 = await runConcurrent(searchTasks, 1);
+const c8 = await runConcurrent(searchTasks, 8);
+const memory = service.memory();
+await service.stop();
+
+console.log('\n== bench summary');
+console.log(`documents in index: ${stats.total_documents}, chunks: ${stats.index.chunks}, vectors: ${stats.index.chunks_with_vectors}, model: ${stats.index.embedding_model ?? 'none'}`);
+console.log(`first start: listening after ${fmt(listenSeconds)} s, ready after ${fmt(totalStartSeconds)} s`);
+if (!values.reuse) console.log(`ingest: ${written} documents in ${fmt(ingestSeconds)} s = ${fmt(written / ingestSeconds, 0)} docs/s`);
+console.log(`search top_k=10 alpha=0.7, ${requests.length} queries:`);
+console.log(`  concurrency 1: p50 ${fmt(percentile(c1, 50))} ms  p95 ${fmt(percentile(c1, 95))} ms  p99 ${fmt(percentile(c1, 99))} ms`);
+console.log(`  concurrency 8: p50 ${fmt(percentile(c8, 50))} ms  p95 ${fmt(percentile(c8, 95))} ms  p99 ${fmt(percentile(c8, 99))} ms  (${fmt(requests.length / (c8.reduce((a, b) => a + b, 0) / 8 / 1000), 0)} req/s)`);
+console.log(`memory while serving: RSS ${fmt(memory.rssMiB, 0)} MiB, peak ${fmt(memory.peakMiB, 0)} MiB`);

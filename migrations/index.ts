@@ -1,0 +1,11 @@
+/**
+ * The migrations, in order. MikroORM runs exactly this list (`migrations.migrationsList`),
+ * never a folder glob, so the same classes load under tsx, jest (ESM) and a bundle.
+ * After generating a migration file in this folder, import it and append it below.
+ */
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121115223_initial } from './Migration20261121115223_initial.js';
+
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
+];

@@ -1,0 +1,46 @@
+/**
+ * `npm run ingest [-- --corpus DIR]`: indexes a corpus folder into DATA_DIR with a progress
+ * bar and a summary. Ctrl-C stops after the current batch; the next run resumes.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { closeOrm, createOrm, migrateUp } from '../db/orm.js';
+import { LanceDbEngine } from '../engines/embedded/lancedb-engine.js';
+import { createEmbedder } from '../engines/embedders/create-embedder.js';
+import { createLogger } from '../logger.js';
+import { createIngestStore } from '../modules/legal-data/catalog.store.js';
+import { ingestCorpus } from '../modules/legal-data/ingest/ingest.service.js';
+
+const { values } = parseArgs({ options: { corpus: { type: 'string' }, help: { type: 'boolean' } } });
+if (values.help) {
+  process.stdout.write('usage: npm run ingest [-- --corpus DIR]   (default: CORPUS_DIR or ../shared/corpus)\n');
+  process.exit(0);
+}
+const config = loadConfig();
+const corpusDir = values.corpus ? path.resolve(values.corpus) : config.corpusDir;
+if (!corpusDir) {
+  process.stderr.write('No corpus folder: pass --corpus DIR or set CORPUS_DIR.\n');
+  process.exit(2);
+}
+const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'info');
+const orm = await createOrm(config);
+await migrateUp(orm);
+const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
+await engine.open();
+const embedder = await createEmbedder(config.embedder);
+const abort = new AbortController();
+process.once('SIGINT', () => {
+  logger.warn('interrupt: finishing the current batch, then stopping (run again to resume)');
+  abort.abort();
+});
+try {
+  const summary = await ingestCorpus(
+    { engine, embedder, store: createIngestStore(orm), logger },
+    { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined },
+  );
+  process.exitCode = summary.interrupted ? 130 : 0;
+} finally {
+  await engine.close();
+  await closeOrm(orm);
+}

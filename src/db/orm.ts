@@ -1,0 +1,118 @@
+/**
+ * The relational store: MikroORM 7 over PostgreSQL (DATABASE_URL set) or embedded PGlite
+ * (under `${dataDir}/pglite`). Both run the PostgreSQL driver and platform and the same
+ * migrations; for PGlite the driver's Kysely dialect is swapped for ours via `driverOptions`.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { MikroORM as CoreMikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import { migrationsList } from '../../migrations/index.js';
+import type { Config } from '../config.js';
+import { IndexStateEntity } from '../modules/legal-data/index-state.entity.js';
+import { IngestFileEntity } from '../modules/legal-data/ingest-file.entity.js';
+import { SourceEntity } from '../modules/legal-data/source.entity.js';
+import { PGliteDialect } from './pglite-dialect.js';
+
+export type Orm = MikroORM;
+
+/** Every entity of the relational store. */
+export const ENTITIES = [SourceEntity, IngestFileEntity, IndexStateEntity];
+
+/** Folder of the migration classes and the committed schema snapshot. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+/** Snapshot file name (without `.json`): fixed, so it does not depend on the database name. */
+export const SNAPSHOT_NAME = '.snapshot-legal-search';
+
+/** The database PGlite creates and opens by default. */
+const PGLITE_DATABASE = 'postgres';
+
+export interface CreateOrmOptions {
+  /** PGlite data directory; `memory://` for an in-memory database. Defaults to `${dataDir}/pglite`. */
+  pgliteDir?: string;
+  /** Log every query (MikroORM debug mode). */
+  debug?: boolean;
+}
+
+/** The MikroORM options for a config, without connecting. Exported for tooling (migration generation). */
+export function ormOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: CreateOrmOptions = {}): Options {
+  const common: Options = {
+    driver: PostgreSqlDriver,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    debug: options.debug ?? false,
+    migrations: {
+      path: MIGRATIONS_DIR,
+      pathTs: MIGRATIONS_DIR,
+      migrationsList,
+      snapshotName: SNAPSHOT_NAME,
+      // The snapshot is written when a migration is generated, never by running migrations.
+      snapshotOnMigrate: false,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+      emit: 'ts',
+    },
+  };
+  if (config.databaseUrl) {
+    return { ...common, clientUrl: config.databaseUrl };
+  }
+  const dir = options.pgliteDir ?? path.join(config.dataDir, 'pglite');
+  return {
+    ...common,
+    dbName: PGLITE_DATABASE,
+    driverOptions: new PGliteDialect({
+      // A factory: each MikroORM (re)connect opens the instance, `orm.close()` closes it.
+      pglite: () => {
+        if (!dir.includes('://')) mkdirSync(dir, { recursive: true });
+        return new PGlite(dir);
+      },
+    }),
+  };
+}
+
+/** Creates the ORM and connects: PostgreSQL when `databaseUrl` is set, else embedded PGlite. */
+export async function createOrm(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  options: CreateOrmOptions = {},
+): Promise<Orm> {
+  const orm = (await MikroORM.init(ormOptions(config, options))) as Orm;
+  try {
+    await orm.connect();
+  } catch (error) {
+    await orm.close(true).catch(() => undefined);
+    const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : 'embedded PGlite';
+    throw new Error(`Cannot connect to ${where}: ${(error as Error).message}`, { cause: error });
+  }
+  return orm;
+}
+
+/** Applies pending migrations (all in one transaction) and returns the names applied, in order. */
+export async function migrateUp(orm: CoreMikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}
+
+/** Closes the connection (pool or PGlite instance). */
+export async function closeOrm(orm: CoreMikroORM): Promise<void> {
+  await orm.close(true);
+}
+
+/** Which backend an ORM runs on. */
+export function ormBackend(orm: CoreMikroORM): 'postgresql' | 'pglite' {
+  return orm.config.get('driverOptions') instanceof PGliteDialect ? 'pglite' : 'postgresql';
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the configured DATABASE_URL';
+  }
+}

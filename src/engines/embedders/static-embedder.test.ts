@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
+import { createEmbedder } from './create-embedder.js';
+import { loadStaticEmbedder, parseSafetensors } from './static-embedder.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i], 0);
+
+describe('static (model2vec) embedder', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'static-embedder-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('embeds to unit vectors of the model dimension', async () => {
+    const model = await writeTinyStaticModel(path.join(root, 'a'), { dimension: 12 });
+    const embedder = await loadStaticEmbedder(model.dir);
+    expect(embedder.dimension).toBe(12);
+    const vectors = await embedder.embedPassages(['Breach of contract', 'personal data processing', 'The court shall rule']);
+    expect(vectors).toHaveLength(3);
+    for (const v of vectors) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v).toHaveLength(12);
+      expect(dot(v, v)).toBeCloseTo(1, 5);
+    }
+    // Queries and passages share the same space.
+    const [q] = await embedder.embedQueries(['Breach of contract']);
+    expect(Array.from(q)).toEqual(Array.from(vectors[0]));
+  });
+
+  it('places related texts closer than unrelated ones, without shared words', async () => {
+    const embedder = await loadStaticEmbedder(path.join(root, 'a'));
+    const [contract, liability, privacy] = await embedder.embedQueries([
+      'breach of contract and damages',
+      'liability for compensation',
+      'consent to the processing of personal data',
+    ]);
+    expect(dot(contract, liability)).toBeGreaterThan(0.8);
+    expect(dot(contract, liability)).toBeGreaterThan(dot(contract, privacy) + 0.5);
+  });
+
+  it('ignores unknown tokens and returns a zero vector when nothing is known', async () => {
+    const embedder = await loadStaticEmbedder(path.join(root, 'a'));
+    const [withNoise, clean, nothing] = await embedder.embedQueries(['contract qwertyuiop zzzz', 'contract', 'qwertyuiop zzzz']);
+    expect(Array.from(withNoise)).toEqual(Array.from(clean));
+    expect(Array.from(nothing).every((x) => x === 0)).toBe(true);
+  });
+
+  it('reads float16 tensors like float32 ones', async () => {
+    const f32 = await loadStaticEmbedder(path.join(root, 'a'));
+    const f16model = await writeTinyStaticModel(path.join(root, 'f16'), { dimension: 12, float16: true });
+    const f16 = await loadStaticEmbedder(f16model.dir);
+    const [a] = await f32.embedQueries(['damages for breach']);
+    const [b] = await f16.embedQueries(['damages for breach']);
+    expect(dot(a, b)).toBeGreaterThan(0.999);
+  });
+
+  it('also tokenises with a Unigram (SentencePiece-style) tokenizer.json', async () => {
+    const model = await writeTinyStaticModel(path.join(root, 'unigram'), { dimension: 12 });
+    const wordPiece = await loadStaticEmbedder(model.dir);
+    const unigram = {
+      version: '1.0',
+      truncation: null,
+      padding: null,
+      added_tokens: [{ id: 1, content: '<unk>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+      normalizer: { type: 'Lowercase' },
+      pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+      post_processor: null,
+      decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+      // Same ids as the WordPiece vocabulary, so both tokenisations read the same rows.
+      model: { type: 'Unigram', unk_id: 1, vocab: model.vocab.map((w, i) => [i === 1 ? '<unk>' : `\u2581${w}`, -1]) },
+    };
+    await writeFile(path.join(model.dir, 'tokenizer.json'), JSON.stringify(unigram));
+    const sentencePiece = await loadStaticEmbedder(model.dir);
+    expect(sentencePiece.id).not.toBe(wordPiece.id);
+    const text = 'Breach of contract damages unknownword';
+    const [a] = await wordPiece.embedQueries([text]);
+    const [b] = await sentencePiece.embedQueries([text]);
+    expect(dot(a, b)).toBeCloseTo(1, 5);
+  });
+
+  it('has a stable id that changes when the model file changes', async () => {
+    const dir = path.join(root, 'b');
+    await writeTinyStaticModel(dir, { dimension: 8 });
+    const first = await loadStaticEmbedder(dir);
+    const again = await loadStaticEmbedder(dir);
+    expect(again.id).toBe(first.id);
+    const file = path.join(dir, 'model.safetensors');
+    const bytes = await readFile(file);
+    const parsed = parseSafetensors(bytes);
+    expect(parsed.tensors.get('embeddings')!.shape[1]).toBe(8);
+    bytes[bytes.length - 1] ^= 0x01;
+    await writeFile(file, bytes);
+    const changed = await loadStaticEmbedder(dir);
+    expect(changed.id).not.toBe(first.id);
+  });
+
+  it('fails clearly on a missing model and builds through createEmbedder', async () => {
+    await expect(loadStaticEmbedder(path.join(root, 'missing'))).rejects.toThrow(/missing/);
+    expect(await createEmbedder({ kind: 'none' })).toBeNull();
+    const embedder = await createEmbedder({ kind: 'static', dir: path.join(root, 'a') });
+    expect(embedder?.dimension).toBe(12);
+  });
+});

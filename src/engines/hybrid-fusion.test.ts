@@ -1,0 +1,72 @@
+import { fuseHybrid } from './hybrid-fusion.js';
+import type { DocumentHit } from './search-engine.js';
+
+const hit = (docId: string, score: number, passage = `${docId} passage`): DocumentHit => ({ docId, score, passage });
+
+const keyword = [hit('k1', 12.5, 'kw k1'), hit('both', 8), hit('k2', 8), hit('k3', 1.2)];
+const semantic = [hit('s1', 0.91), hit('both', 0.85, 'sem both'), hit('s2', 0.4), hit('neg1', -0.05), hit('neg2', -0.3)];
+
+describe('fuseHybrid', () => {
+  it('alpha = 0 reproduces the keyword ranking exactly', () => {
+    const fused = fuseHybrid(keyword, semantic, 0, 100);
+    expect(fused.map((h) => h.docId)).toEqual(keyword.map((h) => h.docId));
+    expect(fused[0].score).toBe(1);
+  });
+
+  it('alpha = 1 reproduces the semantic ranking exactly, even when clamping flattens scores', () => {
+    const fused = fuseHybrid(keyword, semantic, 1, 100);
+    expect(fused.map((h) => h.docId)).toEqual(semantic.map((h) => h.docId));
+    expect(fused.find((h) => h.docId === 'neg1')!.score).toBe(0);
+  });
+
+  it('keeps leg order for equal keyword scores (ties by rank, then docId)', () => {
+    const ties = [hit('b', 5), hit('a', 5), hit('c', 5)];
+    expect(fuseHybrid(ties, [], 0, 10).map((h) => h.docId)).toEqual(['b', 'a', 'c']);
+    // Same fused score and no rank difference: docId decides.
+    const fused = fuseHybrid([hit('y', 4)], [hit('x', 1)], 0.5, 10);
+    expect(fused.map((h) => [h.docId, h.score])).toEqual([
+      ['x', 0.5],
+      ['y', 0.5],
+    ]);
+  });
+
+  it('gives scores in [0, 1] that mix both legs, 0 for a missing leg', () => {
+    const fused = fuseHybrid(keyword, semantic, 0.5, 100);
+    for (const h of fused) {
+      expect(h.score).toBeGreaterThanOrEqual(0);
+      expect(h.score).toBeLessThanOrEqual(1);
+      expect(h.score).toBeCloseTo(0.5 * h.semanticScore + 0.5 * h.keywordScore, 12);
+    }
+    const both = fused.find((h) => h.docId === 'both')!;
+    expect(both.keywordScore).toBeCloseTo(8 / 12.5, 12);
+    expect(both.semanticScore).toBeCloseTo(0.85, 12);
+    expect(fused[0].docId).toBe('both');
+    const k1 = fused.find((h) => h.docId === 'k1')!;
+    expect(k1.semanticScore).toBe(0);
+    expect(k1.keywordScore).toBe(1);
+    const s1 = fused.find((h) => h.docId === 's1')!;
+    expect(s1.keywordScore).toBe(0);
+    expect(new Set(fused.map((h) => h.docId)).size).toBe(8);
+  });
+
+  it('takes the passage from the keyword leg when present', () => {
+    const fused = fuseHybrid(keyword, semantic, 0.5, 100);
+    expect(fused.find((h) => h.docId === 'both')!.passage).toBe('both passage');
+    expect(fused.find((h) => h.docId === 's1')!.passage).toBe('s1 passage');
+    expect(fused.find((h) => h.docId === 'k1')!.passage).toBe('kw k1');
+  });
+
+  it('honours the limit, handles empty legs and is deterministic', () => {
+    expect(fuseHybrid(keyword, semantic, 0.3, 3)).toHaveLength(3);
+    expect(fuseHybrid([], [], 0.5, 10)).toEqual([]);
+    expect(fuseHybrid(keyword, [], 0.7, 10).map((h) => h.docId)).toEqual(keyword.map((h) => h.docId));
+    expect(fuseHybrid(keyword, semantic, 0.42, 10)).toEqual(fuseHybrid(keyword, semantic, 0.42, 10));
+    expect(fuseHybrid(keyword, semantic, 0.5, 0)).toEqual([]);
+  });
+
+  it('produces scores comparable across queries (absolute semantic scale)', () => {
+    const strong = fuseHybrid([hit('a', 3)], [hit('a', 0.9)], 0.5, 1)[0].score;
+    const weak = fuseHybrid([hit('a', 30)], [hit('a', 0.2)], 0.5, 1)[0].score;
+    expect(strong).toBeGreaterThan(weak);
+  });
+});

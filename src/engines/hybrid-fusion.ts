@@ -1,0 +1,95 @@
+/** Score fusion of the keyword and the vector leg (pure: no I/O, deterministic). */
+import type { DocumentHit } from './search-engine.js';
+
+export interface FusedHit {
+  docId: string;
+  /** Fused score in [0, 1]: `alpha * semanticScore + (1 - alpha) * keywordScore`. */
+  score: number;
+  /** Normalised keyword score in [0, 1] (0 when the keyword leg did not find the document). */
+  keywordScore: number;
+  /** Normalised semantic score in [0, 1] (0 when the vector leg did not find the document). */
+  semanticScore: number;
+  /** Best passage: the keyword leg's (it holds the matched terms), else the vector leg's. */
+  passage: string;
+}
+
+interface Candidate {
+  docId: string;
+  keyword: number;
+  semantic: number;
+  keywordRank: number;
+  semanticRank: number;
+  passage: string;
+  score: number;
+}
+
+/**
+ * Fuses the two legs' hits into one ranking:
+ *
+ *     keywordScore  = bm25 / max(bm25 over the keyword list)          (in [0, 1], 1 for the best keyword hit)
+ *     semanticScore = clamp(cosine similarity, 0, 1)                   (absolute, comparable across queries)
+ *     score         = alpha * semanticScore + (1 - alpha) * keywordScore
+ *
+ * A document missing from one leg gets 0 for that leg. A leg whose weight is 0 contributes
+ * no documents (so `alpha = 1` returns exactly the vector leg's list and `alpha = 0` exactly
+ * the keyword leg's). Ties on the fused score are broken by the rank in the leg with the
+ * larger weight (the vector leg when alpha >= 0.5), then the rank in the other leg (a
+ * missing document ranks last), then by docId: the order is fully deterministic and, at
+ * alpha 0 or 1, identical to the leg's own order even when clamping flattens scores.
+ *
+ * `alpha` is clamped to [0, 1]; duplicate docIds inside one leg keep their first (best) hit.
+ */
+export function fuseHybrid(keyword: DocumentHit[], semantic: DocumentHit[], alpha: number, limit: number): FusedHit[] {
+  const a = Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0;
+  if (limit <= 0) return [];
+  const byId = new Map<string, Candidate>();
+  const candidate = (docId: string): Candidate => {
+    let c = byId.get(docId);
+    if (!c) {
+      c = { docId, keyword: 0, semantic: 0, keywordRank: Infinity, semanticRank: Infinity, passage: '', score: 0 };
+      byId.set(docId, c);
+    }
+    return c;
+  };
+
+  if (a < 1) {
+    let max = 0;
+    for (const h of keyword) if (Number.isFinite(h.score) && h.score > max) max = h.score;
+    keyword.forEach((h, rank) => {
+      const c = candidate(h.docId);
+      if (c.keywordRank !== Infinity) return;
+      c.keywordRank = rank;
+      c.keyword = max > 0 && Number.isFinite(h.score) ? Math.max(0, h.score) / max : 0;
+      c.passage = h.passage;
+    });
+  }
+  if (a > 0) {
+    semantic.forEach((h, rank) => {
+      const c = candidate(h.docId);
+      if (c.semanticRank !== Infinity) return;
+      c.semanticRank = rank;
+      c.semantic = Number.isFinite(h.score) ? Math.min(1, Math.max(0, h.score)) : 0;
+      if (c.keywordRank === Infinity) c.passage = h.passage;
+    });
+  }
+
+  const semanticFirst = a >= 0.5;
+  const all = [...byId.values()];
+  for (const c of all) c.score = a * c.semantic + (1 - a) * c.keyword;
+  all.sort((x, y) => {
+    if (y.score !== x.score) return y.score - x.score;
+    const [x1, x2, y1, y2] = semanticFirst
+      ? [x.semanticRank, x.keywordRank, y.semanticRank, y.keywordRank]
+      : [x.keywordRank, x.semanticRank, y.keywordRank, y.semanticRank];
+    if (x1 !== y1) return x1 < y1 ? -1 : 1;
+    if (x2 !== y2) return x2 < y2 ? -1 : 1;
+    return x.docId < y.docId ? -1 : x.docId > y.docId ? 1 : 0;
+  });
+  return all.slice(0, limit).map((c) => ({
+    docId: c.docId,
+    score: c.score,
+    keywordScore: c.keyword,
+    semanticScore: c.semantic,
+    passage: c.passage,
+  }));
+}

@@ -1,0 +1,119 @@
+/**
+ * Builds a federation 2 subgraph schema from type-graphql resolver classes.
+ *
+ * type-graphql keeps `@Directive('@key(...)')` on the types' AST nodes, which graphql's
+ * printSchema ignores; `printSchemaWithDirectives` puts them back. The printed SDL (with a
+ * federation `@link`) and type-graphql's resolver map, merged with the reference resolvers,
+ * go to @apollo/subgraph's buildSubgraphSchema. `__resolveReference` must be in that map:
+ * resolvers added to a built schema afterwards are dropped silently.
+ */
+import 'reflect-metadata';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import {
+  type ConstDirectiveNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  Kind,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  parse,
+  print,
+  printSchema,
+  visit,
+} from 'graphql';
+import { type ContainerType, type MiddlewareFn, type NonEmptyArray, buildSchema, createResolversMap } from 'type-graphql';
+import { mapErrors } from './errors.js';
+
+export const FEDERATION_SPEC_URL = 'https://specs.apollo.dev/federation/v2.7';
+
+export interface SubgraphBuildOptions {
+  /** Receives errors that are not DomainErrors (the client sees INTERNAL_SERVER_ERROR). */
+  onInternalError?: (error: unknown) => void;
+}
+
+export type ReferenceResolvers = Record<string, (reference: any, context: unknown, info: unknown) => unknown>;
+
+export interface TypeGraphqlSubgraphOptions extends SubgraphBuildOptions {
+  resolvers: NonEmptyArray<Function>;
+  /** Resolver class instances (holding their services), looked up by class. */
+  instances: object[];
+  /** `__resolveReference` per entity type name. */
+  referenceResolvers?: ReferenceResolvers;
+  /** Federation directives the SDL uses, e.g. ['@key']. */
+  federationImports: string[];
+}
+
+export async function buildTypeGraphqlSubgraph(options: TypeGraphqlSubgraphOptions): Promise<GraphQLSchema> {
+  const container: ContainerType = {
+    get(someClass: Function) {
+      const instance = options.instances.find((candidate) => candidate.constructor === someClass);
+      if (!instance) throw new Error(`No instance registered for resolver class ${someClass.name}`);
+      return instance;
+    },
+  };
+  const domainErrors: MiddlewareFn = (_action, next) => mapErrors(next, options.onInternalError);
+  const schema = await buildSchema({
+    resolvers: options.resolvers,
+    container,
+    globalMiddlewares: [domainErrors],
+    validate: false,
+  });
+
+  const typeDefs: DocumentNode = parse(
+    `extend schema @link(url: "${FEDERATION_SPEC_URL}", import: ${JSON.stringify(options.federationImports)})\n\n` +
+      printSchemaWithDirectives(schema),
+  );
+
+  // Same shape as @apollo/subgraph's GraphQLResolverMap (not exported from its entry point).
+  const resolvers = createResolversMap(schema) as Record<string, any>;
+  for (const [typeName, resolveReference] of Object.entries(options.referenceResolvers ?? {})) {
+    const existing = resolvers[typeName];
+    if (!existing) throw new Error(`Reference resolver for unknown type ${typeName}`);
+    resolvers[typeName] = {
+      ...existing,
+      __resolveReference: (reference: unknown, context: unknown, info: unknown) =>
+        mapErrors(async () => resolveReference(reference, context, info), options.onInternalError),
+    };
+  }
+
+  return buildSubgraphSchema({ typeDefs, resolvers });
+}
+
+/**
+ * printSchema plus the directives type-graphql keeps on AST nodes (types and fields of
+ * object, interface and input types), which printSchema leaves out.
+ */
+export function printSchemaWithDirectives(schema: GraphQLSchema): string {
+  const merge = (printed: readonly ConstDirectiveNode[] | undefined, extra: readonly ConstDirectiveNode[] | undefined) => {
+    const result = [...(printed ?? [])];
+    for (const directive of extra ?? []) {
+      if (!result.some((existing) => print(existing) === print(directive))) result.push(directive);
+    }
+    return result;
+  };
+  const document = parse(printSchema(schema));
+  const withDirectives = visit(document, {
+    enter(node) {
+      if (
+        node.kind !== Kind.OBJECT_TYPE_DEFINITION &&
+        node.kind !== Kind.INTERFACE_TYPE_DEFINITION &&
+        node.kind !== Kind.INPUT_OBJECT_TYPE_DEFINITION
+      ) {
+        return undefined;
+      }
+      const type = schema.getType(node.name.value);
+      if (!type || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) return undefined;
+      const fields = type.getFields();
+      return {
+        ...node,
+        directives: merge(node.directives, type.astNode?.directives),
+        fields: node.fields?.map((field: { name: { value: string }; directives?: readonly ConstDirectiveNode[] }) => ({
+          ...field,
+          directives: merge(field.directives, fields[field.name.value]?.astNode?.directives),
+        })),
+      };
+    },
+  });
+  return print(withDirectives);
+}

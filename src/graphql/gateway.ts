@@ -1,0 +1,156 @@
+/**
+ * The GraphQL door: an Apollo gateway over the registered subgraphs, mounted at /graphql.
+ *
+ * The supergraph is composed in process at startup from the subgraphs' code, so it is always
+ * current. Subgraphs named in `subgraphUrls` are reached over HTTP (RemoteGraphQLDataSource);
+ * the others run in this process (LocalGraphQLDataSource), which executes the subgraph schema
+ * with the gateway's context object itself, so in-process resolvers receive the very
+ * GraphqlContext built here from the HTTP request; remote subgraphs get its request id in
+ * the x-request-id header and build their own context from their request.
+ */
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { expressMiddleware } from '@as-integrations/express5';
+import express from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anonymousContext, type RequestContext } from '../context.js';
+import type { Logger } from '../logger.js';
+import { composeSupergraph } from './compose.js';
+import { type GraphqlContext, graphqlContext } from './context.js';
+import { buildSubgraphs, type GraphqlServices, SUBGRAPHS } from './subgraphs.js';
+
+/** Header carrying the gateway's request id to remote subgraphs. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export interface MountGraphqlOptions {
+  services: GraphqlServices;
+  /** Remote subgraph URLs by subgraph name (config.subgraphUrls); the others run in process. */
+  subgraphUrls: Record<string, string>;
+  logger?: Logger;
+}
+
+export interface MountedGraphql {
+  /** The supergraph the gateway serves (composed at mount time). */
+  supergraphSdl: string;
+  stop(): Promise<void>;
+}
+
+export async function mountGraphql(app: express.Express, options: MountGraphqlOptions): Promise<MountedGraphql> {
+  const { services, subgraphUrls, logger } = options;
+  const unknown = Object.keys(subgraphUrls).filter((name) => !SUBGRAPHS.some((s) => s.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `subgraphUrls names unknown subgraphs: ${unknown.join(', ')} (known: ${SUBGRAPHS.map((s) => s.name).join(', ')})`,
+    );
+  }
+
+  const onInternalError = logger ? (error: unknown) => logger.error('GraphQL resolver failed', error) : undefined;
+  // Remote subgraphs are built too: composition needs every schema (their resolvers never run here).
+  const subgraphs = await buildSubgraphs(services, { onInternalError });
+  const supergraphSdl = composeSupergraph(subgraphs.map((s) => ({ ...s, url: subgraphUrls[s.name] })));
+  const schemas = new Map(subgraphs.map((s) => [s.name, s.schema]));
+
+  const gateway = new ApolloGateway({
+    supergraphSdl,
+    logger: logger ? apolloLogger(logger) : undefined,
+    buildService({ name }) {
+      const url = subgraphUrls[name];
+      if (url) return remoteSubgraph(url);
+      const schema = schemas.get(name);
+      if (!schema) throw new Error(`Supergraph names subgraph "${name}", which is not registered`);
+      return new LocalGraphQLDataSource(schema);
+    },
+  });
+
+  const server = new ApolloServer<GraphqlContext>({
+    gateway,
+    includeStacktraceInErrorResponses: false,
+    logger: logger ? apolloLogger(logger) : undefined,
+  });
+  await server.start();
+  app.use(
+    '/graphql',
+    express.json(),
+    expressMiddleware(server, { context: async ({ req }) => graphqlContext(httpRequestContext(req)) }),
+  );
+  return { supergraphSdl, stop: () => server.stop() };
+}
+
+/** A data source for a subgraph served over HTTP, forwarding the request id. */
+function remoteSubgraph(url: string): RemoteGraphQLDataSource<GraphqlContext> {
+  return new RemoteGraphQLDataSource<GraphqlContext>({
+    url,
+    willSendRequest({ request, context }) {
+      const requestId = (context as Partial<GraphqlContext>).requestContext?.requestId;
+      if (requestId) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
+    },
+  });
+}
+
+export interface ServeSubgraphOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Defaults to 127.0.0.1; use 0.0.0.0 to accept other hosts. */
+  host?: string;
+  logger?: Logger;
+}
+
+export interface ServedSubgraph {
+  /** The subgraph's GraphQL endpoint, e.g. http://127.0.0.1:4001/graphql. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves one subgraph schema over HTTP at /graphql (remote mode: point the gateway's
+ * SUBGRAPH_URLS at it). Each request gets an anonymous RequestContext that keeps the
+ * gateway's request id when the x-request-id header carries one.
+ */
+export async function serveSubgraph(schema: GraphQLSchema, options: ServeSubgraphOptions = {}): Promise<ServedSubgraph> {
+  const { port = 0, host = '127.0.0.1', logger } = options;
+  const app = express();
+  const httpServer = createServer(app);
+  const server = new ApolloServer<GraphqlContext>({
+    schema,
+    includeStacktraceInErrorResponses: false,
+    logger: logger ? apolloLogger(logger) : undefined,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
+  });
+  await server.start();
+  app.use(
+    '/graphql',
+    express.json(),
+    expressMiddleware(server, { context: async ({ req }) => graphqlContext(httpRequestContext(req)) }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => resolve());
+  });
+  const address = httpServer.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${urlHost}:${address.port}/graphql`, stop: () => server.stop() };
+}
+
+/**
+ * The RequestContext of an HTTP request: anonymous, with the caller's IP, keeping a
+ * well-formed incoming x-request-id (from a proxy, or from the gateway for remote subgraphs)
+ * so that logs correlate across hops.
+ */
+export function httpRequestContext(req: express.Request): RequestContext {
+  const context = anonymousContext(req.ip ?? null);
+  const requestId = req.header(REQUEST_ID_HEADER);
+  return requestId && /^[\w.:-]{1,128}$/.test(requestId) ? { ...context, requestId } : context;
+}
+
+function apolloLogger(logger: Logger) {
+  const text = (message: unknown) => (typeof message === 'string' ? message : String(message));
+  return {
+    debug: (message?: unknown) => logger.debug(text(message)),
+    info: (message?: unknown) => logger.info(text(message)),
+    warn: (message?: unknown) => logger.warn(text(message)),
+    error: (message?: unknown) => logger.error(text(message)),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The registry of subgraphs that make up the supergraph. A subgraph is built from the
+ * service facades it needs; composition only needs its schema, so `schemaOnlyServices()`
+ * gives facades that are never called (no database or index required).
+ */
+import type { GraphQLSchema } from 'graphql';
+import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
+import { buildLegalDataSubgraph } from '../../subgraphs/legal-data/index.js';
+import type { SubgraphBuildOptions } from './federation.js';
+
+/** The service facades subgraph resolvers call. */
+export interface GraphqlServices {
+  legalData: LegalDataApi;
+}
+
+export interface SubgraphDefinition {
+  name: string;
+  build(services: GraphqlServices, options?: SubgraphBuildOptions): Promise<GraphQLSchema>;
+}
+
+export interface BuiltSubgraph {
+  name: string;
+  schema: GraphQLSchema;
+}
+
+export const SUBGRAPHS: readonly SubgraphDefinition[] = [
+  { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
+];
+
+export async function buildSubgraphs(
+  services: GraphqlServices,
+  options: SubgraphBuildOptions = {},
+): Promise<BuiltSubgraph[]> {
+  const built: BuiltSubgraph[] = [];
+  // One at a time: type-graphql keeps its build settings in static state while a schema builds.
+  for (const subgraph of SUBGRAPHS) built.push({ name: subgraph.name, schema: await subgraph.build(services, options) });
+  return built;
+}
+
+/** Service facades for schema-only work (composition): any call throws. */
+export function schemaOnlyServices(): GraphqlServices {
+  return { legalData: uncallable<LegalDataApi>('legalData') };
+}
+
+function uncallable<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      if (typeof property !== 'string' || property === 'then') return undefined;
+      return () => {
+        throw new Error(`${name}.${property}() called on a schema-only service facade`);
+      };
+    },
+  });
+}

@@ -1,0 +1,33 @@
+/** Composition root: configuration -> platform -> listen, with a clean shutdown. */
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startPlatform } from './platform.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+const logger = createLogger(config.logLevel);
+const platform = await startPlatform(config, logger);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info(`${signal}: stopping (the ingest resumes at the next start)`);
+    platform.stop().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error('shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,158 @@
+/** Response shapes of discovery, documents, statistics and the manifest. */
+import { z } from 'zod';
+import { NAMESPACES } from './legal-document.js';
+
+const nullableString = z.string().nullable();
+
+export const documentSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  source_id: z.string(),
+  namespace: z.enum(NAMESPACES),
+  country: z.string(),
+  title: z.string(),
+  text: z.string(),
+  language: nullableString,
+  date: nullableString,
+  url: nullableString,
+  court: nullableString,
+  court_tier: z.number().int().nullable(),
+  jurisdiction: nullableString,
+  chamber: nullableString,
+  ecli: nullableString,
+  case_number: nullableString,
+  decision_type: nullableString,
+  decision_number: nullableString,
+  authority: nullableString,
+  document_type: nullableString,
+  status: nullableString,
+  identifier: nullableString,
+  eli_uri: nullableString,
+  effective_date: nullableString,
+  expiry_date: nullableString,
+  granularity: nullableString,
+  unit_type: nullableString,
+  unit_number: nullableString,
+  canonical_path: nullableString,
+  parent_source_id: nullableString,
+  summary: nullableString,
+  subdivision: nullableString,
+  short_names: z.array(z.string()),
+  extra: z.record(z.string(), z.unknown()),
+});
+
+export const countryInfoSchema = z.object({
+  code: z.string(),
+  case_law_sources: z.number().int(),
+  legislation_sources: z.number().int(),
+  doctrine_sources: z.number().int(),
+  total_documents: z.number().int(),
+});
+export type CountryInfo = z.infer<typeof countryInfoSchema>;
+
+export const sourceInfoSchema = z.object({
+  source: z.string().describe('<country>/<source_name>'),
+  country: z.string(),
+  name: z.string(),
+  data_types: z.array(z.string()),
+  url: nullableString,
+  license_id: nullableString,
+  license_name: nullableString,
+  license_url: nullableString,
+  commercial_use: z.boolean().nullable(),
+  status: nullableString,
+  blocked_reason: nullableString,
+  court_name: nullableString,
+  tier: z.number().int().nullable(),
+  notes: nullableString,
+  total_documents: z.number().int(),
+  documents_by_namespace: z.object({ case_law: z.number().int(), legislation: z.number().int(), doctrine: z.number().int() }),
+});
+export type SourceInfo = z.infer<typeof sourceInfoSchema>;
+
+export const sourceFiltersSchema = z.object({
+  source: z.string(),
+  namespace: z.enum(NAMESPACES),
+  total_documents: z.number().int(),
+  courts: z.array(z.string()),
+  jurisdictions: z.array(z.string()),
+  chambers: z.array(z.string()),
+  decision_types: z.array(z.string()),
+  languages: z.array(z.string()),
+  subdivisions: z.array(z.string()),
+  court_tiers: z.array(z.number().int()),
+  date_range: z.object({ min: nullableString, max: nullableString }),
+});
+export type SourceFilters = z.infer<typeof sourceFiltersSchema>;
+
+export const courtInfoSchema = z.object({
+  court: z.string(),
+  country: z.string(),
+  source: z.string(),
+  court_tier: z.number().int().nullable(),
+  total_documents: z.number().int(),
+});
+export type CourtInfo = z.infer<typeof courtInfoSchema>;
+
+const countsByNamespace = z.object({ case_law: z.number().int(), legislation: z.number().int(), doctrine: z.number().int() });
+
+export const statsSchema = z.object({
+  total_documents: z.number().int(),
+  documents_by_namespace: countsByNamespace,
+  countries: z.number().int().describe('Jurisdictions with at least one document.'),
+  sources: z.number().int().describe('Sources with at least one document.'),
+  catalogued_sources: z.number().int().describe('Sources in the catalogue, with or without documents.'),
+  documents_by_country: z.record(z.string(), z.number().int()),
+  documents_by_language: z.record(z.string(), z.number().int()),
+  date_range: z.object({ min: nullableString, max: nullableString }),
+  index: z.object({
+    chunks: z.number().int(),
+    chunks_with_vectors: z.number().int(),
+    embedding_model: nullableString,
+    ready: z.boolean(),
+  }),
+  generated_at: z.string(),
+});
+export type Stats = z.infer<typeof statsSchema>;
+
+export const manifestSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  api_version: z.string(),
+  description: z.string(),
+  collections: z.array(z.object({ namespace: z.enum(NAMESPACES), total_documents: z.number().int(), sources: z.number().int() })),
+  jurisdictions: z.array(z.string()),
+  sources: z.array(
+    z.object({
+      source: z.string(),
+      country: z.string(),
+      name: z.string(),
+      total_documents: z.number().int(),
+      license_id: nullableString,
+      license_name: nullableString,
+      license_url: nullableString,
+      commercial_use: z.boolean().nullable(),
+    }),
+  ),
+  search: z.object({ engine: z.string(), embedding_model: nullableString, hybrid: z.boolean() }),
+  endpoints: z.array(z.string()),
+  generated_at: z.string(),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'indexing', 'starting']),
+  stores: z.object({ database: z.boolean(), index: z.boolean() }),
+  ingest: z
+    .object({
+      phase: z.string(),
+      documents_done: z.number().int(),
+      documents_total: z.number().int().nullable(),
+      files_done: z.number().int(),
+      files_total: z.number().int(),
+      documents_per_second: z.number().nullable(),
+      eta_seconds: z.number().nullable(),
+    })
+    .nullable(),
+});
+export type Readiness = z.infer<typeof readinessSchema>;

@@ -1,0 +1,24 @@
+/**
+ * What the doors (REST, GraphQL, MCP) may ask of the legal-data module. Each method takes
+ * the request context first and validates its own input: a door only maps protocols.
+ */
+import type { RequestContext } from '../../context.js';
+import type { CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, Stats } from './catalog.schema.js';
+import type { LegalDocument } from './legal-document.js';
+import type { SearchResponse } from './search.schema.js';
+
+export interface LegalDataApi {
+  /** Validates `input` against searchRequestSchema (ValidationError with locs relative to the body). */
+  search(ctx: RequestContext, input: unknown): Promise<SearchResponse>;
+  /** NotFoundError when unknown. `source` is `<country>/<source_name>`. */
+  getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument>;
+  countries(ctx: RequestContext): Promise<CountryInfo[]>;
+  /** NotFoundError for a country with no catalogued source. */
+  sources(ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]>;
+  /** NotFoundError for an unknown source; namespace defaults to the source's largest one. */
+  filters(ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters>;
+  courts(ctx: RequestContext, options: { country?: string; source?: string }): Promise<CourtInfo[]>;
+  stats(ctx: RequestContext): Promise<Stats>;
+  manifest(ctx: RequestContext): Promise<Manifest>;
+  readiness(): Promise<Readiness>;
+}

@@ -1,0 +1,141 @@
+/**
+ * Hybrid search: the keyword and the vector leg run concurrently with the same filters,
+ * their scores are fused with `alpha`, and hits are shaped by `result_detail`.
+ */
+import type { Embedder } from '../../engines/embedder.js';
+import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
+import type { EngineFilters, SearchEngine } from '../../engines/search-engine.js';
+import { parseInput } from '../../validation.js';
+import { DOCUMENT_METADATA_FIELDS, type LegalDocument } from './legal-document.js';
+import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
+import { buildSnippet } from './snippet.js';
+
+/** Longest text a full_text / full_metadata hit carries; `full_text_size` gives the whole length. */
+export const FULL_TEXT_BOUND = 20_000;
+/** Each leg fetches this many candidates per requested hit (at least MIN_CANDIDATES). */
+const CANDIDATE_FACTOR = 3;
+const MIN_CANDIDATES = 50;
+
+export interface SearchDeps {
+  engine: SearchEngine;
+  /** Null until a model is configured: every alpha then serves the keyword ranking. */
+  embedder: Embedder | null;
+}
+
+export async function search(deps: SearchDeps, input: unknown): Promise<SearchResponse> {
+  const started = performance.now();
+  const request = parseInput(searchRequestSchema, input);
+  const filters = toEngineFilters(request);
+  let found = await runLegs(deps, request, filters);
+  if (found.fused.length === 0 && filters.language) {
+    // A language filter that finds nothing is retried once without it, keeping every other filter.
+    found = await runLegs(deps, request, { ...filters, language: undefined });
+  }
+  const hits = await shapeHits(deps.engine, found.fused, request);
+  return {
+    query: request.q,
+    hits,
+    total_hits: found.total,
+    alpha: request.alpha,
+    namespace: request.namespace,
+    elapsed_ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+}
+
+function toEngineFilters(r: SearchRequest): EngineFilters {
+  return {
+    namespace: r.namespace,
+    countries: r.country?.length ? r.country : undefined,
+    sources: r.source?.length ? r.source : undefined,
+    court: r.court ?? undefined,
+    courtTier: r.court_tier ?? undefined,
+    jurisdiction: r.jurisdiction ?? undefined,
+    language: r.language ?? undefined,
+    dateStart: r.date_start ?? undefined,
+    dateEnd: r.date_end ?? undefined,
+  };
+}
+
+async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<{ fused: FusedHit[]; total: number }> {
+  const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
+  const semanticOn = deps.embedder !== null && r.alpha > 0;
+  const alpha = semanticOn ? r.alpha : 0;
+  const keywordOn = alpha < 1;
+  const [keyword, semantic] = await Promise.all([
+    keywordOn ? deps.engine.keywordSearch(r.q, filters, limit) : [],
+    semanticOn
+      ? deps.embedder!.embedQueries([r.q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit))
+      : [],
+  ]);
+  const total = new Set([...keyword.map((h) => h.docId), ...semantic.map((h) => h.docId)]).size;
+  return { fused: fuseHybrid(keyword, semantic, alpha, r.top_k), total };
+}
+
+async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest): Promise<SearchHit[]> {
+  let documents: Map<string, LegalDocument>;
+  try {
+    documents = await engine.getDocuments(fused.map((h) => h.docId));
+  } catch {
+    documents = new Map();
+  }
+  return fused.map((hit) => {
+    const doc = documents.get(hit.docId);
+    return doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
+  });
+}
+
+function shapeHit(hit: FusedHit, doc: LegalDocument, r: SearchRequest): SearchHit {
+  const out: SearchHit = {
+    id: doc.id,
+    source: doc.source,
+    source_id: doc.source_id,
+    score: round(hit.score),
+    namespace: doc.namespace,
+    title: doc.title,
+    country: doc.country,
+  };
+  for (const field of DOCUMENT_METADATA_FIELDS) {
+    if (field === 'summary' || !(field in searchHitFields)) continue;
+    const value = doc[field];
+    if (value !== null && value !== undefined) (out as Record<string, unknown>)[field] = value;
+  }
+  const snippet = buildSnippet(hit.passage || doc.text, r.q);
+  if (r.result_detail === 'summary_only') {
+    out.summary = doc.summary ?? snippet;
+    return out;
+  }
+  out.snippet = snippet;
+  if (r.result_detail === 'full_text' || r.result_detail === 'full_metadata') {
+    out.text = doc.text.slice(0, FULL_TEXT_BOUND);
+    out.text_truncated = doc.text.length > FULL_TEXT_BOUND;
+    out.full_text_size = doc.text.length;
+  }
+  if (r.result_detail === 'full_metadata') {
+    const { text: _text, ...metadata } = doc;
+    out.metadata = metadata;
+    if (doc.summary) out.summary = doc.summary;
+  }
+  return out;
+}
+
+/** A hit whose document could not be loaded: what the index knows, flagged, never a failed search. */
+function unavailableHit(hit: FusedHit, r: SearchRequest): SearchHit {
+  const [country, sourceName, ...rest] = hit.docId.split('/');
+  return {
+    id: hit.docId,
+    source: `${country}/${sourceName}`,
+    source_id: rest.join('/'),
+    score: round(hit.score),
+    namespace: r.namespace,
+    country,
+    ...(hit.passage ? { snippet: buildSnippet(hit.passage, r.q) } : {}),
+    text_unavailable: true,
+  };
+}
+
+/** The metadata fields a SearchHit may carry (the rest stay in the document). */
+const searchHitFields = Object.fromEntries(
+  ['url', 'language', 'court', 'court_tier', 'jurisdiction', 'chamber', 'date', 'ecli', 'case_number', 'decision_type', 'document_type', 'status', 'eli_uri', 'canonical_path', 'parent_source_id', 'granularity', 'unit_type', 'unit_number', 'subdivision'].map((f) => [f, true]),
+);
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;

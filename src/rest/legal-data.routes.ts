@@ -1,0 +1,125 @@
+/**
+ * The legal-data REST routes: each handler builds the request context, calls ONE LegalDataApi
+ * method and sends its JSON. Services validate their own input; the query/path parameters
+ * below are validated here with the same parseInput helper (pydantic-style 422s), and every
+ * call runs inside withLoc() so a ValidationError's loc says where the bad value came from.
+ * Mount errorHandler() (./errors.ts) after this router.
+ */
+import express, { type Request } from 'express';
+import { z } from 'zod';
+import { anonymousContext } from '../context.js';
+import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
+import { NAMESPACES } from '../modules/legal-data/legal-document.js';
+import { laxBool, parseInput } from '../validation.js';
+import { jsonBody, methodNotAllowed, withLoc } from './errors.js';
+
+/** `?source_id=` for GET /v1/documents/{country}/{source_name}. */
+export const documentQuerySchema = z.object({
+  source_id: z.string().describe('Identifier of the document within its source (may contain slashes).'),
+});
+
+/** `?include_empty=` for GET /v1/discover/countries/{code}/sources. */
+export const sourcesQuerySchema = z.object({
+  include_empty: laxBool()
+    .prefault(false)
+    .describe('Also list catalogued sources that hold no documents yet.'),
+});
+
+/** `?namespace=` for GET /v1/discover/sources/{source}/filters. */
+export const filtersQuerySchema = z.object({
+  namespace: z.enum(NAMESPACES).optional().describe("Defaults to the source's largest namespace."),
+});
+
+/** `?country=&source=` for GET /v1/discover/courts. */
+export const courtsQuerySchema = z.object({
+  country: z.string().optional().describe('Jurisdiction code, e.g. DE.'),
+  source: z.string().optional().describe('<country>/<source_name>'),
+});
+
+/**
+ * The query string as FastAPI sees scalar parameters: a repeated parameter gives its last value.
+ * (Express 5's default "simple" parser yields a string or an array of strings.)
+ */
+function queryParams(req: Request): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
+    params[name] = Array.isArray(value) ? value.at(-1) : value;
+  }
+  return params;
+}
+
+/** A `*name` wildcard parameter: Express 5 gives its decoded segments as an array. */
+function wildcard(value: unknown): string {
+  return Array.isArray(value) ? value.join('/') : String(value ?? '');
+}
+
+const context = (req: Request) => anonymousContext(req.ip ?? null);
+
+export function legalDataRouter(api: LegalDataApi): express.Router {
+  const router = express.Router();
+  // One route per path; other methods on it get FastAPI's 405 rather than a 404.
+  const get = (path: string, handler: express.RequestHandler) =>
+    router.route(path).get(handler).all(methodNotAllowed(['GET', 'HEAD']));
+  const post = (path: string, ...handlers: express.RequestHandler[]) =>
+    router.route(path).post(...handlers).all(methodNotAllowed(['POST']));
+
+  post('/v1/search', jsonBody(), async (req, res) => {
+    res.json(await withLoc('body', () => api.search(context(req), req.body)));
+  });
+
+  // The document id is <country>/<source_name>/<source_id>, and source ids may contain slashes
+  // (`bgb/823`): the wildcard takes the rest of the path, each segment URL-decoded.
+  get('/v1/documents/:country/:source_name/*source_id', async (req, res) => {
+    const { country, source_name } = req.params;
+    res.json(await withLoc('path', () => api.getDocument(context(req), `${country}/${source_name}`, wildcard(req.params.source_id))));
+  });
+
+  get('/v1/documents/:country/:source_name', async (req, res) => {
+    const { country, source_name } = req.params;
+    const document = await withLoc('query', () => {
+      const query = parseInput(documentQuerySchema, queryParams(req));
+      return api.getDocument(context(req), `${country}/${source_name}`, query.source_id);
+    });
+    res.json(document);
+  });
+
+  get('/v1/discover/countries', async (req, res) => {
+    res.json(await api.countries(context(req)));
+  });
+
+  get('/v1/discover/countries/:code/sources', async (req, res) => {
+    const sources = await withLoc({ code: 'path', '*': 'query' }, () => {
+      const query = parseInput(sourcesQuerySchema, queryParams(req));
+      return api.sources(context(req), String(req.params.code), { includeEmpty: query.include_empty });
+    });
+    res.json(sources);
+  });
+
+  // `:source` is <country>/<source_name>: both `/sources/DE/GesetzeImInternet/filters` and the
+  // URL-encoded `/sources/DE%2FGesetzeImInternet/filters` match this wildcard.
+  get('/v1/discover/sources/*source/filters', async (req, res) => {
+    const filters = await withLoc({ source: 'path', '*': 'query' }, () => {
+      const query = parseInput(filtersQuerySchema, queryParams(req));
+      return api.filters(context(req), wildcard(req.params.source), query.namespace);
+    });
+    res.json(filters);
+  });
+
+  get('/v1/discover/courts', async (req, res) => {
+    const courts = await withLoc('query', () => {
+      const query = parseInput(courtsQuerySchema, queryParams(req));
+      return api.courts(context(req), { country: query.country, source: query.source });
+    });
+    res.json(courts);
+  });
+
+  get('/v1/stats', async (req, res) => {
+    res.json(await api.stats(context(req)));
+  });
+
+  get('/v1/manifest', async (req, res) => {
+    res.json(await api.manifest(context(req)));
+  });
+
+  return router;
+}

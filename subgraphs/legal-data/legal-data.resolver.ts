@@ -1,0 +1,101 @@
+/**
+ * Query resolvers of the legal-data subgraph. Thin on purpose: GraphQL context -> one
+ * LegalDataApi call. The service validates input and throws DomainErrors; the subgraph's
+ * error middleware maps them (src/graphql/errors.ts).
+ */
+import 'reflect-metadata';
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
+import { nullWhenNotFound, validatedAs } from '../../src/graphql/errors.js';
+import type { RequestContext } from '../../src/context.js';
+import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
+import type { LegalDocument } from '../../src/modules/legal-data/legal-document.js';
+import {
+  CountryInfo,
+  CourtInfo,
+  CourtsArgs,
+  DocumentArgs,
+  DocumentType,
+  FiltersArgs,
+  Manifest,
+  SearchInput,
+  SearchResponse,
+  SourceFilters,
+  SourceInfo,
+  SourcesArgs,
+  Stats,
+} from './types.js';
+
+@Resolver()
+export class LegalDataResolver {
+  constructor(private readonly api: LegalDataApi) {}
+
+  @Query(() => SearchResponse, { description: 'Hybrid semantic + keyword search (same contract as POST /v1/search).' })
+  search(@Arg('input', () => SearchInput) input: SearchInput, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.search(requestContextOf(context), withoutAbsentFields(input)));
+  }
+
+  @Query(() => DocumentType, { nullable: true, description: 'A full document; null when unknown.' })
+  document(@Args(() => DocumentArgs) { source, sourceId }: DocumentArgs, @Ctx() context: GraphqlContext) {
+    return nullWhenNotFound(this.api.getDocument(requestContextOf(context), source, sourceId));
+  }
+
+  @Query(() => [CountryInfo], { description: 'Jurisdictions with catalogued sources.' })
+  countries(@Ctx() context: GraphqlContext) {
+    return this.api.countries(requestContextOf(context));
+  }
+
+  @Query(() => [SourceInfo], { description: 'Sources of a jurisdiction; NOT_FOUND when it has none.' })
+  sources(@Args(() => SourcesArgs) { country, includeEmpty }: SourcesArgs, @Ctx() context: GraphqlContext) {
+    return this.api.sources(requestContextOf(context), country, { includeEmpty });
+  }
+
+  @Query(() => SourceFilters, { description: 'Filter values present in a source; NOT_FOUND for an unknown source.' })
+  filters(@Args(() => FiltersArgs) { source, namespace }: FiltersArgs, @Ctx() context: GraphqlContext) {
+    return this.api.filters(requestContextOf(context), source, namespace ?? undefined);
+  }
+
+  @Query(() => [CourtInfo], { description: 'Courts with document counts, optionally for one country or source.' })
+  courts(@Args(() => CourtsArgs) { country, source }: CourtsArgs, @Ctx() context: GraphqlContext) {
+    return this.api.courts(requestContextOf(context), { country: country ?? undefined, source: source ?? undefined });
+  }
+
+  @Query(() => Stats, { description: 'Corpus and index statistics.' })
+  stats(@Ctx() context: GraphqlContext) {
+    return this.api.stats(requestContextOf(context));
+  }
+
+  @Query(() => Manifest, { description: 'What this service holds and offers.' })
+  manifest(@Ctx() context: GraphqlContext) {
+    return this.api.manifest(requestContextOf(context));
+  }
+}
+
+/** `Document.__resolveReference`: loads the referenced document; null when unknown. */
+export function resolveDocumentReference(
+  api: LegalDataApi,
+  reference: { id?: unknown },
+  context: unknown,
+): Promise<LegalDocument | null> {
+  const parts = typeof reference.id === 'string' ? splitDocumentId(reference.id) : null;
+  if (!parts) return Promise.resolve(null);
+  const requestContext: RequestContext = requestContextOf(context);
+  return nullWhenNotFound(api.getDocument(requestContext, parts.source, parts.sourceId));
+}
+
+/**
+ * Splits `<country>/<source_name>/<source_id>` (source ids may hold slashes) into the
+ * source and the source id; null when the id cannot be one.
+ */
+export function splitDocumentId(id: string): { source: string; sourceId: string } | null {
+  const match = /^([^/]+\/[^/]+)\/(.+)$/.exec(id);
+  return match ? { source: match[1]!, sourceId: match[2]! } : null;
+}
+
+/**
+ * The input as a plain object without null or undefined fields, so the service's schema
+ * defaults apply (top_k: null means "not given" in GraphQL; zod's default only fills undefined).
+ */
+function withoutAbsentFields(input: SearchInput): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null));
+}

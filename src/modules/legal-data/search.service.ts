@@ -58,7 +58,8 @@ function toEngineFilters(r: SearchRequest): EngineFilters {
 
 async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<{ fused: FusedHit[]; total: number }> {
   const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
-  const semanticOn = deps.embedder !== null && r.alpha > 0;
+  // The vector leg runs only over vectors of the configured model (not while re-embedding).
+  const semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
   const alpha = semanticOn ? r.alpha : 0;
   const keywordOn = alpha < 1;
   const [keyword, semantic] = await Promise.all([

@@ -26,8 +26,9 @@ export async function freePort(): Promise<number> {
 /** Starts `src/main.ts` with the given environment and waits until /health answers. */
 export async function startService(env: Record<string, string>, onLog?: (line: string) => void): Promise<RunningService> {
   const port = await freePort();
-  const tsx = path.resolve('node_modules/.bin/tsx');
-  const child = spawn(tsx, ['src/main.ts'], {
+  // One process (no tsx wrapper), so its memory is the service's own.
+  const node = path.resolve('node_modules/.bin/node');
+  const child = spawn(node, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

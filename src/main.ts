@@ -14,7 +14,10 @@ try {
   throw error;
 }
 const logger = createLogger(config.logLevel);
-const platform = await startPlatform(config, logger);
+const platform = await startPlatform(config, logger).catch((error: Error) => {
+  logger.error(`cannot start: ${error.message}`);
+  process.exit(1);
+});
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

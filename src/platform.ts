@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
 import { createEmbedder } from './engines/embedders/create-embedder.js';
@@ -40,6 +41,7 @@ export interface Platform {
 
 export async function startPlatform(config: Config, logger: Logger, options: { listen?: boolean } = {}): Promise<Platform> {
   await mkdir(config.dataDir, { recursive: true });
+  const lock = lockDataDir(config.dataDir);
   const orm = await createOrm(config);
   const applied = await migrateUp(orm);
   if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
@@ -96,6 +98,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       await app.stop();
       await engine.close();
       await closeOrm(orm);
+      lock.release();
     },
   };
 }
@@ -110,7 +113,6 @@ async function runStartupIngest(
   if (!config.ingestOnStart || !config.corpusDir) {
     if (!config.corpusDir) logger.info('ingest: no corpus folder configured (CORPUS_DIR); serving the existing index');
     legalData.setIngestState(null, true);
-    await legalData.refreshCatalog();
     return null;
   }
   try {
@@ -124,7 +126,6 @@ async function runStartupIngest(
       },
     );
     legalData.setIngestState(null, !summary.interrupted);
-    await legalData.refreshCatalog();
     return summary;
   } catch (error) {
     logger.error('ingest failed; serving what is indexed', error);

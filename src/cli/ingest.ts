@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { mkdir } from 'node:fs/promises';
+import { lockDataDir } from '../data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from '../db/orm.js';
 import { LanceDbEngine } from '../engines/embedded/lancedb-engine.js';
 import { createEmbedder } from '../engines/embedders/create-embedder.js';
@@ -24,6 +26,14 @@ if (!corpusDir) {
   process.exit(2);
 }
 const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'info');
+await mkdir(config.dataDir, { recursive: true });
+let lock;
+try {
+  lock = lockDataDir(config.dataDir);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
 const orm = await createOrm(config);
 await migrateUp(orm);
 const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
@@ -43,4 +53,5 @@ try {
 } finally {
   await engine.close();
   await closeOrm(orm);
+  lock.release();
 }

@@ -29,7 +29,7 @@ describe('CatalogSnapshot', () => {
       meta({ source: 'CoE/HUDOC', source_id: '001-1', namespace: 'case_law', court: 'ECtHR', jurisdiction: 'CoE' }),
     ];
     snapshot = await CatalogSnapshot.build(batches(rows), [source('DE/BGH', { tier: 1 }), source('DE/Empty'), source('CoE/HUDOC')], {
-      chunks: 10, chunksWithVectors: 0, embeddingModel: null, ready: true,
+      chunks: 10, chunksWithVectors: 0, embeddingModel: null,
     });
   });
 

@@ -25,7 +25,6 @@ export interface IndexFigures {
   chunks: number;
   chunksWithVectors: number;
   embeddingModel: string | null;
-  ready: boolean;
 }
 
 const zeroCounts = (): Counts => ({ case_law: 0, legislation: 0, doctrine: 0 });
@@ -240,7 +239,7 @@ export class CatalogSnapshot {
         chunks: this.index.chunks,
         chunks_with_vectors: this.index.chunksWithVectors,
         embedding_model: this.index.embeddingModel,
-        ready: this.index.ready,
+        ready: false, // the service fills in whether the whole corpus is indexed
       },
       generated_at: this.generatedAt,
     };

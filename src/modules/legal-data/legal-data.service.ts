@@ -50,7 +50,6 @@ export class LegalDataService implements LegalDataApi {
       chunks: chunks.total,
       chunksWithVectors: chunks.withVectors,
       embeddingModel: model,
-      ready: this.indexComplete,
     });
   }
 
@@ -100,7 +99,8 @@ export class LegalDataService implements LegalDataApi {
   }
 
   async stats(_ctx: RequestContext): Promise<Stats> {
-    return (await this.catalog()).stats();
+    const stats = (await this.catalog()).stats();
+    return { ...stats, index: { ...stats.index, ready: this.indexComplete } };
   }
 
   async manifest(_ctx: RequestContext): Promise<Manifest> {

@@ -238,9 +238,12 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
     summary.documents.deleted = gone.length;
   }
 
-  publish('optimizing');
-  await engine.optimize();
-  await options.onIndexed?.();
+  const changed = summary.documents.indexed + summary.documents.deleted + summary.reembedded > 0;
+  if (changed) {
+    publish('optimizing');
+    await engine.optimize();
+    await options.onIndexed?.();
+  }
   summary.seconds = (Date.now() - startedAt) / 1000;
   summary.documentsPerSecond = summary.documents.indexed / Math.max(summary.seconds, 0.001);
   publish('done');

@@ -195,7 +195,10 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
     for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
       if (!entry.ok) {
         record.bad_lines += 1;
-        if (entry.line > resumeAfter) badLine({ file: file.relativePath, line: entry.line, error: entry.error });
+        if (entry.line > resumeAfter) {
+          badLine({ file: file.relativePath, line: entry.line, error: entry.error });
+          progress.advance(1);
+        }
         continue;
       }
       const doc = entry.value;

@@ -5,7 +5,9 @@
  */
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121115223_initial } from './Migration20261121115223_initial.js';
+import { Migration20261121122629_accounts } from './Migration20261121122629_accounts.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
+  { name: 'Migration20261121122629_accounts', class: Migration20261121122629_accounts },
 ];

@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     expect(config.baseUrl).toBe('http://localhost:8000');
     expect(config.databaseUrl).toBeUndefined();
     expect(config.searchEngine).toBe('embedded');
-    expect(config.embedder).toEqual({ kind: 'none' });
+    expect(config.embedder).toEqual({ kind: 'auto' });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
@@ -30,5 +30,31 @@ describe('loadConfig', () => {
     const config = loadConfig({ SUBGRAPH_URLS: 'legal-data=http://127.0.0.1:4001/graphql', EMBEDDER: 'static:/models/x' });
     expect(config.subgraphUrls).toEqual({ 'legal-data': 'http://127.0.0.1:4001/graphql' });
     expect(config.embedder).toEqual({ kind: 'static', dir: '/models/x' });
+  });
+
+  it('reads the accounts settings: safe defaults, admin e-mails, identity providers, a required secret in production', () => {
+    expect(loadConfig({}).accounts).toMatchObject({
+      sessionSecret: undefined,
+      adminEmails: [],
+      allowAnonymous: false,
+      rateLimits: true,
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      devLogin: false,
+      identityProviders: {},
+    });
+    const config = loadConfig({
+      ADMIN_EMAILS: ' Boss@Example.org ,ops@example.org,',
+      RATE_LIMITS: 'off',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      GITHUB_CLIENT_ID: 'only-an-id',
+    });
+    expect(config.accounts.adminEmails).toEqual(['boss@example.org', 'ops@example.org']);
+    expect(config.accounts.rateLimits).toBe(false);
+    expect(Object.keys(config.accounts.identityProviders)).toEqual(['google']);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
+    expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+    expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
 });

@@ -24,17 +24,79 @@ const envSchema = z.object({
   SEARCH_ENGINE: z.enum(['embedded']).default('embedded'),
   EMBEDDER: z
     .string()
-    .regex(/^(none|static:.+)$/, 'must be "none" or "static:<model directory>"')
-    .default('none'),
+    .regex(/^(none|auto|static:.+)$/, 'must be "auto", "none" or "static:<model directory>"')
+    .default('auto'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_ON_START: booleanFlag.default(true),
+  RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   SUBGRAPH_URLS: z
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
     .optional(),
+  // accounts, keys, usage and limits (README: "Accounts" and "Usage and limits")
+  NODE_ENV: z.string().optional(),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_EMAILS: z.string().optional(),
+  ALLOW_ANONYMOUS: booleanFlag.default(false),
+  RATE_LIMITS: booleanFlag.default(true),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Legal Search <no-reply@localhost>'),
+  DEV_LOGIN: booleanFlag.default(false),
+  TERMS_VERSION: z.string().min(1).default('2025-01'),
+  ...identityProviderEnv('GITHUB'),
+  ...identityProviderEnv('GOOGLE'),
+  ...identityProviderEnv('MICROSOFT'),
 });
 
-export type EmbedderSetting = { kind: 'none' } | { kind: 'static'; dir: string };
+/** CLIENT_ID, CLIENT_SECRET and the endpoint overrides of one identity provider. */
+function identityProviderEnv<P extends string>(prefix: P) {
+  const url = z.url();
+  return {
+    [`${prefix}_CLIENT_ID`]: z.string().min(1).optional(),
+    [`${prefix}_CLIENT_SECRET`]: z.string().min(1).optional(),
+    [`${prefix}_ISSUER`]: url.optional(),
+    [`${prefix}_AUTHORIZATION_URL`]: url.optional(),
+    [`${prefix}_TOKEN_URL`]: url.optional(),
+    [`${prefix}_USERINFO_URL`]: url.optional(),
+  } as Record<`${P}_${'CLIENT_ID' | 'CLIENT_SECRET' | 'ISSUER' | 'AUTHORIZATION_URL' | 'TOKEN_URL' | 'USERINFO_URL'}`, z.ZodOptional<z.ZodString>>;
+}
+
+export const IDENTITY_PROVIDERS = ['github', 'google', 'microsoft'] as const;
+export type IdentityProviderName = (typeof IDENTITY_PROVIDERS)[number];
+
+/** One identity provider's client settings; endpoints left undefined come from the provider's defaults or discovery. */
+export interface IdentityProviderSetting {
+  clientId: string;
+  clientSecret: string;
+  issuer: string | undefined;
+  authorizationUrl: string | undefined;
+  tokenUrl: string | undefined;
+  userinfoUrl: string | undefined;
+}
+
+export interface AccountsSettings {
+  /** HMAC secret of session and legal-acceptance tokens; undefined = a development secret kept in DATA_DIR. */
+  sessionSecret: string | undefined;
+  /** Lower-cased e-mails of the administrators. */
+  adminEmails: string[];
+  allowAnonymous: boolean;
+  rateLimits: boolean;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  devLogin: boolean;
+  termsVersion: string;
+  production: boolean;
+  /** Configured identity providers (those with a client id and secret). */
+  identityProviders: Partial<Record<IdentityProviderName, IdentityProviderSetting>>;
+}
+
+/**
+ * `auto`: the domain model trained from the corpus into DATA_DIR/models/domain-static
+ * (trained in the background at start when absent); `none`: no vectors (keyword only).
+ */
+export type EmbedderSetting = { kind: 'none' } | { kind: 'auto' } | { kind: 'static'; dir: string };
 
 export interface Config {
   port: number;
@@ -46,8 +108,11 @@ export interface Config {
   embedder: EmbedderSetting;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   ingestOnStart: boolean;
+  /** Wall-time budget of one reference resolution (POST /v1/resolve). */
+  resolveTimeoutMs: number;
   /** Remote subgraph URLs by subgraph name; subgraphs not named run in-process. */
   subgraphUrls: Record<string, string>;
+  accounts: AccountsSettings;
 }
 
 export class ConfigError extends Error {
@@ -71,8 +136,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.CORPUS_DIR && !existsSync(e.CORPUS_DIR)) {
     throw new ConfigError([`CORPUS_DIR: folder does not exist (got "${e.CORPUS_DIR}")`]);
   }
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.SESSION_SECRET) {
+    throw new ConfigError(['SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)']);
+  }
+  const identityProviders: AccountsSettings['identityProviders'] = {};
+  for (const name of IDENTITY_PROVIDERS) {
+    const prefix = name.toUpperCase() as 'GITHUB' | 'GOOGLE' | 'MICROSOFT';
+    const clientId = e[`${prefix}_CLIENT_ID`];
+    const clientSecret = e[`${prefix}_CLIENT_SECRET`];
+    if (!clientId || !clientSecret) continue;
+    identityProviders[name] = {
+      clientId,
+      clientSecret,
+      issuer: e[`${prefix}_ISSUER`],
+      authorizationUrl: e[`${prefix}_AUTHORIZATION_URL`],
+      tokenUrl: e[`${prefix}_TOKEN_URL`],
+      userinfoUrl: e[`${prefix}_USERINFO_URL`],
+    };
+  }
   const embedder: EmbedderSetting =
-    e.EMBEDDER === 'none' ? { kind: 'none' } : { kind: 'static', dir: path.resolve(e.EMBEDDER.slice('static:'.length)) };
+    e.EMBEDDER === 'none' || e.EMBEDDER === 'auto'
+      ? { kind: e.EMBEDDER }
+      : { kind: 'static', dir: path.resolve(e.EMBEDDER.slice('static:'.length)) };
   return {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -83,11 +169,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedder,
     logLevel: e.LOG_LEVEL,
     ingestOnStart: e.INGEST_ON_START,
+    resolveTimeoutMs: e.RESOLVE_TIMEOUT_MS,
     subgraphUrls: Object.fromEntries(
       (e.SUBGRAPH_URLS ?? '')
         .split(',')
         .filter(Boolean)
         .map((pair) => pair.split('=', 2) as [string, string]),
     ),
+    accounts: {
+      sessionSecret: e.SESSION_SECRET,
+      adminEmails: (e.ADMIN_EMAILS ?? '')
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+      allowAnonymous: e.ALLOW_ANONYMOUS,
+      rateLimits: e.RATE_LIMITS,
+      redisUrl: e.REDIS_URL,
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM,
+      devLogin: e.DEV_LOGIN,
+      termsVersion: e.TERMS_VERSION,
+      production,
+      identityProviders,
+    },
   };
 }

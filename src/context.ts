@@ -4,17 +4,62 @@
  */
 import { randomUUID } from 'node:crypto';
 
-export interface Caller {
+/** Plan identifiers of the plan table (src/modules/usage/plans.ts). */
+export type PlanId = 'anonymous' | 'free' | 'professional' | 'professional_plus' | 'developer_pro' | 'developer_scale';
+
+/** An authenticated account, however it proved itself. */
+export interface AccountCaller {
+  kind: 'user' | 'api_key';
+  ip: string | null;
+  userId: string;
+  email: string;
+  plan: PlanId;
+  /** E-mail listed in ADMIN_EMAILS: counted, never limited. */
+  isAdmin: boolean;
+  /** Seats of the plan (per-seat period limits); 1 until workspaces exist. */
+  seats: number;
+  /** Set for kind `api_key`. */
+  keyId: string | null;
+  /** The payment provider's billing window of a paid plan (ms since epoch); null = rolling 30 days. */
+  billingPeriod: { start: number; end: number } | null;
+}
+
+export interface AnonymousCaller {
   kind: 'anonymous';
   ip: string | null;
+  /**
+   * Why credentials that were sent were refused (unknown or revoked key, expired session):
+   * billable calls answer 401 with it instead of falling back to the Anonymous plan.
+   */
+  rejected?: string;
+}
+
+export type Caller = AnonymousCaller | AccountCaller;
+
+/** What the usage guard learnt about the caller's limits on this request (the REST door turns it into headers). */
+export interface RateLimitState {
+  /** One entry per enforced window: name, quota, window length in seconds, remaining, seconds until reset. */
+  windows: { name: string; limit: number; windowSeconds: number; remaining: number; resetSeconds: number }[];
 }
 
 export interface RequestContext {
   requestId: string;
   caller: Caller;
+  /** Filled by the usage guard on billable calls. */
+  rateLimit?: RateLimitState;
 }
 
 /** Context for calls made by the service itself (startup, CLI) or by anonymous callers. */
 export function anonymousContext(ip: string | null = null): RequestContext {
   return { requestId: randomUUID(), caller: { kind: 'anonymous', ip } };
+}
+
+/** A context for `caller` (doors build it after authenticating the request). */
+export function callerContext(caller: Caller, requestId: string = randomUUID()): RequestContext {
+  return { requestId, caller };
+}
+
+/** True when the caller is an authenticated account. */
+export function isAccount(caller: Caller): caller is AccountCaller {
+  return caller.kind !== 'anonymous';
 }

@@ -4,6 +4,7 @@
  */
 export type ErrorCode =
   | 'validation_failed'
+  | 'bad_request'
   | 'not_found'
   | 'unauthorized'
   | 'forbidden'

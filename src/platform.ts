@@ -13,13 +13,16 @@ import type { Config } from './config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
-import { createEmbedder } from './engines/embedders/create-embedder.js';
+import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
+import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
+import { trainInBackground } from './engines/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';
 import { createIngestStore, loadCatalogue } from './modules/legal-data/catalog.store.js';
-import { ingestCorpus, type IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
+import { ingestCorpus, type IngestState, type IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
+import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 
 export const VERSION = '0.1.0';
@@ -30,6 +33,8 @@ export interface Platform {
   engine: SearchEngine;
   embedder: Embedder | null;
   legalData: LegalDataService;
+  /** Accounts, API keys, usage counting and limits. */
+  accounts: AccountsModule;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -48,12 +53,18 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
 
   const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
   await engine.open();
-  const embedder = await createEmbedder(config.embedder);
-  if (!embedder) {
-    logger.info('search: no embedding model configured (EMBEDDER=none): serving keyword results for every alpha');
+  const embedder = await createEmbedder(config.embedder, config.dataDir);
+  // EMBEDDER=auto without a trained model: train it from the corpus in the background.
+  const trainModel = config.embedder.kind === 'auto' && !embedder && config.ingestOnStart && config.corpusDir !== undefined;
+  if (trainModel) {
+    logger.info(`search: no trained embedding model in ${defaultModelDir(config.dataDir)} yet: training it from the corpus in the background (keyword results meanwhile)`);
+  } else if (!embedder) {
+    logger.info(`search: no embedding model (EMBEDDER=${config.embedder.kind}): serving keyword results for every alpha`);
   }
 
+  const accounts = await createAccountsModule(config, orm, logger);
   const legalData = new LegalDataService({
+    usage: accounts.usage,
     engine,
     embedder,
     engineName: config.searchEngine,
@@ -63,9 +74,10 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       return true;
     },
     version: VERSION,
+    resolveTimeoutMs: config.resolveTimeoutMs,
     endpoints: PUBLIC_ENDPOINTS,
   });
-  const app = await buildApp({ services: { legalData }, logger, baseUrl: config.baseUrl, subgraphUrls: config.subgraphUrls });
+  const app = await buildApp({ services: { legalData, accounts }, logger, baseUrl: config.baseUrl, subgraphUrls: config.subgraphUrls });
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -79,7 +91,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
 
   await legalData.refreshCatalog();
   const abort = new AbortController();
-  const ingestDone = runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal });
+  const ingestDone = runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel });
 
   return {
     config,
@@ -87,6 +99,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     engine,
     embedder,
     legalData,
+    accounts,
     app,
     server,
     url,
@@ -96,6 +109,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       await ingestDone.catch(() => null);
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
+      await accounts.close();
       await engine.close();
       await closeOrm(orm);
       lock.release();
@@ -107,7 +121,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
 async function runStartupIngest(
   config: Config,
   logger: Logger,
-  deps: { engine: SearchEngine; embedder: Embedder | null; orm: MikroORM; legalData: LegalDataService; signal: AbortSignal },
+  deps: { engine: SearchEngine; embedder: Embedder | null; orm: MikroORM; legalData: LegalDataService; signal: AbortSignal; trainModel?: boolean },
 ): Promise<IngestSummary | null> {
   const { legalData } = deps;
   if (!config.ingestOnStart || !config.corpusDir) {
@@ -115,20 +129,59 @@ async function runStartupIngest(
     legalData.setIngestState(null, true);
     return null;
   }
-  try {
-    const summary = await ingestCorpus(
-      { engine: deps.engine, embedder: deps.embedder, store: createIngestStore(deps.orm), logger },
-      {
-        corpusDir: config.corpusDir,
-        signal: deps.signal,
-        onProgress: (state) => legalData.setIngestState(state, false),
-        onIndexed: () => legalData.refreshCatalog(),
-      },
+  const corpusDir = config.corpusDir;
+  const training = deps.trainModel ? startTraining(config, logger, legalData, deps.signal) : null;
+  const ingest = (embedder: Embedder | null, onProgress: (state: IngestState) => void) =>
+    ingestCorpus(
+      { engine: deps.engine, embedder, store: createIngestStore(deps.orm), logger },
+      { corpusDir, signal: deps.signal, onProgress, onIndexed: () => legalData.refreshCatalog() },
     );
+  try {
+    const summary = await ingest(deps.embedder, (state) => legalData.setIngestState(state, false));
     legalData.setIngestState(null, !summary.interrupted);
-    return summary;
+    if (!training || summary.interrupted) return summary;
+    // The keyword index is complete; once the model is trained, embed the index with it.
+    const model = await training;
+    if (!model) return summary;
+    legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: 0 });
+    legalData.setEmbedder(model);
+    const embedded = await ingest(model, (state) =>
+      legalData.setModelState({
+        status: 'embedding',
+        model: model.id,
+        step: `embedding the index (${state.phase})`,
+        progress: state.documents_total ? Math.round((1000 * state.documents_done) / state.documents_total) / 1000 : null,
+      }),
+    );
+    if (!embedded.interrupted) legalData.setModelState({ status: 'ready', model: model.id, step: null, progress: 1 });
+    return embedded;
   } catch (error) {
     logger.error('ingest failed; serving what is indexed', error);
     return null;
   }
+}
+
+/** Trains the domain model into DATA_DIR in a child process; resolves with it, or null when training fails. */
+function startTraining(config: Config, logger: Logger, legalData: LegalDataService, signal: AbortSignal): Promise<Embedder | null> {
+  const outDir = defaultModelDir(config.dataDir);
+  const started = Date.now();
+  legalData.setModelState({ status: 'training', model: null, step: 'starting', progress: 0 });
+  const run = trainInBackground({
+    corpusDir: config.corpusDir!,
+    outDir,
+    log: (line) => logger.info(line),
+    onProgress: (p) => legalData.setModelState({ status: 'training', model: null, step: p.step, progress: Math.round(p.fraction * 1000) / 1000 }),
+  });
+  signal.addEventListener('abort', () => run.stop(), { once: true });
+  return run.done.then(
+    async () => {
+      logger.info(`search: domain embedding model trained in ${Math.round((Date.now() - started) / 1000)} s (${outDir})`);
+      return loadStaticEmbedder(outDir);
+    },
+    (error: Error) => {
+      if (!signal.aborted) logger.error(`search: training the embedding model failed; serving keyword results (${error.message})`);
+      legalData.setModelState(signal.aborted ? null : { status: 'failed', model: null, step: error.message.slice(0, 300), progress: null });
+      return null;
+    },
+  );
 }

@@ -45,7 +45,7 @@ describe('hybrid search with a real static embedding model', () => {
     await writeFile(path.join(corpusDir, 'documents/legislation/XX-Synthetic.jsonl.gz'), gzipSync(DOCS.map((d) => JSON.stringify(d)).join('\n')));
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'hybrid-data-'));
     const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'tiny-model-')), { dimension: 16 });
-    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', EMBEDDER: `static:${model.dir}` }), silent);
+    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', EMBEDDER: `static:${model.dir}` }), silent);
     await platform.ingestDone;
   });
 
@@ -79,7 +79,7 @@ describe('hybrid search with a real static embedding model', () => {
   it('re-embeds the whole index when the model changes, never mixing two models', async () => {
     await platform.stop();
     const other = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'tiny-model-b-')), { dimension: 24 });
-    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', EMBEDDER: `static:${other.dir}` }), silent);
+    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', EMBEDDER: `static:${other.dir}` }), silent);
     const summary = (await platform.ingestDone)!;
     const chunks = await platform.engine.countChunks();
     expect(summary.reembedded).toBe(chunks.total);

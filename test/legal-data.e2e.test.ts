@@ -39,7 +39,7 @@ describe('legal-data API on a slice of the real corpus', () => {
       badLines: { 'legislation/EU-EUR-Lex.jsonl.gz': ['{"source": "EU/EUR-Lex", "broken', '{"source":"EU/EUR-Lex","source_id":"x","namespace":"poetry","country":"EU","title":"t","text":"t"}'] },
     });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-data-'));
-    const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' });
     platform = await startPlatform(config, silent);
     url = platform.url!;
   });
@@ -152,9 +152,9 @@ describe('legal-data API on a slice of the real corpus', () => {
     expect(meta.body.hits[0].metadata).toMatchObject({ source: 'DE/GesetzeImInternet', short_names: expect.any(Array) });
     expect(meta.body.hits[0].text).toBeDefined();
 
-    // A long act: truncated text with its full size.
-    const act = await post('/v1/search', { q: 'Bürgerliches Gesetzbuch', namespace: 'legislation', source: ['DE/GesetzeImInternet'], top_k: 20, result_detail: 'full_text' });
-    const long = act.body.hits.find((h: any) => h.full_text_size > 20_000);
+    // A long judgment: truncated text with its full size.
+    const judgments = await post('/v1/search', { q: 'violation of Article 6 of the Convention', country: ['CoE'], top_k: 20, result_detail: 'full_text' });
+    const long = judgments.body.hits.find((h: any) => h.full_text_size > 20_000);
     expect(long).toBeDefined();
     expect(long.text_truncated).toBe(true);
     expect(long.text.length).toBe(20_000);
@@ -310,7 +310,7 @@ describe('legal-data API on a slice of the real corpus', () => {
 
   it('starts again on the same DATA_DIR without re-indexing', async () => {
     await platform.stop();
-    const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' });
     platform = await startPlatform(config, silent);
     url = platform.url!;
     const summary = (await platform.ingestDone)!;

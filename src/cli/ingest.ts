@@ -43,7 +43,7 @@ const orm = await createOrm(config);
 await migrateUp(orm);
 const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
 await engine.open();
-const embedder = await createEmbedder(config.embedder);
+const embedder = await createEmbedder(config.embedder, config.dataDir);
 const abort = new AbortController();
 process.once('SIGINT', () => {
   logger.warn('interrupt: finishing the current batch, then stopping (run again to resume)');

@@ -36,7 +36,17 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
       .execute<{ table_name: string }[]>(
         `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
       );
-    expect(tables.map((t) => t.table_name)).toEqual(['index_state', 'ingest_file', 'mikro_orm_migrations', 'source']);
+    expect(tables.map((t) => t.table_name)).toEqual([
+      'api_key',
+      'app_user',
+      'identity_link',
+      'index_state',
+      'ingest_file',
+      'mikro_orm_migrations',
+      'password_reset',
+      'source',
+      'usage_event',
+    ]);
   });
 
   it('agrees with the entity metadata after migrating (no schema difference)', async () => {

@@ -15,12 +15,26 @@ import type { Config } from '../config.js';
 import { IndexStateEntity } from '../modules/legal-data/index-state.entity.js';
 import { IngestFileEntity } from '../modules/legal-data/ingest-file.entity.js';
 import { SourceEntity } from '../modules/legal-data/source.entity.js';
+import { ApiKeyEntity } from '../modules/accounts/api-key.entity.js';
+import { IdentityLinkEntity } from '../modules/accounts/identity-link.entity.js';
+import { PasswordResetEntity } from '../modules/accounts/password-reset.entity.js';
+import { UserEntity } from '../modules/accounts/user.entity.js';
+import { UsageEventEntity } from '../modules/usage/usage-event.entity.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
 
 /** Every entity of the relational store. */
-export const ENTITIES = [SourceEntity, IngestFileEntity, IndexStateEntity];
+export const ENTITIES = [
+  SourceEntity,
+  IngestFileEntity,
+  IndexStateEntity,
+  UserEntity,
+  IdentityLinkEntity,
+  ApiKeyEntity,
+  PasswordResetEntity,
+  UsageEventEntity,
+];
 
 /** Folder of the migration classes and the committed schema snapshot. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));

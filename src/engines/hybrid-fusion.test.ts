@@ -69,4 +69,29 @@ describe('fuseHybrid', () => {
     const weak = fuseHybrid([hit('a', 30)], [hit('a', 0.2)], 0.5, 1)[0].score;
     expect(strong).toBeGreaterThan(weak);
   });
+
+  it("rescales cosines with the model's own scale, so alpha weighs both legs fully", () => {
+    const scale = { low: 0.2, high: 0.7 };
+    // A static model's cosines sit in a narrow band: raw, the vector leg could never outweigh BM25.
+    const kw = [hit('k', 10), hit('s', 2)];
+    const sem = [hit('s', 0.68), hit('k', 0.45)];
+    const raw = fuseHybrid(kw, sem, 0.7, 10);
+    const scaled = fuseHybrid(kw, sem, 0.7, 10, scale);
+    expect(raw[0].docId).toBe('k');
+    expect(scaled[0].docId).toBe('s');
+    expect(scaled.find((h) => h.docId === 's')!.semanticScore).toBeCloseTo((0.68 - 0.2) / 0.5, 12);
+    expect(scaled.find((h) => h.docId === 'k')!.semanticScore).toBeCloseTo((0.45 - 0.2) / 0.5, 12);
+    // Below the unrelated level is 0, above the strong level is 1.
+    expect(fuseHybrid([], [hit('y', 0.9), hit('x', 0.1)], 1, 10, scale).map((h) => h.semanticScore)).toEqual([1, 0]);
+    // alpha = 1 and 0 still reproduce each leg exactly.
+    expect(fuseHybrid(kw, sem, 1, 10, scale).map((h) => h.docId)).toEqual(['s', 'k']);
+    expect(fuseHybrid(kw, sem, 0, 10, scale).map((h) => h.docId)).toEqual(['k', 's']);
+  });
+
+  it('keeps the fused score comparable across queries on a model scale', () => {
+    const scale = { low: 0.2, high: 0.7 };
+    const strong = fuseHybrid([hit('a', 3)], [hit('a', 0.65)], 0.7, 1, scale)[0].score;
+    const weak = fuseHybrid([hit('a', 30)], [hit('a', 0.3)], 0.7, 1, scale)[0].score;
+    expect(strong).toBeGreaterThan(weak);
+  });
 });

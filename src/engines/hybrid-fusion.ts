@@ -3,11 +3,11 @@ import type { DocumentHit } from './search-engine.js';
 
 export interface FusedHit {
   docId: string;
-  /** Fused score in [0, 1]: `alpha * semanticScore + (1 - alpha) * keywordScore`. */
+  /** Fused score in [0, 1]: `alpha * semanticScore + (1 - alpha) * keywordScore` (see fuseHybrid). */
   score: number;
-  /** Normalised keyword score in [0, 1] (0 when the keyword leg did not find the document). */
+  /** Normalised keyword score (bm25 / best bm25) in [0, 1] (0 when the keyword leg did not find the document). */
   keywordScore: number;
-  /** Normalised semantic score in [0, 1] (0 when the vector leg did not find the document). */
+  /** Normalised semantic score (cosine on the model's scale) in [0, 1] (0 when the vector leg did not find the document). */
   semanticScore: number;
   /** Best passage: the keyword leg's (it holds the matched terms), else the vector leg's. */
   passage: string;
@@ -23,12 +23,34 @@ interface Candidate {
   score: number;
 }
 
+/** The cosine levels of a model: `low` for unrelated texts, `high` for a strong match. */
+export interface SemanticScale {
+  low: number;
+  high: number;
+}
+
+/** Raw cosine similarity as the scale when a model gives none (the previous behaviour). */
+export const RAW_COSINE_SCALE: SemanticScale = { low: 0, high: 1 };
+
 /**
  * Fuses the two legs' hits into one ranking:
  *
- *     keywordScore  = bm25 / max(bm25 over the keyword list)          (in [0, 1], 1 for the best keyword hit)
- *     semanticScore = clamp(cosine similarity, 0, 1)                   (absolute, comparable across queries)
+ *     keywordScore  = bm25 / max(bm25 over the keyword list)                      in [0, 1]
+ *     semanticScore = clamp((cosine - scale.low) / (scale.high - scale.low), 0, 1)
  *     score         = alpha * semanticScore + (1 - alpha) * keywordScore
+ *
+ * Why these two normalisations. BM25 has a natural zero (no query term matched) but no upper
+ * bound, and its level depends on the query's terms, so it is divided by the query's best
+ * BM25: 1 = the best keyword match, 0 = no match. Cosine similarity is already absolute, but
+ * each model uses only a band of [-1, 1] (a static model puts unrelated texts near 0.2 and
+ * strong matches near 0.7, say): taking the raw cosine would squeeze the semantic leg into a
+ * fraction of [0, 1] and alpha = 0.7 would still rank mostly by keywords. So the cosine is
+ * rescaled with the model's own levels (`scale`: measured by the trainer on held-out pairs
+ * and stored with the model; raw cosine for a model that says nothing). Both legs then span
+ * [0, 1] and alpha is the share of the score each leg controls at every value. The semantic
+ * part stays on a fixed, model-wide scale, so the fused score is comparable across queries:
+ * a query whose best document is a strong semantic match scores higher than one whose best
+ * document matches only weakly, whatever the raw BM25 levels.
  *
  * A document missing from one leg gets 0 for that leg. A leg whose weight is 0 contributes
  * no documents (so `alpha = 1` returns exactly the vector leg's list and `alpha = 0` exactly
@@ -39,7 +61,13 @@ interface Candidate {
  *
  * `alpha` is clamped to [0, 1]; duplicate docIds inside one leg keep their first (best) hit.
  */
-export function fuseHybrid(keyword: DocumentHit[], semantic: DocumentHit[], alpha: number, limit: number): FusedHit[] {
+export function fuseHybrid(
+  keyword: DocumentHit[],
+  semantic: DocumentHit[],
+  alpha: number,
+  limit: number,
+  scale: SemanticScale = RAW_COSINE_SCALE,
+): FusedHit[] {
   const a = Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0;
   if (limit <= 0) return [];
   const byId = new Map<string, Candidate>();
@@ -64,11 +92,12 @@ export function fuseHybrid(keyword: DocumentHit[], semantic: DocumentHit[], alph
     });
   }
   if (a > 0) {
+    const span = scale.high - scale.low > 1e-6 ? scale.high - scale.low : 1;
     semantic.forEach((h, rank) => {
       const c = candidate(h.docId);
       if (c.semanticRank !== Infinity) return;
       c.semanticRank = rank;
-      c.semantic = Number.isFinite(h.score) ? Math.min(1, Math.max(0, h.score)) : 0;
+      c.semantic = Number.isFinite(h.score) ? Math.min(1, Math.max(0, (h.score - scale.low) / span)) : 0;
       if (c.keywordRank === Infinity) c.passage = h.passage;
     });
   }
@@ -93,3 +122,4 @@ export function fuseHybrid(keyword: DocumentHit[], semantic: DocumentHit[], alph
     passage: c.passage,
   }));
 }
+

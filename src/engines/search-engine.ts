@@ -62,6 +62,12 @@ export interface SearchEngine {
   /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */
   vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
 
+  /**
+   * The enclosing document (`<source>/<parent_source_id>`) of each of these documents that has
+   * one (an article's act); documents without a parent are absent from the map.
+   */
+  parentIds(ids: string[]): Promise<Map<string, string>>;
+
   /** Full documents by id; unknown ids are absent from the map. */
   getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;
 

@@ -7,6 +7,8 @@ import type { RequestContext } from '../context.js';
 
 export interface GraphqlContext {
   requestContext: RequestContext;
+  /** Authorization and Cookie of the HTTP request, forwarded to remote subgraphs. */
+  incomingHeaders?: Record<string, string>;
 }
 
 /** The RequestContext of a GraphQL context; a missing one is a wiring bug, never a client error. */
@@ -16,6 +18,6 @@ export function requestContextOf(context: unknown): RequestContext {
   return requestContext;
 }
 
-export function graphqlContext(requestContext: RequestContext): GraphqlContext {
-  return { requestContext };
+export function graphqlContext(requestContext: RequestContext, incomingHeaders?: Record<string, string>): GraphqlContext {
+  return incomingHeaders ? { requestContext, incomingHeaders } : { requestContext };
 }

@@ -10,6 +10,7 @@ import { DomainError, type ErrorCode, ValidationError } from '../errors.js';
 /** GraphQL `extensions.code` per domain error code (Apollo's conventional names where one exists). */
 export const GRAPHQL_ERROR_CODES: Record<ErrorCode, string> = {
   validation_failed: 'BAD_USER_INPUT',
+  bad_request: 'BAD_REQUEST',
   not_found: 'NOT_FOUND',
   unauthorized: 'UNAUTHENTICATED',
   forbidden: 'FORBIDDEN',

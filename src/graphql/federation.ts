@@ -42,6 +42,10 @@ export interface TypeGraphqlSubgraphOptions extends SubgraphBuildOptions {
   referenceResolvers?: ReferenceResolvers;
   /** Federation directives the SDL uses, e.g. ['@key']. */
   federationImports: string[];
+  /** Definitions of executable directives the types use (e.g. @rateLimit). */
+  extraTypeDefs?: string;
+  /** Applied to the built subgraph schema (e.g. a directive transformer). Entities' reference resolvers do not survive a mapSchema. */
+  transformSchema?: (schema: GraphQLSchema) => GraphQLSchema;
 }
 
 export async function buildTypeGraphqlSubgraph(options: TypeGraphqlSubgraphOptions): Promise<GraphQLSchema> {
@@ -62,6 +66,7 @@ export async function buildTypeGraphqlSubgraph(options: TypeGraphqlSubgraphOptio
 
   const typeDefs: DocumentNode = parse(
     `extend schema @link(url: "${FEDERATION_SPEC_URL}", import: ${JSON.stringify(options.federationImports)})\n\n` +
+      (options.extraTypeDefs ? `${options.extraTypeDefs}\n\n` : '') +
       printSchemaWithDirectives(schema),
   );
 
@@ -77,7 +82,8 @@ export async function buildTypeGraphqlSubgraph(options: TypeGraphqlSubgraphOptio
     };
   }
 
-  return buildSubgraphSchema({ typeDefs, resolvers });
+  const subgraph = buildSubgraphSchema({ typeDefs, resolvers });
+  return options.transformSchema ? options.transformSchema(subgraph) : subgraph;
 }
 
 /**

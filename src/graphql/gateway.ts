@@ -16,7 +16,9 @@ import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anonymousContext, type RequestContext } from '../context.js';
+import type { RequestContext } from '../context.js';
+import type { Authenticator } from '../modules/accounts/authenticator.js';
+import { authenticateRequests, contextOf } from '../rest/request-context.js';
 import type { Logger } from '../logger.js';
 import { composeSupergraph } from './compose.js';
 import { type GraphqlContext, graphqlContext } from './context.js';
@@ -74,18 +76,26 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
   app.use(
     '/graphql',
     express.json(),
-    expressMiddleware(server, { context: async ({ req }) => graphqlContext(httpRequestContext(req)) }),
+    expressMiddleware(server, { context: async ({ req }) => graphqlContext(httpRequestContext(req), forwardable(req)) }),
   );
   return { supergraphSdl, stop: () => server.stop() };
 }
 
-/** A data source for a subgraph served over HTTP, forwarding the request id. */
+/** Credentials forwarded to remote subgraphs, which authenticate the caller again. */
+const FORWARDED_HEADERS = ['authorization', 'cookie'] as const;
+
+/** A data source for a subgraph served over HTTP, forwarding the request id and the caller's credentials. */
 function remoteSubgraph(url: string): RemoteGraphQLDataSource<GraphqlContext> {
   return new RemoteGraphQLDataSource<GraphqlContext>({
     url,
     willSendRequest({ request, context }) {
-      const requestId = (context as Partial<GraphqlContext>).requestContext?.requestId;
+      const graphql = context as Partial<GraphqlContext>;
+      const requestId = graphql.requestContext?.requestId;
       if (requestId) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
+      for (const name of FORWARDED_HEADERS) {
+        const value = graphql.incomingHeaders?.[name];
+        if (value) request.http?.headers.set(name, value);
+      }
     },
   });
 }
@@ -96,6 +106,8 @@ export interface ServeSubgraphOptions {
   /** Defaults to 127.0.0.1; use 0.0.0.0 to accept other hosts. */
   host?: string;
   logger?: Logger;
+  /** Authenticates the forwarded credentials (without it every caller is anonymous). */
+  authenticator?: Pick<Authenticator, 'authenticate'>;
 }
 
 export interface ServedSubgraph {
@@ -112,6 +124,8 @@ export interface ServedSubgraph {
 export async function serveSubgraph(schema: GraphQLSchema, options: ServeSubgraphOptions = {}): Promise<ServedSubgraph> {
   const { port = 0, host = '127.0.0.1', logger } = options;
   const app = express();
+  app.set('trust proxy', 'loopback');
+  if (options.authenticator) app.use(authenticateRequests(options.authenticator));
   const httpServer = createServer(app);
   const server = new ApolloServer<GraphqlContext>({
     schema,
@@ -134,13 +148,23 @@ export async function serveSubgraph(schema: GraphQLSchema, options: ServeSubgrap
   return { url: `http://${urlHost}:${address.port}/graphql`, stop: () => server.stop() };
 }
 
+function forwardable(req: express.Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = req.header(name);
+    if (value) headers[name] = value;
+  }
+  return headers;
+}
+
 /**
- * The RequestContext of an HTTP request: anonymous, with the caller's IP, keeping a
+ * The RequestContext of an HTTP request: the caller the authentication middleware found
+ * (anonymous, with the caller's IP, when none ran), keeping a
  * well-formed incoming x-request-id (from a proxy, or from the gateway for remote subgraphs)
  * so that logs correlate across hops.
  */
 export function httpRequestContext(req: express.Request): RequestContext {
-  const context = anonymousContext(req.ip ?? null);
+  const context = contextOf(req);
   const requestId = req.header(REQUEST_ID_HEADER);
   return requestId && /^[\w.:-]{1,128}$/.test(requestId) ? { ...context, requestId } : context;
 }

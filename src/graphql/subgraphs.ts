@@ -6,11 +6,14 @@
 import type { GraphQLSchema } from 'graphql';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { buildLegalDataSubgraph } from '../../subgraphs/legal-data/index.js';
+import { buildAccountsSubgraph } from '../../subgraphs/accounts/index.js';
+import type { AccountsGraphqlApi } from '../../subgraphs/accounts/accounts.resolver.js';
 import type { SubgraphBuildOptions } from './federation.js';
 
 /** The service facades subgraph resolvers call. */
 export interface GraphqlServices {
   legalData: LegalDataApi;
+  accounts: AccountsGraphqlApi;
 }
 
 export interface SubgraphDefinition {
@@ -25,6 +28,7 @@ export interface BuiltSubgraph {
 
 export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
+  { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
 ];
 
 export async function buildSubgraphs(
@@ -39,7 +43,14 @@ export async function buildSubgraphs(
 
 /** Service facades for schema-only work (composition): any call throws. */
 export function schemaOnlyServices(): GraphqlServices {
-  return { legalData: uncallable<LegalDataApi>('legalData') };
+  return {
+    legalData: uncallable<LegalDataApi>('legalData'),
+    accounts: {
+      accounts: uncallable<AccountsGraphqlApi['accounts']>('accounts'),
+      apiKeys: uncallable<AccountsGraphqlApi['apiKeys']>('apiKeys'),
+      usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
+    },
+  };
 }
 
 function uncallable<T extends object>(name: string): T {

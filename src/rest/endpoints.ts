@@ -1,6 +1,8 @@
 /** The public REST endpoints, as listed in the manifest. */
 export const PUBLIC_ENDPOINTS = [
   'POST /v1/search',
+  'POST /v1/resolve',
+  'GET /v1/resolve/coverage',
   'GET /v1/documents/{country}/{source_name}/{source_id}',
   'GET /v1/documents/{country}/{source_name}?source_id=',
   'GET /v1/discover/countries',
@@ -9,5 +11,12 @@ export const PUBLIC_ENDPOINTS = [
   'GET /v1/discover/courts',
   'GET /v1/stats',
   'GET /v1/manifest',
+  'GET /v1/keys',
+  'POST /v1/keys',
+  'DELETE /v1/keys/{key_id}',
+  'GET /v1/usage/me',
+  'POST /auth/register',
+  'POST /auth/login',
+  'GET /auth/me',
   'POST /graphql',
 ];

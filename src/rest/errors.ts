@@ -219,6 +219,7 @@ export function pythonJsonError(text: string): { msg: string; pos: number } | nu
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   validation_failed: 422,
+  bad_request: 400,
   not_found: 404,
   unauthorized: 401,
   forbidden: 403,

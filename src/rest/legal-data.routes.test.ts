@@ -136,6 +136,15 @@ class InMemoryLegalData implements LegalDataApi {
     return { name: 'legal-search-platform', version: '0.1.0' } as Manifest;
   }
 
+  // The resolver has its own tests (src/modules/legal-data/resolver, test/resolve.e2e.test.ts).
+  async resolve(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
+  async resolveCoverage(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
   async readiness(): Promise<Readiness> {
     return {
       status: this.ready ? 'ready' : 'indexing',

@@ -7,11 +7,11 @@
  */
 import express, { type Request } from 'express';
 import { z } from 'zod';
-import { anonymousContext } from '../context.js';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { NAMESPACES } from '../modules/legal-data/legal-document.js';
 import { laxBool, parseInput } from '../validation.js';
 import { jsonBody, methodNotAllowed, withLoc } from './errors.js';
+import { contextOf } from './request-context.js';
 
 /** `?source_id=` for GET /v1/documents/{country}/{source_name}. */
 export const documentQuerySchema = z.object({
@@ -53,7 +53,8 @@ function wildcard(value: unknown): string {
   return Array.isArray(value) ? value.join('/') : String(value ?? '');
 }
 
-const context = (req: Request) => anonymousContext(req.ip ?? null);
+/** The caller as the authentication middleware (./request-context.ts) found it. */
+const context = (req: Request) => contextOf(req);
 
 export function legalDataRouter(api: LegalDataApi): express.Router {
   const router = express.Router();

@@ -14,8 +14,18 @@ import {
   sourceInfoSchema,
   statsSchema,
 } from '../modules/legal-data/catalog.schema.js';
+import { resolveCoverageSchema, resolveRequestSchema, resolveResponseSchema } from '../modules/legal-data/resolve.schema.js';
 import { searchHitSchema, searchRequestSchema, searchResponseSchema } from '../modules/legal-data/search.schema.js';
 import { courtsQuerySchema, documentQuerySchema, filtersQuerySchema, sourcesQuerySchema } from './legal-data.routes.js';
+import {
+  ACCOUNTS_REQUEST_SCHEMAS,
+  ACCOUNTS_RESPONSE_SCHEMAS,
+  accountsOperations,
+  AUTHENTICATED,
+  RATE_LIMITED,
+  SECURITY_SCHEMES,
+  UNAUTHORIZED,
+} from './openapi-accounts.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -26,18 +36,20 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description: string };
   servers: { url: string }[];
   paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, JsonSchema> };
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Request schemas are described as clients send them (io: input: defaults shown, not required). */
-const REQUEST_SCHEMAS: Record<string, z.ZodType> = { SearchRequest: searchRequestSchema };
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = { SearchRequest: searchRequestSchema, ResolveRequest: resolveRequestSchema };
 
 /** Response schemas are described as the service returns them (io: output). */
 const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   SearchHit: searchHitSchema,
   SearchResponse: searchResponseSchema,
+  ResolveResponse: resolveResponseSchema,
+  ResolveCoverage: resolveCoverageSchema,
   LegalDocument: documentSchema,
   CountryInfo: countryInfoSchema,
   SourceInfo: sourceInfoSchema,
@@ -157,12 +169,19 @@ interface OperationSpec {
   parameters?: JsonSchema[];
   requestBody?: JsonSchema;
   responses: Record<string, unknown>;
+  security?: Record<string, string[]>[];
 }
+
+/** Billable operations: an API key or the session cookie; 401 without, 429 over a plan limit. */
+const BILLABLE = new Set(['/v1/search', '/v1/resolve', '/v1/documents/{country}/{source_name}/{source_id}', '/v1/documents/{country}/{source_name}']);
 
 export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  const add = (method: 'get' | 'post', path: string, spec: OperationSpec) => {
-    const { name, parameters, requestBody, responses, ...rest } = spec;
+  const add = (method: 'get' | 'post' | 'delete', path: string, spec: OperationSpec) => {
+    const { name, parameters, requestBody, ...rest } = spec;
+    const billable = BILLABLE.has(path);
+    const responses = billable ? { ...spec.responses, '401': UNAUTHORIZED, '429': RATE_LIMITED } : spec.responses;
+    if (billable) rest.security = AUTHENTICATED;
     const validates = Boolean(requestBody) || Boolean(parameters?.length);
     paths[path] ??= {};
     paths[path][method] = {
@@ -181,6 +200,22 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     tags: ['search'],
     requestBody: { content: { 'application/json': { schema: ref('SearchRequest') } }, required: true },
     responses: { '200': json(ref('SearchResponse')) },
+  });
+  add('post', '/v1/resolve', {
+    name: 'resolve',
+    summary: 'Resolve',
+    description:
+      'Resolves a citation (ECLI, CELEX, ELI, `§ 823 Abs. 1 BGB`, `article L. 1234-1 du Code du travail`, `Article 6(1)(a) GDPR`…) to exact documents. Strict: `none` rather than a doubtful document; `ambiguous` lists the documents that fit equally.',
+    tags: ['resolve'],
+    requestBody: { content: { 'application/json': { schema: ref('ResolveRequest') } }, required: true },
+    responses: { '200': json(ref('ResolveResponse')) },
+  });
+  add('get', '/v1/resolve/coverage', {
+    name: 'resolve_coverage',
+    summary: 'Resolve Coverage',
+    description: 'Per source: whether resolve patterns reach its documents, how many patterns, and how many documents; plus totals.',
+    tags: ['resolve'],
+    responses: { '200': json(ref('ResolveCoverage')) },
   });
   add('get', '/v1/documents/{country}/{source_name}/{source_id}', {
     name: 'get_document',
@@ -253,6 +288,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     responses: { '200': json(ref('Readiness')), '503': json(ref('Readiness'), 'Not ready yet') },
   });
 
+  for (const { method, path, ...spec } of accountsOperations()) add(method, path, { ...spec, tags: [path.startsWith('/auth') ? 'auth' : path.startsWith('/v1/keys') ? 'keys' : 'usage'] });
+
   return {
     openapi: '3.1.0',
     info: {
@@ -266,8 +303,11 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       schemas: sortKeys({
         ...componentSchemas(RESPONSE_SCHEMAS, 'output'),
         ...componentSchemas(REQUEST_SCHEMAS, 'input'),
+        ...componentSchemas(ACCOUNTS_RESPONSE_SCHEMAS, 'output'),
+        ...componentSchemas(ACCOUNTS_REQUEST_SCHEMAS, 'input'),
         ...FASTAPI_SCHEMAS,
       }),
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }

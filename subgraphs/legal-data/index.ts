@@ -6,12 +6,13 @@ import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
 import { LegalDataResolver, resolveDocumentReference } from './legal-data.resolver.js';
+import { ResolveResolver } from './resolve.resolver.js';
 
 export function buildLegalDataSubgraph(api: LegalDataApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
   return buildTypeGraphqlSubgraph({
     ...options,
-    resolvers: [LegalDataResolver],
-    instances: [new LegalDataResolver(api)],
+    resolvers: [LegalDataResolver, ResolveResolver],
+    instances: [new LegalDataResolver(api), new ResolveResolver(api)],
     referenceResolvers: {
       Document: (reference: { id?: unknown }, context: unknown) => resolveDocumentReference(api, reference, context),
     },

@@ -37,6 +37,7 @@ import {
   type SearchResponse,
 } from '../../src/modules/legal-data/search.schema.js';
 import { parseInput } from '../../src/validation.js';
+import { schemaOnlyServices } from '../../src/graphql/subgraphs.js';
 import { buildLegalDataSubgraph } from './index.js';
 import { splitDocumentId } from './legal-data.resolver.js';
 
@@ -268,6 +269,15 @@ class InMemoryLegalData implements LegalDataApi {
       endpoints: ['/v1/search', '/graphql'],
       generated_at: '2025-01-01T00:00:00.000Z',
     };
+  }
+
+  // The resolver has its own tests (src/modules/legal-data/resolver, test/resolve.e2e.test.ts).
+  async resolve(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
+  async resolveCoverage(): Promise<never> {
+    throw new Error('not used by these tests');
   }
 
   async readiness(): Promise<Readiness> {
@@ -504,7 +514,7 @@ describe('legal-data through the gateway (in process)', () => {
   beforeAll(async () => {
     api = new InMemoryLegalData();
     const app = express();
-    graphqlDoor = await mountGraphql(app, { services: { legalData: api }, subgraphUrls: {} });
+    graphqlDoor = await mountGraphql(app, { services: { ...schemaOnlyServices(), legalData: api }, subgraphUrls: {} });
     http = await listen(app);
   });
 
@@ -569,7 +579,7 @@ describe('legal-data through the gateway (remote subgraph over HTTP)', () => {
     localApi = new InMemoryLegalData();
     subgraph = await serveSubgraph(await buildLegalDataSubgraph(remoteApi), { logger: createLogger('silent') });
     const app = express();
-    graphqlDoor = await mountGraphql(app, { services: { legalData: localApi }, subgraphUrls: { 'legal-data': subgraph.url } });
+    graphqlDoor = await mountGraphql(app, { services: { ...schemaOnlyServices(), legalData: localApi }, subgraphUrls: { 'legal-data': subgraph.url } });
     http = await listen(app);
   });
 

@@ -446,6 +446,20 @@ export class LanceDbEngine implements SearchEngine {
   // -------------------------------------------------------------------------------------------
   // Documents
 
+  async parentIds(ids: string[]): Promise<Map<string, string>> {
+    this.requireOpen();
+    const out = new Map<string, string>();
+    for (const where of inLists('id', [...new Set(ids)])) {
+      const rows = (await this.documents
+        .query()
+        .where(`${where} AND parent_source_id IS NOT NULL`)
+        .select(['id', 'source', 'parent_source_id'])
+        .toArray()) as { id: string; source: string; parent_source_id: string }[];
+      for (const r of rows) out.set(r.id, `${r.source}/${r.parent_source_id}`);
+    }
+    return out;
+  }
+
   async getDocuments(ids: string[]): Promise<Map<string, LegalDocument>> {
     this.requireOpen();
     const out = new Map<string, LegalDocument>();

@@ -101,8 +101,9 @@ describe('static (model2vec) embedder', () => {
 
   it('fails clearly on a missing model and builds through createEmbedder', async () => {
     await expect(loadStaticEmbedder(path.join(root, 'missing'))).rejects.toThrow(/missing/);
-    expect(await createEmbedder({ kind: 'none' })).toBeNull();
-    const embedder = await createEmbedder({ kind: 'static', dir: path.join(root, 'a') });
+    expect(await createEmbedder({ kind: 'none' }, root)).toBeNull();
+    expect(await createEmbedder({ kind: 'auto' }, root)).toBeNull(); // nothing trained into this DATA_DIR yet
+    const embedder = await createEmbedder({ kind: 'static', dir: path.join(root, 'a') }, root);
     expect(embedder?.dimension).toBe(12);
   });
 });

@@ -135,6 +135,8 @@ function medianTokenLength(vocab: Iterable<string>): number {
 export class StaticEmbedder implements Embedder {
   private readonly dropIds: Set<number>;
   private readonly maxChars: number;
+  /** From config.json `score_calibration` (written by the trainer), when present. */
+  scale?: { low: number; high: number };
 
   constructor(
     readonly id: string,
@@ -236,11 +238,14 @@ export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOpt
   const padId = tokenizerJson.padding?.pad_id ?? tokenizer.token_to_id('[PAD]') ?? tokenizer.token_to_id('<pad>');
   if (padId !== undefined) dropIds.push(padId);
 
+  const config = existsSync(file('config.json'))
+    ? (JSON.parse(await readFile(file('config.json'), 'utf8')) as { score_calibration?: { low?: unknown; high?: unknown } })
+    : {};
   const vocab = tokenizerJson.model?.vocab;
   const vocabTokens = Array.isArray(vocab) ? vocab.map(([t]) => t) : Object.keys(vocab ?? {});
   const hash = createHash('sha256').update(tensorsRaw).update('\0').update(tokenizerRaw).digest('hex');
   const id = `model2vec:${hash.slice(0, 16)}`;
-  return new StaticEmbedder(
+  const embedder = new StaticEmbedder(
     id,
     dimension,
     tokenizer,
@@ -252,4 +257,7 @@ export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOpt
     options.maxTokens ?? 512,
     medianTokenLength(vocabTokens),
   );
+  const { low, high } = config.score_calibration ?? {};
+  if (typeof low === 'number' && typeof high === 'number' && high > low) embedder.scale = { low, high };
+  return embedder;
 }

@@ -154,5 +154,15 @@ export const readinessSchema = z.object({
       eta_seconds: z.number().nullable(),
     })
     .nullable(),
+  /** The embedding model: trained at first start (EMBEDDER=auto), then the index embedded with it. */
+  embedding_model: z
+    .object({
+      status: z.enum(['training', 'embedding', 'ready', 'failed']),
+      model: z.string().nullable(),
+      step: z.string().nullable(),
+      progress: z.number().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Readiness = z.infer<typeof readinessSchema>;

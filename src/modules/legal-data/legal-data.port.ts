@@ -5,6 +5,7 @@
 import type { RequestContext } from '../../context.js';
 import type { CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, Stats } from './catalog.schema.js';
 import type { LegalDocument } from './legal-document.js';
+import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import type { SearchResponse } from './search.schema.js';
 
 export interface LegalDataApi {
@@ -21,4 +22,11 @@ export interface LegalDataApi {
   stats(ctx: RequestContext): Promise<Stats>;
   manifest(ctx: RequestContext): Promise<Manifest>;
   readiness(): Promise<Readiness>;
+  /**
+   * Resolves a citation to exact documents (validates `input` against resolveRequestSchema).
+   * Billable like search. An unresolvable reference is an answer (`none`), not an error.
+   */
+  resolve(ctx: RequestContext, input: unknown): Promise<ResolveResponse>;
+  /** Per source: whether resolve patterns reach it, how many, and its document count. */
+  resolveCoverage(ctx: RequestContext): Promise<ResolveCoverage>;
 }

@@ -15,7 +15,10 @@ import type { CatalogSource } from './ingest/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { LegalDataApi } from './legal-data.port.js';
 import { documentId, NAMESPACES, type LegalDocument } from './legal-document.js';
+import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
+import { ReferenceResolver } from './resolver/resolve.service.js';
 import { search } from './search.service.js';
+import type { UsageGuard } from '../usage/usage-guard.js';
 import type { SearchResponse } from './search.schema.js';
 
 export interface LegalDataDeps {
@@ -28,16 +31,28 @@ export interface LegalDataDeps {
   pingDatabase: () => Promise<boolean>;
   version: string;
   endpoints: string[];
+  /** Authentication, plan limits and usage counting of the billable calls (src/modules/usage). */
+  usage: UsageGuard;
+  /** Wall-time budget of one reference resolution (RESOLVE_TIMEOUT_MS); default 1500. */
+  resolveTimeoutMs?: number;
 }
 
 const namespaceParam = z.enum(NAMESPACES).optional();
+
+/** Where the embedding model stands (EMBEDDER=auto trains it at first start). */
+export type ModelState = NonNullable<Readiness['embedding_model']>;
 
 export class LegalDataService implements LegalDataApi {
   private snapshot: CatalogSnapshot | null = null;
   private ingest: IngestState | null = null;
   private indexComplete = false;
+  private model: ModelState | null = null;
 
-  constructor(private readonly deps: LegalDataDeps) {}
+  private readonly resolver: ReferenceResolver;
+
+  constructor(private readonly deps: LegalDataDeps) {
+    this.resolver = new ReferenceResolver({ engine: deps.engine, timeoutMs: deps.resolveTimeoutMs ?? 1500 });
+  }
 
   /** Rebuilds discovery and statistics from the index and the catalogue. */
   async refreshCatalog(): Promise<void> {
@@ -51,6 +66,17 @@ export class LegalDataService implements LegalDataApi {
       chunksWithVectors: chunks.withVectors,
       embeddingModel: model,
     });
+    // The reference index follows the search index; its cache of resolutions is dropped with it.
+    await this.resolver.refresh();
+  }
+
+  /** Billable: charged to the caller (see UsageGuard). */
+  resolve(ctx: RequestContext, input: unknown): Promise<ResolveResponse> {
+    return this.deps.usage.charge(ctx, 'resolve', () => this.resolver.resolve(input));
+  }
+
+  resolveCoverage(_ctx: RequestContext): Promise<ResolveCoverage> {
+    return this.resolver.coverage();
   }
 
   /** Called by the background ingest with its progress; `complete` once the corpus is indexed. */
@@ -59,15 +85,29 @@ export class LegalDataService implements LegalDataApi {
     this.indexComplete = complete;
   }
 
-  search(_ctx: RequestContext, input: unknown): Promise<SearchResponse> {
-    return search(this.deps, input);
+  /** Called while the model is trained and the index embedded; not ready until `ready`. */
+  setModelState(state: ModelState | null): void {
+    this.model = state;
   }
 
-  async getDocument(_ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument> {
-    const id = documentId(source, sourceId);
-    const doc = (await this.deps.engine.getDocuments([id])).get(id);
-    if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
-    return doc;
+  /** Switches the vector leg to a model (it serves once the index holds that model's vectors). */
+  setEmbedder(embedder: Embedder | null): void {
+    this.deps.embedder = embedder;
+  }
+
+  /** Billable: charged to the caller (see UsageGuard). */
+  search(ctx: RequestContext, input: unknown): Promise<SearchResponse> {
+    return this.deps.usage.charge(ctx, 'search', () => search(this.deps, input));
+  }
+
+  /** Billable: charged to the caller (see UsageGuard). */
+  getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument> {
+    return this.deps.usage.charge(ctx, 'documents', async () => {
+      const id = documentId(source, sourceId);
+      const doc = (await this.deps.engine.getDocuments([id])).get(id);
+      if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
+      return doc;
+    });
   }
 
   async countries(_ctx: RequestContext): Promise<CountryInfo[]> {
@@ -115,7 +155,7 @@ export class LegalDataService implements LegalDataApi {
   async readiness(): Promise<Readiness> {
     const database = await this.deps.pingDatabase().catch(() => false);
     const index = this.snapshot !== null;
-    const ready = database && index && this.indexComplete;
+    const ready = database && index && this.indexComplete && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed');
     const i = this.ingest;
     return {
       status: ready ? 'ready' : index ? 'indexing' : 'starting',
@@ -131,6 +171,7 @@ export class LegalDataService implements LegalDataApi {
             eta_seconds: i.eta_seconds === null ? null : Math.round(i.eta_seconds),
           }
         : null,
+      ...(this.model ? { embedding_model: this.model } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  */
 import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
-import type { EngineFilters, SearchEngine } from '../../engines/search-engine.js';
+import type { DocumentHit, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type LegalDocument } from './legal-document.js';
 import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
@@ -68,8 +68,35 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
       ? deps.embedder!.embedQueries([r.q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit))
       : [],
   ]);
-  const total = new Set([...keyword.map((h) => h.docId), ...semantic.map((h) => h.docId)]).size;
-  return { fused: fuseHybrid(keyword, semantic, alpha, r.top_k), total };
+  const [keywordHits, semanticHits] = await withoutEnclosingDocuments(deps.engine, keyword, semantic);
+  const total = new Set([...keywordHits.map((h) => h.docId), ...semanticHits.map((h) => h.docId)]).size;
+  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale), total };
+}
+
+/**
+ * Drops from each leg a document whose own part is also found by that leg (an act when one
+ * of its articles matched): the act's text is the concatenation of its articles, so it
+ * matches the same words and would take a second place in the results for the same passage;
+ * the article is the precise answer and names its act (`parent_source_id`).
+ */
+async function withoutEnclosingDocuments(engine: SearchEngine, ...legs: DocumentHit[][]): Promise<DocumentHit[][]> {
+  const ids = [...new Set(legs.flatMap((leg) => leg.map((h) => h.docId)))];
+  if (ids.length === 0) return legs;
+  let parents: Map<string, string>;
+  try {
+    parents = await engine.parentIds(ids);
+  } catch {
+    return legs; // only a refinement: never fail a search for it
+  }
+  if (parents.size === 0) return legs;
+  return legs.map((leg) => {
+    const enclosing = new Set<string>();
+    for (const h of leg) {
+      const parent = parents.get(h.docId);
+      if (parent) enclosing.add(parent);
+    }
+    return enclosing.size === 0 ? leg : leg.filter((h) => !enclosing.has(h.docId));
+  });
 }
 
 async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest): Promise<SearchHit[]> {

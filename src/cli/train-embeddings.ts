@@ -1,0 +1,64 @@
+/**
+ * `npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N
+ * --epochs N --max-minutes M]`: trains the domain embedding model from a corpus folder and
+ * writes it in the model2vec format (load it with `EMBEDDER=static:<out>`). Prints progress,
+ * the training loss and the held-out pairs' recall@1 / MRR.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { TRAIN_DEFAULTS, trainDomainModel } from '../engines/training/train-domain-model.js';
+import { defaultModelDir } from '../engines/embedders/create-embedder.js';
+import { progressLine } from '../engines/training/train-in-background.js';
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string' },
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    dimension: { type: 'string' },
+    vocab: { type: 'string' },
+    epochs: { type: 'string' },
+    'max-minutes': { type: 'string' },
+    'learning-rate': { type: 'string' },
+    'skip-svd': { type: 'boolean' },
+    'skip-contrastive': { type: 'boolean' },
+    'progress-json': { type: 'boolean' },
+    help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  process.stdout.write(
+    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --max-minutes M]\n' +
+      `defaults: corpus CORPUS_DIR or ../shared/corpus, out DATA_DIR/models/domain-static, ${JSON.stringify(TRAIN_DEFAULTS)}\n`,
+  );
+  process.exit(0);
+}
+const config = loadConfig();
+const corpusDir = values.corpus ? path.resolve(values.corpus) : config.corpusDir;
+if (!corpusDir) {
+  process.stderr.write('No corpus folder: pass --corpus DIR or set CORPUS_DIR.\n');
+  process.exit(2);
+}
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+const summary = await trainDomainModel({
+  corpusDir,
+  outDir: path.resolve(values.out ?? defaultModelDir(config.dataDir)),
+  seed: num(values.seed),
+  dimension: num(values.dimension),
+  vocabSize: num(values.vocab),
+  epochs: num(values.epochs),
+  maxMinutes: num(values['max-minutes']),
+  learningRate: num(values['learning-rate']),
+  skipSvd: values['skip-svd'],
+  skipContrastive: values['skip-contrastive'],
+  log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  // Machine-readable progress for the server that started this trainer (train-in-background.ts).
+  onProgress: values['progress-json'] ? (p) => process.stdout.write(progressLine(p)) : undefined,
+});
+process.stdout.write(
+  `trained ${summary.outDir}: ${summary.vocabSize} tokens x ${summary.dimension} dims from ${summary.documents} documents, ` +
+    `${summary.pairs.train} pairs, final loss ${summary.finalLoss.toFixed(4)}, held-out recall@1 ` +
+    `${summary.validation.before.recallAt1.toFixed(3)} -> ${summary.validation.after.recallAt1.toFixed(3)}, MRR ` +
+    `${summary.validation.before.mrr.toFixed(3)} -> ${summary.validation.after.mrr.toFixed(3)} in ${summary.seconds.toFixed(0)} s\n`,
+);

@@ -1,0 +1,259 @@
+/**
+ * Contrastive fine-tuning of a static embedding table on (anchor, passage) pairs.
+ *
+ * A text is embedded exactly as the `static` embedder does at search time: the weighted sum
+ * of its token vectors, L2-normalised (`u = e / |e|`, `e = sum_t w_t * V[t]`, with the fixed
+ * token weights `w` stored in the model). The loss is the symmetric InfoNCE with in-batch
+ * negatives (Multiple Negatives Ranking): for a batch of B pairs, the similarity matrix
+ * S = A P^T / tau, and the loss is the mean cross-entropy of each anchor against all passages
+ * of the batch and of each passage against all anchors (the true partner as target).
+ * Gradients flow back through the normalisation to the token rows, which are updated with
+ * row-wise Adagrad (sparse: only the rows of the batch move).
+ */
+import { createRandom } from './linalg.js';
+
+/** Pairs as token id lists, stored flat (CSR-like). */
+export interface PairSet {
+  anchorOffsets: Int32Array;
+  anchorTokens: Int32Array;
+  passageOffsets: Int32Array;
+  passageTokens: Int32Array;
+  count: number;
+}
+
+export interface ContrastiveOptions {
+  epochs: number;
+  batchSize: number;
+  learningRate: number;
+  temperature: number;
+  seed: number;
+  /** Stop after this many milliseconds (the time budget of a training run). */
+  deadline?: number;
+  onBatch?: (info: { epoch: number; batch: number; batches: number; loss: number }) => void;
+}
+
+/** Builds a PairSet from token id arrays. */
+export function toPairSet(pairs: { anchor: number[]; passage: number[] }[]): PairSet {
+  const anchorOffsets = new Int32Array(pairs.length + 1);
+  const passageOffsets = new Int32Array(pairs.length + 1);
+  let na = 0;
+  let np = 0;
+  pairs.forEach((p, i) => {
+    na += p.anchor.length;
+    np += p.passage.length;
+    anchorOffsets[i + 1] = na;
+    passageOffsets[i + 1] = np;
+  });
+  const anchorTokens = new Int32Array(na);
+  const passageTokens = new Int32Array(np);
+  pairs.forEach((p, i) => {
+    anchorTokens.set(p.anchor, anchorOffsets[i]);
+    passageTokens.set(p.passage, passageOffsets[i]);
+  });
+  return { anchorOffsets, anchorTokens, passageOffsets, passageTokens, count: pairs.length };
+}
+
+/** The normalised embedding of tokens[from, to) into `out` (offset `at`); returns the norm before normalising. */
+export function embedTokens(
+  table: Float32Array,
+  weights: Float32Array,
+  dim: number,
+  tokens: Int32Array,
+  from: number,
+  to: number,
+  out: Float32Array,
+  at: number,
+): number {
+  for (let d = 0; d < dim; d++) out[at + d] = 0;
+  for (let k = from; k < to; k++) {
+    const t = tokens[k];
+    const w = weights[t];
+    const o = t * dim;
+    for (let d = 0; d < dim; d++) out[at + d] += w * table[o + d];
+  }
+  let n = 0;
+  for (let d = 0; d < dim; d++) n += out[at + d] * out[at + d];
+  n = Math.sqrt(n);
+  if (n > 0) for (let d = 0; d < dim; d++) out[at + d] /= n;
+  return n;
+}
+
+/** Trains `table` in place; returns the mean loss of the last epoch. */
+export function trainContrastive(table: Float32Array, weights: Float32Array, dim: number, pairs: PairSet, options: ContrastiveOptions): number {
+  const random = createRandom(options.seed);
+  const vocabSize = weights.length;
+  const accum = new Float32Array(vocabSize); // row-wise Adagrad state
+  const grad = new Float32Array(vocabSize * dim);
+  const touched = new Uint8Array(vocabSize);
+  const B = options.batchSize;
+  const a = new Float32Array(B * dim);
+  const p = new Float32Array(B * dim);
+  const an = new Float32Array(B);
+  const pn = new Float32Array(B);
+  const sims = new Float64Array(B * B);
+  const dA = new Float32Array(B * dim);
+  const dP = new Float32Array(B * dim);
+  const g = new Float64Array(B * B);
+  const invTau = 1 / options.temperature;
+  let lastEpochLoss = NaN;
+
+  const order = Int32Array.from({ length: pairs.count }, (_, i) => i);
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      const t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    const batches = Math.floor(order.length / B);
+    let epochLoss = 0;
+    for (let b = 0; b < batches; b++) {
+      if (options.deadline !== undefined && Date.now() > options.deadline) return epoch === 0 && b === 0 ? NaN : epochLoss / Math.max(1, b);
+      const ids = order.subarray(b * B, (b + 1) * B);
+      for (let i = 0; i < B; i++) {
+        const id = ids[i];
+        an[i] = embedTokens(table, weights, dim, pairs.anchorTokens, pairs.anchorOffsets[id], pairs.anchorOffsets[id + 1], a, i * dim);
+        pn[i] = embedTokens(table, weights, dim, pairs.passageTokens, pairs.passageOffsets[id], pairs.passageOffsets[id + 1], p, i * dim);
+      }
+      for (let i = 0; i < B; i++) {
+        for (let j = 0; j < B; j++) {
+          let s = 0;
+          const ao = i * dim;
+          const po = j * dim;
+          for (let d = 0; d < dim; d++) s += a[ao + d] * p[po + d];
+          sims[i * B + j] = s * invTau;
+        }
+      }
+      // g = dLoss/dS (S already divided by tau): rows (anchor -> passages) and columns (passage -> anchors).
+      g.fill(0);
+      let loss = 0;
+      for (let i = 0; i < B; i++) {
+        let max = -Infinity;
+        for (let j = 0; j < B; j++) max = Math.max(max, sims[i * B + j]);
+        let sum = 0;
+        for (let j = 0; j < B; j++) sum += Math.exp(sims[i * B + j] - max);
+        loss += -(sims[i * B + i] - max - Math.log(sum));
+        for (let j = 0; j < B; j++) g[i * B + j] += (Math.exp(sims[i * B + j] - max) / sum - (i === j ? 1 : 0)) / (2 * B);
+      }
+      for (let j = 0; j < B; j++) {
+        let max = -Infinity;
+        for (let i = 0; i < B; i++) max = Math.max(max, sims[i * B + j]);
+        let sum = 0;
+        for (let i = 0; i < B; i++) sum += Math.exp(sims[i * B + j] - max);
+        loss += -(sims[j * B + j] - max - Math.log(sum));
+        for (let i = 0; i < B; i++) g[i * B + j] += (Math.exp(sims[i * B + j] - max) / sum - (i === j ? 1 : 0)) / (2 * B);
+      }
+      loss /= 2 * B;
+      epochLoss += loss;
+      // dL/da_i = sum_j g_ij p_j / tau ; dL/dp_j = sum_i g_ij a_i / tau.
+      dA.fill(0);
+      dP.fill(0);
+      for (let i = 0; i < B; i++) {
+        for (let j = 0; j < B; j++) {
+          const gij = g[i * B + j] * invTau;
+          if (gij === 0) continue;
+          const ao = i * dim;
+          const po = j * dim;
+          for (let d = 0; d < dim; d++) {
+            dA[ao + d] += gij * p[po + d];
+            dP[po + d] += gij * a[ao + d];
+          }
+        }
+      }
+      // Through the normalisation: de = (du - u (u . du)) / |e|, then to each token row.
+      const backprop = (u: Float32Array, du: Float32Array, norms: Float32Array, tokens: Int32Array, offsets: Int32Array) => {
+        for (let i = 0; i < B; i++) {
+          const n = norms[i];
+          if (n === 0) continue;
+          const o = i * dim;
+          let dot = 0;
+          for (let d = 0; d < dim; d++) dot += u[o + d] * du[o + d];
+          for (let d = 0; d < dim; d++) du[o + d] = (du[o + d] - u[o + d] * dot) / n;
+          const id = ids[i];
+          for (let k = offsets[id]; k < offsets[id + 1]; k++) {
+            const t = tokens[k];
+            const w = weights[t];
+            const to = t * dim;
+            touched[t] = 1;
+            for (let d = 0; d < dim; d++) grad[to + d] += w * du[o + d];
+          }
+        }
+      };
+      backprop(a, dA, an, pairs.anchorTokens, pairs.anchorOffsets);
+      backprop(p, dP, pn, pairs.passageTokens, pairs.passageOffsets);
+      // Row-wise Adagrad on the touched rows, then clear their gradient.
+      const update = (tokens: Int32Array, offsets: Int32Array) => {
+        for (let i = 0; i < B; i++) {
+          const id = ids[i];
+          for (let k = offsets[id]; k < offsets[id + 1]; k++) {
+            const t = tokens[k];
+            if (!touched[t]) continue;
+            touched[t] = 0;
+            const to = t * dim;
+            let sq = 0;
+            for (let d = 0; d < dim; d++) sq += grad[to + d] * grad[to + d];
+            accum[t] += sq / dim;
+            const step = options.learningRate / (Math.sqrt(accum[t]) + 1e-8);
+            for (let d = 0; d < dim; d++) {
+              table[to + d] -= step * grad[to + d];
+              grad[to + d] = 0;
+            }
+          }
+        }
+      };
+      update(pairs.anchorTokens, pairs.anchorOffsets);
+      update(pairs.passageTokens, pairs.passageOffsets);
+      options.onBatch?.({ epoch, batch: b, batches, loss });
+    }
+    lastEpochLoss = epochLoss / Math.max(1, batches);
+  }
+  return lastEpochLoss;
+}
+
+/**
+ * Held-out figure: each anchor ranks its own passage among `pool` passages (its partner and
+ * pool-1 other held-out passages); returns recall@1 and MRR over the held-out pairs.
+ */
+export function evaluatePairs(
+  table: Float32Array,
+  weights: Float32Array,
+  dim: number,
+  pairs: PairSet,
+  pool = 1000,
+): { recallAt1: number; mrr: number; count: number; scale: { low: number; high: number } } {
+  const n = Math.min(pairs.count, pool);
+  if (n < 2) return { recallAt1: 0, mrr: 0, count: n, scale: { low: 0, high: 1 } };
+  const a = new Float32Array(n * dim);
+  const p = new Float32Array(n * dim);
+  for (let i = 0; i < n; i++) {
+    embedTokens(table, weights, dim, pairs.anchorTokens, pairs.anchorOffsets[i], pairs.anchorOffsets[i + 1], a, i * dim);
+    embedTokens(table, weights, dim, pairs.passageTokens, pairs.passageOffsets[i], pairs.passageOffsets[i + 1], p, i * dim);
+  }
+  let hits = 0;
+  let rr = 0;
+  let negativeSum = 0;
+  const positives: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const sim = (j: number) => {
+      let s = 0;
+      for (let d = 0; d < dim; d++) s += a[i * dim + d] * p[j * dim + d];
+      return s;
+    };
+    const own = sim(i);
+    positives.push(own);
+    let rank = 1;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const s = sim(j);
+      negativeSum += s;
+      if (s >= own) rank++;
+    }
+    if (rank === 1) hits++;
+    rr += 1 / rank;
+  }
+  // The model's cosine scale for the hybrid fusion: unrelated pairs' mean, and the level the
+  // best tenth of true pairs reach.
+  positives.sort((x, y) => x - y);
+  const scale = { low: negativeSum / (n * (n - 1)), high: positives[Math.floor(0.9 * (n - 1))] };
+  return { recallAt1: hits / n, mrr: rr / n, count: n, scale };
+}

@@ -1,0 +1,72 @@
+/**
+ * Runs `train:embeddings` in a child process (the trainer is CPU-bound for minutes: in the
+ * server's own thread it would stall every request), forwarding its log lines and progress.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROGRESS = 'PROGRESS ';
+
+export interface BackgroundTraining {
+  done: Promise<void>;
+  stop(): void;
+}
+
+/** Trains the domain model from `corpusDir` into `outDir`; rejects when the trainer fails. */
+export function trainInBackground(options: {
+  corpusDir: string;
+  outDir: string;
+  log: (line: string) => void;
+  onProgress: (progress: { step: string; fraction: number }) => void;
+  extraArgs?: string[];
+}): BackgroundTraining {
+  const cli = fileURLToPath(new URL('../../cli/train-embeddings.ts', import.meta.url));
+  const root = path.resolve(path.dirname(cli), '..', '..');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', cli, '--corpus', options.corpusDir, '--out', options.outDir, '--progress-json', ...(options.extraArgs ?? [])],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  const lines = (stream: NodeJS.ReadableStream, onLine: (line: string) => void) => {
+    let buffer = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffer += chunk;
+      let i: number;
+      while ((i = buffer.indexOf('\n')) >= 0) {
+        onLine(buffer.slice(0, i));
+        buffer = buffer.slice(i + 1);
+      }
+    });
+  };
+  const tail: string[] = [];
+  lines(child.stdout!, (line) => {
+    if (line.startsWith(PROGRESS)) {
+      try {
+        options.onProgress(JSON.parse(line.slice(PROGRESS.length)) as { step: string; fraction: number });
+      } catch {
+        // a malformed progress line is only a missed update
+      }
+    } else if (line.trim()) options.log(line);
+  });
+  lines(child.stderr!, (line) => {
+    if (!line.trim()) return;
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+    options.log(line.replace(/^\S+Z /, ''));
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`training ${signal ? `stopped by ${signal}` : `exited with code ${code}`}: ${tail.slice(-3).join(' | ')}`));
+    });
+  });
+  return { done, stop: () => child.kill('SIGTERM') };
+}
+
+/** The progress line format the CLI prints with --progress-json. */
+export function progressLine(progress: { step: string; fraction: number }): string {
+  return `${PROGRESS}${JSON.stringify(progress)}\n`;
+}

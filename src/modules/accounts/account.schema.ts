@@ -1,0 +1,108 @@
+/** Request bodies and response records of the accounts module (zod: validation and /openapi.json). */
+import { z } from 'zod';
+import { laxBool } from '../../validation.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from './passwords.js';
+
+// Deliberately simple: one @, something on each side, a dot in the domain, no spaces.
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailField = z
+  .string()
+  .max(254)
+  .refine((v) => EMAIL_RE.test(v), { message: 'value is not a valid email address: An email address must have an @-sign and a domain.' })
+  .describe('E-mail address (compared case-insensitively).');
+
+export const newPasswordField = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH)
+  .max(PASSWORD_MAX_LENGTH)
+  .superRefine((password, ctx) => {
+    const weakness = passwordWeakness(password);
+    if (weakness) ctx.addIssue({ code: 'custom', message: weakness });
+  })
+  .describe(`At least ${PASSWORD_MIN_LENGTH} characters, not a common password.`);
+
+/** `_EmailPasswordBody` of POST /auth/register. */
+export const registerBodySchema = z.object({
+  email: emailField,
+  password: newPasswordField,
+  name: z.string().max(100).nullable().optional(),
+  accept_terms: laxBool().prefault(false).describe('Accept the current terms of service.'),
+  acknowledge_privacy: laxBool().prefault(false).describe('Acknowledge the privacy policy.'),
+});
+
+/** POST /auth/login: the same body; name and the legal flags are ignored. */
+export const loginBodySchema = z.object({
+  email: z.string().max(254),
+  password: z.string().max(PASSWORD_MAX_LENGTH),
+  name: z.string().nullable().optional(),
+  accept_terms: z.unknown().optional(),
+  acknowledge_privacy: z.unknown().optional(),
+});
+
+export const legalAcceptanceBodySchema = z.object({
+  legal_acceptance_token: z.string().min(1),
+  accept_terms: laxBool().refine((v) => v, { message: 'the terms must be accepted' }),
+  acknowledge_privacy: laxBool().refine((v) => v, { message: 'the privacy policy must be acknowledged' }),
+});
+
+export const passwordResetRequestSchema = z.object({ email: z.string().max(254) });
+
+export const passwordResetConfirmSchema = z.object({
+  token: z.string().min(1),
+  password: newPasswordField,
+});
+
+export const deleteAccountBodySchema = z.object({
+  confirmation: z.literal('DELETE').describe('The exact word DELETE.'),
+});
+
+export const devLoginBodySchema = z.object({ email: emailField, name: z.string().max(100).nullable().optional() });
+
+export const userRecordSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  plan: z.string(),
+  is_admin: z.boolean(),
+  email_verified: z.boolean(),
+  created_at: z.string(),
+});
+export type UserRecord = z.infer<typeof userRecordSchema>;
+
+export const legalStateSchema = z.object({
+  accepted: z.boolean().describe('True when the current terms version is accepted.'),
+  terms_version: z.string().nullable().describe('The version the account accepted.'),
+  current_terms_version: z.string(),
+  accepted_at: z.string().nullable(),
+});
+
+export const meRecordSchema = z.object({
+  user: userRecordSchema,
+  plan: z.string(),
+  workspace_role: z.string().describe('Role in the current workspace (owner of the personal workspace until teams exist).'),
+  legal_acceptance: legalStateSchema,
+});
+export type MeRecord = z.infer<typeof meRecordSchema>;
+
+export const legalAcceptanceRequiredSchema = z.object({
+  legal_acceptance_required: z.literal(true),
+  legal_acceptance_token: z.string(),
+  terms_version: z.string(),
+});
+
+export const apiKeyRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  key_prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
+
+export const createdApiKeySchema = apiKeyRecordSchema.extend({ key: z.string().describe('The full key: shown once.') });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const createKeyBodySchema = z.object({
+  name: z.string().min(1).max(100).prefault('Default'),
+});

@@ -1,0 +1,81 @@
+/**
+ * Wires the accounts and usage modules from the configuration: the counter store (Redis when
+ * REDIS_URL is set, in-process otherwise), usage counting, accounts, API keys, the mailer, the
+ * identity providers and the authenticator every door uses.
+ */
+import type { MikroORM } from '@mikro-orm/core';
+import { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { type CounterStore, MemoryCounterStore, RedisCounterStore } from '../usage/counter-store.js';
+import { UsageRecorder, UsageService } from '../usage/usage.service.js';
+import { AccountsService } from './accounts.service.js';
+import { ApiKeyService } from './api-key.service.js';
+import { Authenticator } from './authenticator.js';
+import { IdentityProviderService } from './identity-providers.js';
+import { createMailer, type Mailer } from './mailer.js';
+import { resolveSessionSecret, TokenSigner } from './tokens.js';
+
+export interface AccountsModule {
+  accounts: AccountsService;
+  apiKeys: ApiKeyService;
+  usage: UsageService;
+  identityProviders: IdentityProviderService;
+  authenticator: Authenticator;
+  counters: CounterStore;
+  close(): Promise<void>;
+}
+
+/** Builds the accounts and usage services over an ORM (the database must be migrated). */
+export async function createAccountsModule(config: Config, orm: MikroORM, logger: Logger): Promise<AccountsModule> {
+  const settings = config.accounts;
+  let counters: CounterStore;
+  if (settings.redisUrl) {
+    const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    await redis.connect();
+    counters = new RedisCounterStore(redis);
+  } else {
+    counters = new MemoryCounterStore();
+  }
+  const recorder = new UsageRecorder(orm, logger);
+  const usage = new UsageService({
+    orm,
+    store: counters,
+    recorder,
+    settings: { allowAnonymous: settings.allowAnonymous, rateLimits: settings.rateLimits },
+  });
+  const mailer: Mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger, production: settings.production });
+  const tokens = new TokenSigner(resolveSessionSecret(settings.sessionSecret, config.dataDir));
+  const accounts = new AccountsService({
+    orm,
+    tokens,
+    mailer,
+    counters,
+    usage,
+    logger,
+    settings: {
+      adminEmails: settings.adminEmails,
+      termsVersion: settings.termsVersion,
+      devLogin: settings.devLogin,
+      baseUrl: config.baseUrl,
+    },
+  });
+  const apiKeys = new ApiKeyService({ orm, accounts, logger });
+  const identityProviders = new IdentityProviderService({ accounts, tokens, providers: settings.identityProviders, baseUrl: config.baseUrl });
+  const authenticator = new Authenticator({ accounts, apiKeys });
+  if (!settings.rateLimits) logger.info('usage: RATE_LIMITS=off: requests are counted but never limited');
+  if (settings.allowAnonymous) logger.info('usage: ALLOW_ANONYMOUS=true: callers without credentials use the Anonymous plan');
+  return {
+    accounts,
+    apiKeys,
+    usage,
+    identityProviders,
+    authenticator,
+    counters,
+    async close() {
+      await recorder.flush();
+      await counters.close();
+      mailer.close();
+    },
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * Citation grammars for legislation. One general shape covers the national styles:
+ *
+ *   [act ,] <designator> <number> [sub-units] [list | range | ff.] [connector] [act]
+ *
+ * with designators `§`, `§§`, `Paragraf`, `Art.`, `Artikel`, `article(s)`, `art.`, `section`,
+ * `s.`; numbers in German (`823`, `74a`, `74 a`), French (`L. 1234-1`, `R.243-14`, `1er`), EU and
+ * Swiss forms; sub-units (Abs., S./Satz, Nr., lit./Buchst., Halbsatz, Alt., UAbs., `(1)(a)`,
+ * paragraphe, alinéa, point, `1°`) which resolve to the article and are reported; lists
+ * (`§§ 433, 434`, `articles … et …`), ranges and `ff.`/`f.`; `i.V.m.` chains (the first provision
+ * is the one resolved); and EU act numbers (`Regulation (EU) 2016/679`, `Directive 95/46/EC`).
+ */
+
+export type UnitType = 'paragraph' | 'article' | 'section';
+
+export interface ParsedCitation {
+  unitType: UnitType | null;
+  /** The provision's number as written (`L. 1234-1`); null for a reference to a whole act. */
+  unit: string | null;
+  subUnits: string[];
+  /** Further numbers of a list or range. */
+  others: string[];
+  /** `ff.` / `f.` / `et suivants`. */
+  following: boolean;
+  /** The act as written (`BGB`, `du Code civil`, `Regulation (EU) 2016/679`), connectors stripped. */
+  act: string;
+  /** CELEX numbers the act designation can stand for (EU acts cited by number), best first. */
+  celex: string[];
+}
+
+const DESIGNATOR =
+  /(?:^|[\s,;(])(§§?|paragrafen|paragraf|paragraphen|artikel|articles|article|artt?\.?|arts\.|sections?|secs?\.|ss?\.)(?=\s*[LRDAO]?\.?\s*\d)/i;
+/** Designators that only count at the start or after a comma (`S.` is Satz after a number). */
+const START_ONLY = /^(?:ss?\.|secs?\.)$/i;
+const PARAGRAPH_WORD = /^(?:paragraph|paragraf|paragraphen|paragrafen)$/i;
+
+const NUMBER = /^\s*((?:(?:LO|[LRDA])\s?\.?\s?\*?\s?)?\d+(?:\s?[a-z](?![a-zäöüß.]))?(?:[A-Z](?![A-Za-z]))?(?:\s?-\s?\d+[a-z]?)*(?:\s?(?:er|bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies)\b(?!\s*\d))?)/;
+
+const SUB_UNITS: RegExp[] = [
+  /^(?:Abs(?:atz)?\.?|Abschn\.?)\s*\d+[a-z]?/i,
+  /^(?:S\.|Satz|Sätze)\s*\d+/,
+  /^S\s+\d+(?![\d/])/,
+  /^(?:Nr\.?|Nrn\.?|Nummer|Ziff(?:er)?\.?|Ziff\.)\s*\d+[a-z]?/i,
+  /^(?:lit\.?|litera|Buchst(?:abe)?\.?|Bst\.?)\s*[a-z]{1,3}\b\)?/i,
+  /^(?:Halbs(?:atz)?\.?|Hs\.?|HS\.?|Halbsatz)\s*\d+/i,
+  /^\d+\.\s*(?:Halbsatz|Halbs\.?|Hs\.?|Alt(?:ernative)?\.?|Var(?:iante)?\.?|Fall)/i,
+  /^(?:Alt(?:ernative)?\.?|Var(?:iante)?\.?|Fall)\s*\d+/i,
+  /^(?:UAbs\.?|Unterabs(?:atz)?\.?|Unterabsatz|Uabs\.?)\s*\d+/i,
+  /^\(\s*[0-9a-z]{1,5}\s*\)/i,
+  /^(?:paragraph|para\.?|paras?\.|paragraphe|par\.|§)\s*\(?\d+[a-z]?\)?/i,
+  /^(?:alinéa|alinea|al\.)\s*\d+/i,
+  /^(?:premier|première|deuxième|second|seconde|troisième|quatrième|cinquième|dernier|\d+e|\d+ème)\s+alinéa/i,
+  /^(?:point|points|pt\.?|indent|tiret)\s*\(?[0-9a-z]{1,4}\)?/i,
+  /^(?:sentence|subparagraph|sub-paragraph|subsection|sub-section|clause|item)\s*\(?[0-9a-z]{1,4}\)?/i,
+  /^(?:first|second|third|fourth|fifth|last)\s+(?:subparagraph|sentence|indent|paragraph)/i,
+  /^\d+\s*°/,
+  /^[a-z]\)(?=\s|$|,)/,
+  /^(?:[IVX]{1,4})(?=\s+(?:S\.|Satz|Nr|[A-ZÄÖÜ]))/,
+];
+
+const LIST_SEPARATOR = /^(?:,|;|\bund\b|\bu\.|\bsowie\b|\boder\b|\bet\b|\band\b|\bor\b|&|\bbis\b|\bà\b|\bto\b|\bthrough\b|-|–)\s*/i;
+const FOLLOWING = /^(?:ff\.?|f\.|f(?=\s|$)|et\s+s(?:uiv(?:ants)?)?\.?|et\s+seq\.?|sqq?\.?|seqq\.?|and\s+following)/i;
+const CHAIN = /\s+(?:i\.?\s?V\.?\s?m\.?|iVm|in\s+Verbindung\s+mit|in\s+Verb\.\s+mit|read\s+(?:in\s+conjunction\s+)?with|in\s+conjunction\s+with|combiné\s+avec|lu\s+en\s+combinaison\s+avec|ensemble)\s+/i;
+
+const CONNECTORS =
+  /^(?:[,;:]\s*|d'\s*|de\s+l'\s*|(?:of\s+the|of|de\s+la|du|des|de|der|dem|den|the|in|im|zum|zur|to|von|vom|aus|nach|gemäß|gem\.|under|selon|en|del|della|dello|di|dell')(?:\s+|$))/i;
+
+/** Splits off a `§ … i.V.m. § …` chain: the parts in order. */
+function chainParts(reference: string): string[] {
+  return reference.split(CHAIN).map((p) => p.trim()).filter(Boolean);
+}
+
+function stripConnectors(text: string): string {
+  let out = text.trim();
+  let previous = '';
+  while (out !== previous) {
+    previous = out;
+    out = out.replace(CONNECTORS, '').trim();
+    out = out.replace(/^[,;:.]+|[,;:]+$/g, '').trim();
+  }
+  return out;
+}
+
+function unitTypeOf(designator: string): UnitType {
+  if (designator.startsWith('§') || PARAGRAPH_WORD.test(designator)) return 'paragraph';
+  if (/^(?:s|ss|sec|secs|section|sections)\.?$/i.test(designator)) return 'section';
+  return 'article';
+}
+
+/** Consumes sub-units, lists, ranges and `ff.` after a provision number. */
+function consumeTail(text: string, parsed: ParsedCitation): string {
+  let rest = text;
+  for (let guard = 0; guard < 40; guard++) {
+    const trimmed = rest.replace(/^[\s,]+/, (m) => (m.includes(',') ? ', ' : ' ')).trimStart();
+    const bare = trimmed.replace(/^,\s*/, '');
+    let matched = false;
+    for (const re of SUB_UNITS) {
+      const m = re.exec(bare);
+      if (m) {
+        parsed.subUnits.push(m[0].trim());
+        rest = bare.slice(m[0].length);
+        matched = true;
+        break;
+      }
+    }
+    if (matched) continue;
+    const following = FOLLOWING.exec(bare);
+    if (following) {
+      parsed.following = true;
+      rest = bare.slice(following[0].length);
+      continue;
+    }
+    const sep = LIST_SEPARATOR.exec(trimmed);
+    if (sep) {
+      const tail = trimmed.slice(sep[0].length);
+      const sub = SUB_UNITS.map((re) => re.exec(tail)).find(Boolean);
+      if (sub) {
+        parsed.subUnits.push(sub[0].trim());
+        rest = tail.slice(sub[0].length);
+        continue;
+      }
+      const after = trimmed.slice(sep[0].length).replace(/^(?:§§?|art(?:icles?|s?\.)?|Artikel|sections?|ss?\.)\s*/i, '');
+      const num = NUMBER.exec(after);
+      if (num && !/^\s*\d+\s*\/\s*\d+/.test(after)) {
+        parsed.others.push(num[1].trim());
+        rest = after.slice(num[0].length);
+        continue;
+      }
+    }
+    break;
+  }
+  return rest;
+}
+
+const EU_ACT =
+  /\b(regulation|directive|decision|framework\s+decision|verordnung|richtlinie|beschluss|rahmenbeschluss|règlement|reglement|décision|decision-cadre|reglamento|directiva|regolamento|direttiva|decisione|verordening|richtlijn|besluit)\s*(?:\(\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom|EU,\s*Euratom)\s*\))?\s*(?:(No|Nr|n°|nº|núm|n\.)\.?\s*)?(\d{1,4})\s*\/\s*(\d{1,4})(?:\s*\/\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom))?/i;
+
+/** CELEX numbers an EU act number can stand for (`Regulation (EU) 2016/679` -> 32016R0679). */
+export function euActCelex(text: string): string[] {
+  const m = EU_ACT.exec(text);
+  if (!m) return [];
+  const word = m[1].toLowerCase();
+  const type = /^(?:regulation|verordnung|règlement|reglement|reglamento|regolamento|verordening)/.test(word)
+    ? 'R'
+    : /^(?:directive|richtlinie|directiva|direttiva|richtlijn)/.test(word)
+      ? 'L'
+      : /^(?:framework|rahmen|decision-cadre)/.test(word)
+        ? 'F'
+        : 'D';
+  const a = m[3];
+  const b = m[4];
+  const year = (y: string) => (y.length === 4 ? y : Number(y) >= 50 ? `19${y.padStart(2, '0')}` : `20${y.padStart(2, '0')}`);
+  const celex = (y: string, n: string) => `3${year(y)}${type}${n.padStart(4, '0')}`;
+  const plausibleYear = (y: string) => y.length === 2 || (y.length === 4 && Number(y) >= 1950 && Number(y) <= 2099);
+  const out: string[] = [];
+  // Old-style regulations are `No number/year`; directives and post-2015 acts are `year/number`.
+  if (m[2] && plausibleYear(b)) out.push(celex(b, a));
+  if (plausibleYear(a)) out.push(celex(a, b));
+  if (!m[2] && plausibleYear(b) && b.length === 4) out.push(celex(b, a));
+  return [...new Set(out)];
+}
+
+/** Parses a legislation citation, or returns null when the reference is not one. */
+export function parseCitation(reference: string): ParsedCitation | null {
+  const parts = chainParts(reference);
+  const first = parseOne(parts[0]);
+  if (!first) {
+    // A whole act: `DSGVO`, `Directive 95/46/EC`, `Code civil`.
+    const act = stripConnectors(parts[0]);
+    if (!/\p{L}{2,}/u.test(act) || /^(?:§+|art\.?|arts?\.|articles?|artikel|sections?|s\.)$/i.test(act)) return null;
+    if (/\d+\s*[-,]?\s*$/.test(act) && !euActCelex(act).length && !/\b(?:1[89]|20)\d{2}$/.test(act)) return null;
+    return { unitType: null, unit: null, subUnits: [], others: [], following: false, act, celex: euActCelex(act) };
+  }
+  if (!first.act) {
+    // `§ 823 Abs. 1 i.V.m. § 249 BGB`: the act named last applies to the whole chain.
+    for (const part of parts.slice(1).reverse()) {
+      const next = parseOne(part);
+      const act = next ? next.act : stripConnectors(part);
+      if (act) {
+        first.act = act;
+        first.celex = euActCelex(act);
+        break;
+      }
+    }
+  }
+  return first;
+}
+
+function parseOne(text: string): ParsedCitation | null {
+  let search = text;
+  let offset = 0;
+  let match: RegExpExecArray | null = null;
+  // Find the first designator that counts (`s.` only at the start or after a comma).
+  while ((match = DESIGNATOR.exec(search))) {
+    const designator = match[1];
+    const start = offset + match.index + match[0].length - designator.length;
+    const before = text.slice(0, start).trim();
+    if (!START_ONLY.test(designator) || before === '' || before.endsWith(',')) {
+      return parseAt(text, start, designator);
+    }
+    offset += match.index + match[0].length;
+    search = text.slice(offset);
+  }
+  return null;
+}
+
+function parseAt(text: string, start: number, designator: string): ParsedCitation | null {
+  const afterDesignator = text.slice(start + designator.length);
+  const num = NUMBER.exec(afterDesignator);
+  if (!num) return null;
+  const parsed: ParsedCitation = {
+    unitType: unitTypeOf(designator),
+    unit: num[1].trim(),
+    subUnits: [],
+    others: [],
+    following: /^§§$/.test(designator) ? false : false,
+    act: '',
+    celex: [],
+  };
+  const rest = consumeTail(afterDesignator.slice(num[0].length), parsed);
+  const before = stripConnectors(text.slice(0, start));
+  const after = stripConnectors(rest);
+  parsed.act = after || before;
+  parsed.celex = euActCelex(parsed.act);
+  if (!parsed.celex.length && after && before) {
+    const celex = euActCelex(before);
+    if (celex.length) {
+      parsed.act = before;
+      parsed.celex = celex;
+    }
+  }
+  return parsed;
+}

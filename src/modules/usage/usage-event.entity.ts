@@ -1,0 +1,23 @@
+/**
+ * One row per counted billable request. `user_id`/`api_key_id` are null for anonymous callers
+ * (who are identified by `client_ip`) and after the account is deleted (rows are anonymised,
+ * not removed, so aggregate statistics stay right).
+ */
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const UsageEventEntity = defineEntity({
+  name: 'UsageEvent',
+  tableName: 'usage_event',
+  indexes: [{ name: 'usage_event_user_id_created_at_index', properties: ['user_id', 'created_at'] }],
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    user_id: p.uuid().nullable(),
+    api_key_id: p.uuid().nullable(),
+    client_ip: p.text().nullable(),
+    endpoint: p.text(),
+    status: p.integer(),
+    created_at: p.datetime(),
+  },
+});
+
+export type UsageEvent = InferEntity<typeof UsageEventEntity>;

@@ -1,0 +1,310 @@
+/**
+ * Usage counting and plan limits: the one rule every billable call obeys, whichever door
+ * (REST, GraphQL, MCP) it came through. `charge(ctx, endpoint, work)`:
+ *  1. refuses callers without credentials (401), unless ALLOW_ANONYMOUS lets them in under the
+ *     Anonymous plan, counted per client IP;
+ *  2. checks and counts the caller's windows atomically (429 with Retry-After when a window is
+ *     full; administrators and RATE_LIMITS=off are counted but never refused);
+ *  3. runs the work and records one usage row with its status: success and client errors (422,
+ *     404) are counted; a server error gives the counted slot back and records nothing.
+ */
+import type { MikroORM } from '@mikro-orm/core';
+import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext } from '../../context.js';
+import { DomainError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
+import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
+
+export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
+
+export const UNAUTHENTICATED_DETAIL = 'Not authenticated: send an API key as "Authorization: Bearer <API_KEY>" or sign in';
+
+const MINUTE = 60_000;
+const DAY = 24 * 3600_000;
+
+/** Daily history entry of the usage record. */
+export interface UsageDay {
+  date: string;
+  count: number;
+}
+
+/** GET /v1/usage/me. */
+export interface UsageRecord {
+  plan: PlanId;
+  period_start: string;
+  period_end: string | null;
+  period_type: 'rolling_30d' | 'billing_period';
+  requests_today: number;
+  requests_in_period: number;
+  daily_limit: number | null;
+  period_limit: number | null;
+  per_minute_limit: number;
+  /** Administrators and RATE_LIMITS=off: counted, never refused. */
+  limits_enforced: boolean;
+  daily_history: UsageDay[];
+}
+
+interface UsageRow {
+  user_id: string | null;
+  api_key_id: string | null;
+  client_ip: string | null;
+  endpoint: string;
+  status: number;
+  created_at: Date;
+}
+
+/**
+ * Writes usage rows in small batches off the request path (one INSERT per batch instead of one
+ * per request). Readers call `flush()` first, so every counted request is visible to them.
+ */
+export class UsageRecorder {
+  private pending: UsageRow[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly logger: Pick<Logger, 'error'>,
+    private readonly delayMs = 200,
+    private readonly maxBatch = 500,
+  ) {}
+
+  add(row: UsageRow): void {
+    this.pending.push(row);
+    if (this.pending.length >= this.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /** Writes every pending row; resolves when they are in the database. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const rows = this.pending;
+    this.pending = [];
+    this.writing = this.writing.then(async () => {
+      if (rows.length === 0) return;
+      try {
+        const values = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+        const params = rows.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.endpoint, r.status, r.created_at]);
+        await this.orm.em
+          .fork()
+          .getConnection()
+          .execute(`insert into usage_event (user_id, api_key_id, client_ip, endpoint, status, created_at) values ${values}`, params, 'run');
+      } catch (error) {
+        this.logger.error(`usage: could not record ${rows.length} usage row(s)`, error);
+      }
+    });
+    return this.writing;
+  }
+}
+
+export interface UsageSettings {
+  allowAnonymous: boolean;
+  rateLimits: boolean;
+}
+
+export class UsageService {
+  /** Subjects whose in-process counters were rebuilt from the usage rows. */
+  private readonly seeding = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly deps: {
+      orm: MikroORM;
+      store: CounterStore;
+      recorder: UsageRecorder;
+      settings: UsageSettings;
+      now?: () => number;
+    },
+  ) {}
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** Runs one billable call for `ctx`'s caller: authenticate, limit, run, count once (see the module comment). */
+  async charge<T>(ctx: RequestContext, endpoint: BillableEndpoint, work: () => Promise<T>): Promise<T> {
+    const caller = ctx.caller;
+    if (!isAccount(caller)) {
+      if (caller.rejected) throw new DomainError('unauthorized', caller.rejected);
+      if (!this.deps.settings.allowAnonymous) throw new DomainError('unauthorized', UNAUTHENTICATED_DETAIL);
+    }
+    const plan = isAccount(caller) ? planOf(caller.plan) : PLANS.anonymous;
+    const now = this.now();
+    const windows = limitWindows(plan, caller, now);
+    const subject = subjectOf(caller);
+    await this.seeded(subject, caller, windows, now);
+    const enforce = this.deps.settings.rateLimits && !(isAccount(caller) && caller.isAdmin);
+    const result = await this.deps.store.consume(subject, windows, { now, enforce, cost: 1 });
+    ctx.rateLimit = {
+      windows: result.windows
+        .filter((w) => w.limit !== null)
+        .map((w) => ({
+          name: w.name,
+          limit: w.limit!,
+          windowSeconds: Math.round(windows.find((s) => s.name === w.name)!.durationMs / 1000),
+          remaining: Math.max(0, w.limit! - w.count),
+          resetSeconds: Math.ceil(w.resetMs / 1000),
+        })),
+    };
+    if (!result.allowed) {
+      const window = windows.find((w) => w.name === result.blockedBy)!;
+      throw new DomainError(
+        'rate_limited',
+        `Rate limit exceeded: the ${plan.name} plan allows ${window.limit} requests per ${WINDOW_WORDS[window.name] ?? window.name}`,
+        { retryAfterSeconds: Math.ceil(result.retryAfterMs / 1000) },
+      );
+    }
+
+    let status = 200;
+    try {
+      return await work();
+    } catch (error) {
+      status = statusOf(error);
+      throw error;
+    } finally {
+      if (status >= 500) {
+        await this.deps.store.refund(subject, windows, now).catch(() => undefined);
+      } else {
+        this.deps.recorder.add({
+          user_id: isAccount(caller) ? caller.userId : null,
+          api_key_id: isAccount(caller) ? caller.keyId : null,
+          client_ip: isAccount(caller) ? null : caller.ip,
+          endpoint,
+          status,
+          created_at: new Date(now),
+        });
+      }
+    }
+  }
+
+  /**
+   * In-process counters start empty when the process starts: the first call of each subject
+   * rebuilds its buckets from the usage rows (one query per window), so a restart does not hand
+   * out a fresh quota. Redis counters outlive the process and need no rebuilding.
+   */
+  private seeded(subject: string, caller: Caller, windows: WindowSpec[], now: number): Promise<void> {
+    const store = this.deps.store;
+    if (!(store instanceof MemoryCounterStore)) return Promise.resolve();
+    let seeding = this.seeding.get(subject);
+    if (!seeding) {
+      if (this.seeding.size > 100_000) this.seeding.clear();
+      seeding = this.seed(store, subject, caller, windows, now).catch((error) => {
+        this.seeding.delete(subject); // try again on the next call
+        throw error;
+      });
+      this.seeding.set(subject, seeding);
+    }
+    return seeding;
+  }
+
+  private async seed(store: MemoryCounterStore, subject: string, caller: Caller, windows: WindowSpec[], now: number): Promise<void> {
+    await this.deps.recorder.flush();
+    const connection = this.deps.orm.em.fork().getConnection();
+    const who = isAccount(caller) ? 'user_id = ?' : 'user_id is null and client_ip = ?';
+    const id = isAccount(caller) ? caller.userId : caller.ip;
+    for (const window of windows) {
+      const start = window.fixed ? window.fixed.start : now - window.durationMs;
+      const rows = (await connection.execute(
+        `select floor(extract(epoch from created_at) * 1000 / ?) as bucket, count(*) as n
+           from usage_event where ${who} and created_at > ? group by 1`,
+        [window.bucketMs, id, new Date(Math.floor(start / window.bucketMs) * window.bucketMs)],
+      )) as { bucket: string | number; n: string | number }[];
+      store.seed(subject, window, new Map(rows.map((r) => [Number(r.bucket), Number(r.n)])));
+    }
+  }
+
+  /** The caller's usage record: plan, period, counts, limits and one history entry per day of the period. */
+  async usageOf(ctx: RequestContext): Promise<UsageRecord> {
+    const caller = requireAccount(ctx);
+    await this.deps.recorder.flush();
+    const plan = planOf(caller.plan);
+    const now = this.now();
+    const billing = plan.paid ? caller.billingPeriod : null;
+    const periodStart = billing ? billing.start : now - ROLLING_PERIOD_MS;
+    const connection = this.deps.orm.em.fork().getConnection();
+    const [totals] = (await connection.execute(
+      `select count(*) filter (where created_at > ?) as today, count(*) as period
+         from usage_event where user_id = ? and created_at >= ?`,
+      [new Date(now - DAY), caller.userId, new Date(periodStart)],
+    )) as { today: string | number; period: string | number }[];
+    const days = (await connection.execute(
+      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count
+         from usage_event where user_id = ? and created_at >= ? group by 1`,
+      [caller.userId, new Date(periodStart)],
+    )) as { day: string; count: string | number }[];
+    const byDay = new Map(days.map((d) => [d.day, Number(d.count)]));
+    const history: UsageDay[] = [];
+    for (let day = startOfUtcDay(periodStart); day <= now; day += DAY) {
+      const date = new Date(day).toISOString().slice(0, 10);
+      history.push({ date, count: byDay.get(date) ?? 0 });
+    }
+    const seats = plan.perSeat ? caller.seats : 1;
+    return {
+      plan: plan.id,
+      period_start: new Date(periodStart).toISOString(),
+      period_end: billing ? new Date(billing.end).toISOString() : null,
+      period_type: billing ? 'billing_period' : 'rolling_30d',
+      requests_today: Number(totals?.today ?? 0),
+      requests_in_period: Number(totals?.period ?? 0),
+      daily_limit: plan.perDay,
+      period_limit: plan.perPeriod === null ? null : plan.perPeriod * seats,
+      per_minute_limit: plan.perMinute,
+      limits_enforced: this.deps.settings.rateLimits && !caller.isAdmin,
+      daily_history: history,
+    };
+  }
+
+  /** Writes pending usage rows (before reading or anonymising them). */
+  flush(): Promise<void> {
+    return this.deps.recorder.flush();
+  }
+}
+
+const WINDOW_WORDS: Record<string, string> = { minute: 'minute', day: 'day (rolling 24 hours)', period: 'period' };
+
+/** The windows a plan limits, for this caller at `now`. */
+export function limitWindows(plan: PlanLimits, caller: Caller, now: number): WindowSpec[] {
+  const seats = isAccount(caller) && plan.perSeat ? caller.seats : 1;
+  const billing = isAccount(caller) && plan.paid ? caller.billingPeriod : null;
+  const windows: WindowSpec[] = [{ name: 'minute', limit: plan.perMinute, durationMs: MINUTE, bucketMs: 1000 }];
+  if (plan.perDay !== null) windows.push({ name: 'day', limit: plan.perDay, durationMs: DAY, bucketMs: MINUTE });
+  windows.push({
+    name: 'period',
+    limit: plan.perPeriod === null ? null : plan.perPeriod * seats,
+    durationMs: billing ? billing.end - billing.start : ROLLING_PERIOD_MS,
+    bucketMs: 3600_000,
+    ...(billing && billing.end > now ? { fixed: billing } : {}),
+  });
+  return windows;
+}
+
+function subjectOf(caller: Caller): string {
+  return isAccount(caller) ? `user:${caller.userId}` : `ip:${caller.ip ?? 'unknown'}`;
+}
+
+/** The HTTP status a thrown error ends in (what the doors answer). */
+function statusOf(error: unknown): number {
+  if (!(error instanceof DomainError)) return 500;
+  const statuses: Record<string, number> = {
+    validation_failed: 422,
+    bad_request: 400,
+    not_found: 404,
+    unauthorized: 401,
+    forbidden: 403,
+    conflict: 409,
+    rate_limited: 429,
+    unavailable: 503,
+  };
+  return statuses[error.code] ?? 500;
+}
+
+function startOfUtcDay(ms: number): number {
+  return Math.floor(ms / DAY) * DAY;
+}
+
+/** The authenticated account of `ctx`, or 401. */
+export function requireAccount(ctx: RequestContext): AccountCaller {
+  const caller = ctx.caller;
+  if (isAccount(caller)) return caller;
+  throw new DomainError('unauthorized', caller.rejected ?? UNAUTHENTICATED_DETAIL);
+}

@@ -1,0 +1,132 @@
+/**
+ * The accounts REST routes: /auth/* (register, sign-in, legal acceptance, password reset,
+ * development sign-in, me), /v1/keys and /v1/usage/me. Each handler calls one service method
+ * with the request context; the session cookie is set here from the session the service issued.
+ */
+import express, { type Request, type Response } from 'express';
+import type { AccountsService, IssuedSession, SignInResult } from '../modules/accounts/accounts.service.js';
+import type { ApiKeyService } from '../modules/accounts/api-key.service.js';
+import { SESSION_COOKIE } from '../modules/accounts/tokens.js';
+import type { UsageService } from '../modules/usage/usage.service.js';
+import { jsonBody, methodNotAllowed, withLoc } from './errors.js';
+import { contextOf } from './request-context.js';
+
+export interface AccountsRoutesOptions {
+  accounts: AccountsService;
+  apiKeys: ApiKeyService;
+  usage: UsageService;
+  /** config.baseUrl: the cookie is Secure when it is https. */
+  baseUrl: string;
+}
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, 7 days, Secure behind https. */
+export function setSessionCookie(res: Response, session: IssuedSession, baseUrl: string): void {
+  res.cookie(SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: baseUrl.startsWith('https://'),
+    maxAge: session.maxAgeSeconds * 1000,
+    path: '/',
+  });
+}
+
+export function clearSessionCookie(res: Response, baseUrl: string): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https://'), path: '/' });
+}
+
+/** A sign-in's answer: the user with a session cookie, or the legal-acceptance token without one. */
+export function sendSignIn(res: Response, result: SignInResult, baseUrl: string): void {
+  if (result.kind === 'session') {
+    setSessionCookie(res, result.session, baseUrl);
+    res.json(result.user);
+    return;
+  }
+  res.json({ legal_acceptance_required: true, legal_acceptance_token: result.legal_acceptance_token, terms_version: result.terms_version });
+}
+
+export function accountsRouter(options: AccountsRoutesOptions): express.Router {
+  const { accounts, apiKeys, usage, baseUrl } = options;
+  const router = express.Router();
+  const ctx = (req: Request) => contextOf(req);
+  const route = (path: string) => router.route(path);
+
+  route('/auth/register')
+    .post(jsonBody(), async (req, res) => {
+      res.json(await withLoc('body', () => accounts.register(ctx(req), req.body)));
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/login')
+    .post(jsonBody(), async (req, res) => {
+      sendSignIn(res, await withLoc('body', () => accounts.login(ctx(req), req.body)), baseUrl);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/logout')
+    .post(async (_req, res) => {
+      clearSessionCookie(res, baseUrl);
+      res.json({ detail: 'Signed out' });
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/legal-acceptance')
+    .post(jsonBody(), async (req, res) => {
+      sendSignIn(res, await withLoc('body', () => accounts.acceptLegal(ctx(req), req.body)), baseUrl);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/password-reset/request')
+    .post(jsonBody(), async (req, res) => {
+      res.json(await withLoc('body', () => accounts.requestPasswordReset(ctx(req), req.body)));
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/password-reset/confirm')
+    .post(jsonBody(), async (req, res) => {
+      const { detail, session } = await withLoc('body', () => accounts.confirmPasswordReset(ctx(req), req.body));
+      setSessionCookie(res, session, baseUrl);
+      res.json({ detail });
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/dev-login')
+    .post(jsonBody(), async (req, res) => {
+      sendSignIn(res, await withLoc('body', () => accounts.devLogin(ctx(req), req.body)), baseUrl);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/me')
+    .get(async (req, res) => {
+      res.json(await accounts.me(ctx(req)));
+    })
+    .delete(jsonBody(), async (req, res) => {
+      await withLoc('body', () => accounts.deleteMe(ctx(req), req.body));
+      clearSessionCookie(res, baseUrl);
+      res.json({ detail: 'Account deleted' });
+    })
+    .all(methodNotAllowed(['GET', 'HEAD', 'DELETE']));
+
+  route('/v1/keys')
+    .get(async (req, res) => {
+      res.json(await apiKeys.list(ctx(req)));
+    })
+    .post(jsonBody(), async (req, res) => {
+      res.json(await withLoc('body', () => apiKeys.create(ctx(req), req.body)));
+    })
+    .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
+
+  route('/v1/keys/:key_id')
+    .delete(async (req, res) => {
+      await apiKeys.revoke(ctx(req), String(req.params.key_id));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed(['DELETE']));
+
+  route('/v1/usage/me')
+    .get(async (req, res) => {
+      res.json(await usage.usageOf(ctx(req)));
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
+
+  return router;
+}

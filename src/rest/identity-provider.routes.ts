@@ -1,0 +1,60 @@
+/**
+ * GET /auth/{github,google,microsoft} (redirect to the provider with state and PKCE, kept in a
+ * short-lived signed HttpOnly cookie) and GET /auth/{provider}/callback (sign in, set the session
+ * cookie, redirect to the dashboard; or to the legal-acceptance page with its token).
+ */
+import express, { type Request } from 'express';
+import { IDENTITY_PROVIDERS, type IdentityProviderName } from '../config.js';
+import { OAUTH_STATE_TTL_SECONDS, type IdentityProviderService } from '../modules/accounts/identity-providers.js';
+import { setSessionCookie } from './accounts.routes.js';
+import { methodNotAllowed } from './errors.js';
+import { contextOf } from './request-context.js';
+
+const STATE_COOKIE = 'oauth_state';
+
+function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.header('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function identityProviderRouter(options: { identityProviders: IdentityProviderService; baseUrl: string }): express.Router {
+  const { identityProviders, baseUrl } = options;
+  const router = express.Router();
+  const secure = baseUrl.startsWith('https://');
+
+  for (const name of IDENTITY_PROVIDERS) {
+    router
+      .route(`/auth/${name}`)
+      .get(async (req, res) => {
+        const start = await identityProviders.start(contextOf(req), name as IdentityProviderName);
+        res.cookie(STATE_COOKIE, start.stateCookie, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          maxAge: OAUTH_STATE_TTL_SECONDS * 1000,
+          path: `/auth/${name}/callback`,
+        });
+        res.redirect(302, start.url);
+      })
+      .all(methodNotAllowed(['GET', 'HEAD']));
+
+    router
+      .route(`/auth/${name}/callback`)
+      .get(async (req, res) => {
+        const url = `${baseUrl}${req.originalUrl}`;
+        const result = await identityProviders.callback(contextOf(req), name, url, cookie(req, STATE_COOKIE));
+        res.clearCookie(STATE_COOKIE, { path: `/auth/${name}/callback` });
+        if (result.kind === 'session') {
+          setSessionCookie(res, result.session, baseUrl);
+          res.redirect(302, `${baseUrl}/`);
+        } else {
+          res.redirect(302, `${baseUrl}/legal-acceptance?legal_acceptance_token=${encodeURIComponent(result.legal_acceptance_token)}`);
+        }
+      })
+      .all(methodNotAllowed(['GET', 'HEAD']));
+  }
+  return router;
+}

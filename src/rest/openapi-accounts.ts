@@ -1,0 +1,118 @@
+/**
+ * The accounts part of /openapi.json: request and response schemas (the same zod schemas the
+ * services validate with), the operations of /auth/*, /v1/keys and /v1/usage/me, and the two
+ * security schemes (API key as Bearer, session cookie) that billable operations accept.
+ */
+import { z } from 'zod';
+import {
+  apiKeyRecordSchema,
+  createdApiKeySchema,
+  createKeyBodySchema,
+  deleteAccountBodySchema,
+  devLoginBodySchema,
+  legalAcceptanceBodySchema,
+  legalAcceptanceRequiredSchema,
+  loginBodySchema,
+  meRecordSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+  registerBodySchema,
+  userRecordSchema,
+} from '../modules/accounts/account.schema.js';
+
+const usageRecordSchema = z.object({
+  plan: z.string(),
+  period_start: z.string(),
+  period_end: z.string().nullable(),
+  period_type: z.enum(['rolling_30d', 'billing_period']),
+  requests_today: z.number().int().describe('Counted requests in the last 24 hours.'),
+  requests_in_period: z.number().int(),
+  daily_limit: z.number().int().nullable(),
+  period_limit: z.number().int().nullable(),
+  per_minute_limit: z.number().int(),
+  limits_enforced: z.boolean(),
+  daily_history: z.array(z.object({ date: z.string(), count: z.number().int() })),
+});
+
+/** Request bodies (described as clients send them). */
+export const ACCOUNTS_REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  _EmailPasswordBody: registerBodySchema,
+  LoginBody: loginBodySchema,
+  LegalAcceptanceBody: legalAcceptanceBodySchema,
+  PasswordResetRequest: passwordResetRequestSchema,
+  PasswordResetConfirm: passwordResetConfirmSchema,
+  DeleteAccountBody: deleteAccountBodySchema,
+  DevLoginBody: devLoginBodySchema,
+  CreateKeyBody: createKeyBodySchema,
+};
+
+/** Response records. */
+export const ACCOUNTS_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+  User: userRecordSchema,
+  Me: meRecordSchema,
+  LegalAcceptanceRequired: legalAcceptanceRequiredSchema,
+  ApiKey: apiKeyRecordSchema,
+  CreatedApiKey: createdApiKeySchema,
+  Usage: usageRecordSchema,
+};
+
+export const SECURITY_SCHEMES = {
+  HTTPBearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer sk-...`' },
+  SessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The session cookie set by /auth/login' },
+};
+
+/** Either credential: an API key or the session cookie. */
+export const AUTHENTICATED: Record<string, string[]>[] = [{ HTTPBearer: [] }, { SessionCookie: [] }];
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ok = (schema: unknown, description = 'Successful Response') => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => ok(ref('HTTPError'), description);
+const body = (name: string) => ({ content: { 'application/json': { schema: ref(name) } }, required: true });
+const detail = ok({ type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] });
+const signIn = ok({ anyOf: [ref('User'), ref('LegalAcceptanceRequired')] }, 'The user (with the session cookie), or a legal-acceptance token');
+
+export const UNAUTHORIZED = error('Not authenticated (WWW-Authenticate: Bearer)');
+export const RATE_LIMITED = error('Over a plan limit (Retry-After)');
+
+export interface AccountsOperation {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  name: string;
+  summary: string;
+  description?: string;
+  parameters?: Record<string, unknown>[];
+  requestBody?: Record<string, unknown>;
+  responses: Record<string, unknown>;
+  security?: Record<string, string[]>[];
+}
+
+/** Every accounts operation, in the order of the README. */
+export function accountsOperations(): AccountsOperation[] {
+  const keyId = { name: 'key_id', in: 'path', required: true, schema: { type: 'string' } };
+  return [
+    { method: 'post', path: '/auth/register', name: 'register', summary: 'Register', requestBody: body('_EmailPasswordBody'), responses: { '200': ok(ref('User')), '409': error('E-mail already registered') } },
+    { method: 'post', path: '/auth/login', name: 'login', summary: 'Login', requestBody: body('LoginBody'), responses: { '200': signIn, '401': error('Invalid email or password'), '429': error('Too many failed attempts (Retry-After)') } },
+    { method: 'post', path: '/auth/logout', name: 'logout', summary: 'Logout', responses: { '200': detail } },
+    { method: 'post', path: '/auth/legal-acceptance', name: 'legal_acceptance', summary: 'Legal Acceptance', requestBody: body('LegalAcceptanceBody'), responses: { '200': ok(ref('User')), '401': error('Invalid or expired token') } },
+    { method: 'post', path: '/auth/password-reset/request', name: 'password_reset_request', summary: 'Password Reset Request', description: 'Always 200: no account enumeration.', requestBody: body('PasswordResetRequest'), responses: { '200': detail } },
+    { method: 'post', path: '/auth/password-reset/confirm', name: 'password_reset_confirm', summary: 'Password Reset Confirm', requestBody: body('PasswordResetConfirm'), responses: { '200': detail, '400': error('Invalid or expired token') } },
+    { method: 'post', path: '/auth/dev-login', name: 'dev_login', summary: 'Dev Login', description: 'Only with DEV_LOGIN=true; 404 otherwise.', requestBody: body('DevLoginBody'), responses: { '200': signIn, '404': error('Not Found') } },
+    { method: 'get', path: '/auth/me', name: 'me', summary: 'Me', security: AUTHENTICATED, responses: { '200': ok(ref('Me')), '401': UNAUTHORIZED } },
+    { method: 'delete', path: '/auth/me', name: 'delete_me', summary: 'Delete Me', description: 'Body `{"confirmation": "DELETE"}`.', security: AUTHENTICATED, requestBody: body('DeleteAccountBody'), responses: { '200': detail, '401': UNAUTHORIZED } },
+    ...(['github', 'google', 'microsoft'] as const).flatMap((idp): AccountsOperation[] => [
+      { method: 'get', path: `/auth/${idp}`, name: `${idp}_login`, summary: `${idp} Login`, responses: { '302': { description: 'Redirect to the provider' } } },
+      {
+        method: 'get',
+        path: `/auth/${idp}/callback`,
+        name: `${idp}_callback`,
+        summary: `${idp} Callback`,
+        parameters: ['code', 'state'].map((name) => ({ name, in: 'query', required: true, schema: { type: 'string' } })),
+        responses: { '302': { description: 'Signed in: redirect to the dashboard' }, '400': error('Invalid state or code') },
+      },
+    ]),
+    { method: 'get', path: '/v1/keys', name: 'list_keys', summary: 'List Keys', security: AUTHENTICATED, responses: { '200': ok({ type: 'array', items: ref('ApiKey') }), '401': UNAUTHORIZED } },
+    { method: 'post', path: '/v1/keys', name: 'create_key', summary: 'Create Key', security: AUTHENTICATED, requestBody: { ...body('CreateKeyBody'), required: false }, responses: { '200': ok(ref('CreatedApiKey')), '401': UNAUTHORIZED, '409': error('10 active keys already') } },
+    { method: 'delete', path: '/v1/keys/{key_id}', name: 'revoke_key', summary: 'Revoke Key', security: AUTHENTICATED, parameters: [keyId], responses: { '204': { description: 'Revoked' }, '401': UNAUTHORIZED, '404': error('Not Found') } },
+    { method: 'get', path: '/v1/usage/me', name: 'usage_me', summary: 'Usage Me', security: AUTHENTICATED, responses: { '200': ok(ref('Usage')), '401': UNAUTHORIZED } },
+  ];
+}

@@ -1,0 +1,54 @@
+/**
+ * The REST door's authentication: a middleware that turns the request's credentials (Bearer API
+ * key or session cookie) into the RequestContext every handler passes to its service, and that
+ * writes the usage guard's limit state as IETF RateLimit-Policy / RateLimit headers just before
+ * the response headers go out (so handlers stay one line).
+ */
+import type { RequestHandler, Request, Response } from 'express';
+import { anonymousContext, callerContext, type RequestContext } from '../context.js';
+import { Authenticator } from '../modules/accounts/authenticator.js';
+
+const CONTEXT = Symbol('requestContext');
+
+type WithContext = Request & { [CONTEXT]?: RequestContext };
+
+/** The RequestContext of a request (anonymous when no authentication middleware ran). */
+export function contextOf(req: Request): RequestContext {
+  const withContext = req as WithContext;
+  return (withContext[CONTEXT] ??= anonymousContext(req.ip ?? null));
+}
+
+/** Authenticates every request that carries credentials; the rest are anonymous without any lookup. */
+export function authenticateRequests(authenticator: Pick<Authenticator, 'authenticate'>): RequestHandler {
+  return (req, res, next) => {
+    const credentials = { authorization: req.header('authorization'), cookie: req.header('cookie'), ip: req.ip ?? null };
+    const withContext = req as WithContext;
+    rateLimitHeadersOnWrite(res, () => withContext[CONTEXT]);
+    if (!Authenticator.hasCredentials(credentials)) {
+      withContext[CONTEXT] = anonymousContext(credentials.ip);
+      return next();
+    }
+    authenticator.authenticate(credentials).then((caller) => {
+      withContext[CONTEXT] = callerContext(caller);
+      next();
+    }, next);
+  };
+}
+
+/**
+ * Adds RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers) when the request
+ * went through the usage guard: every window in the policy, the one with the fewest remaining
+ * requests in RateLimit.
+ */
+function rateLimitHeadersOnWrite(res: Response, context: () => RequestContext | undefined): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    const state = context()?.rateLimit;
+    if (state && state.windows.length > 0 && !res.headersSent) {
+      res.setHeader('RateLimit-Policy', state.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(', '));
+      const tightest = state.windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+      res.setHeader('RateLimit', `"${tightest.name}";r=${tightest.remaining};t=${tightest.resetSeconds}`);
+    }
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as Response['writeHead'];
+}

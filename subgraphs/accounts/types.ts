@@ -1,0 +1,80 @@
+/**
+ * GraphQL types of the accounts subgraph: the REST records field for field (snake_case
+ * included). Every decorator names its type explicitly (tsx emits no decorator metadata).
+ */
+import 'reflect-metadata';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'An account (GET /auth/me `user`).' })
+export class UserType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) email!: string;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String) plan!: string;
+  @Field(() => Boolean) is_admin!: boolean;
+  @Field(() => Boolean) email_verified!: boolean;
+  @Field(() => String) created_at!: string;
+}
+
+@ObjectType()
+export class LegalAcceptanceType {
+  @Field(() => Boolean) accepted!: boolean;
+  @Field(() => String, { nullable: true }) terms_version!: string | null;
+  @Field(() => String) current_terms_version!: string;
+  @Field(() => String, { nullable: true }) accepted_at!: string | null;
+}
+
+@ObjectType({ description: 'The signed-in account (GET /auth/me).' })
+export class MeType {
+  @Field(() => UserType) user!: UserType;
+  @Field(() => String) plan!: string;
+  @Field(() => String) workspace_role!: string;
+  @Field(() => LegalAcceptanceType) legal_acceptance!: LegalAcceptanceType;
+}
+
+@ObjectType({ description: 'An API key record (the full key only in createKey).' })
+export class ApiKeyType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String) key_prefix!: string;
+  @Field(() => String) created_at!: string;
+  @Field(() => String, { nullable: true }) last_used_at!: string | null;
+}
+
+@ObjectType()
+export class CreatedApiKeyType extends ApiKeyType {
+  @Field(() => String, { description: 'The full key: shown once.' }) key!: string;
+}
+
+@ObjectType()
+export class UsageDayType {
+  @Field(() => String) date!: string;
+  @Field(() => Int) count!: number;
+}
+
+@ObjectType({ description: 'GET /v1/usage/me.' })
+export class UsageType {
+  @Field(() => String) plan!: string;
+  @Field(() => String) period_start!: string;
+  @Field(() => String, { nullable: true }) period_end!: string | null;
+  @Field(() => String) period_type!: string;
+  @Field(() => Int) requests_today!: number;
+  @Field(() => Int) requests_in_period!: number;
+  @Field(() => Int, { nullable: true }) daily_limit!: number | null;
+  @Field(() => Int, { nullable: true }) period_limit!: number | null;
+  @Field(() => Int) per_minute_limit!: number;
+  @Field(() => Boolean) limits_enforced!: boolean;
+  @Field(() => [UsageDayType]) daily_history!: UsageDayType[];
+}
+
+@ArgsType()
+export class CreateKeyArgs {
+  @Field(() => String, { nullable: true, description: 'At most 100 characters; default "Default".' })
+  name?: string | null;
+}
+
+@ArgsType()
+export class RevokeKeyArgs {
+  @Field(() => ID)
+  id!: string;
+}

@@ -1,0 +1,365 @@
+/**
+ * Accounts, sessions, API keys, usage counting and plan limits end to end over real HTTP: a
+ * platform on a small slice of the real corpus (embedded PGlite, in-process counters), a real
+ * SMTP server receiving the password-reset mail.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startPlatform, type Platform } from '../src/platform.js';
+import { writeCorpusSlice } from './fixtures/corpus-slice.js';
+import { call, cookieFrom } from './helpers/http.js';
+import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+
+const PASSWORD = 'a sturdy passphrase 42';
+
+describe('accounts, keys, usage and limits (in-process counters)', () => {
+  let platform: Platform;
+  let smtp: TestSmtp;
+  let url: string;
+  let seq = 0;
+  const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string }) => call(`${url}${route}`, method, body, auth);
+
+  /** A new account with accepted terms, signed in: its session cookie. */
+  async function newAccount(prefix = 'user'): Promise<{ email: string; cookie: string; id: string }> {
+    const email = `${prefix}${++seq}@example.org`;
+    const reg = await api('POST', '/auth/register', { email, password: PASSWORD, name: 'Test', accept_terms: true, acknowledge_privacy: true });
+    expect(reg.status).toBe(200);
+    const login = await api('POST', '/auth/login', { email, password: PASSWORD });
+    expect(login.status).toBe(200);
+    return { email, cookie: cookieFrom(login.headers, 'session')!, id: reg.body.id };
+  }
+  async function newKey(cookie: string, name?: string): Promise<{ id: string; key: string }> {
+    const res = await api('POST', '/v1/keys', name === undefined ? {} : { name }, { cookie });
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    const corpus = await writeCorpusSlice([{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 30 }]);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'accounts-e2e-'));
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      CORPUS_DIR: corpus.dir,
+      PORT: '0',
+      EMBEDDER: 'none',
+      ADMIN_EMAILS: 'Admin@Example.org, other-admin@example.org',
+      SMTP_URL: smtp.url,
+    });
+    platform = await startPlatform(config, createLogger('silent'));
+    url = platform.url!;
+    await platform.ingestDone;
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await smtp?.stop();
+  });
+
+  describe('registration', () => {
+    it('registers and answers with the user; 409 for the same e-mail in any case', async () => {
+      const res = await api('POST', '/auth/register', { email: 'Ann.Smith@Example.org', password: PASSWORD, name: 'Ann', accept_terms: true, acknowledge_privacy: true });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        email: 'Ann.Smith@Example.org',
+        name: 'Ann',
+        plan: 'free',
+        is_admin: false,
+        email_verified: false,
+        created_at: expect.any(String),
+      });
+      expect(JSON.stringify(res.body)).not.toMatch(/argon|password/);
+      const again = await api('POST', '/auth/register', { email: 'ann.smith@example.ORG', password: PASSWORD });
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ detail: 'An account with this email already exists' });
+    });
+
+    it('answers 422 with FastAPI bodies for bad e-mails, short and common passwords, and missing fields', async () => {
+      const res = await api('POST', '/auth/register', { email: 'not-an-email', password: 'short' });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([
+        expect.objectContaining({ type: 'value_error', loc: ['body', 'email'], input: 'not-an-email' }),
+        expect.objectContaining({ type: 'string_too_short', loc: ['body', 'password'], ctx: { min_length: 10 }, msg: 'String should have at least 10 characters' }),
+      ]);
+      const common = await api('POST', '/auth/register', { email: 'c@example.org', password: 'Password123' });
+      expect(common.status).toBe(422);
+      expect(common.body.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'password'], msg: expect.stringMatching(/too common/) })]);
+      const missing = await api('POST', '/auth/register', {});
+      expect(missing.body.detail.map((d: any) => [d.type, d.loc.join('.')])).toEqual([
+        ['missing', 'body.email'],
+        ['missing', 'body.password'],
+      ]);
+    });
+  });
+
+  describe('sessions', () => {
+    it('sets a 7-day HttpOnly SameSite=Lax session cookie (not Secure on http) and /auth/me reads it', async () => {
+      const { email } = await newAccount();
+      const login = await api('POST', '/auth/login', { email: email.toUpperCase(), password: PASSWORD });
+      expect(login.status).toBe(200);
+      expect(login.body.email).toBe(email);
+      const set = login.headers.getSetCookie().find((c) => c.startsWith('session='))!;
+      expect(set).toMatch(/; HttpOnly/);
+      expect(set).toMatch(/; SameSite=Lax/);
+      expect(set).toMatch(/; Max-Age=604800/);
+      expect(set).toMatch(/; Path=\//);
+      expect(set).not.toMatch(/Secure/);
+      const me = await api('GET', '/auth/me', undefined, { cookie: set.split(';')[0] });
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({
+        user: { email, plan: 'free', is_admin: false },
+        plan: 'free',
+        workspace_role: 'owner',
+        legal_acceptance: { accepted: true, terms_version: '2025-01', current_terms_version: '2025-01', accepted_at: expect.any(String) },
+      });
+      expect((await api('GET', '/auth/me')).status).toBe(401);
+      expect((await api('GET', '/auth/me', undefined, { cookie: 'session=forged.jwt.value' })).status).toBe(401);
+    });
+
+    it('gives the same 401 for a wrong e-mail and a wrong password, then throttles one e-mail with 429 + Retry-After', async () => {
+      const { email } = await newAccount('throttle');
+      const wrongEmail = await api('POST', '/auth/login', { email: `nobody${seq}@example.org`, password: PASSWORD });
+      const wrongPassword = await api('POST', '/auth/login', { email, password: 'not the password at all' });
+      expect(wrongEmail.status).toBe(401);
+      expect(wrongPassword.status).toBe(401);
+      expect(wrongEmail.body).toEqual(wrongPassword.body);
+      expect(wrongEmail.headers.getSetCookie()).toEqual([]);
+      for (let i = 0; i < 4; i++) expect((await api('POST', '/auth/login', { email, password: 'still not it!!' })).status).toBe(401);
+      const blocked = await api('POST', '/auth/login', { email, password: PASSWORD });
+      expect(blocked.status).toBe(429);
+      const retry = Number(blocked.headers.get('retry-after'));
+      expect(retry).toBeGreaterThan(800);
+      expect(retry).toBeLessThanOrEqual(910); // 15 minutes, at most one 10 s bucket late
+    });
+
+    it('DEV_LOGIN is off by default: /auth/dev-login is 404', async () => {
+      expect((await api('POST', '/auth/dev-login', { email: 'dev@example.org' })).status).toBe(404);
+    });
+
+    it('ADMIN_EMAILS marks administrators (case-insensitive)', async () => {
+      await api('POST', '/auth/register', { email: 'admin@example.org', password: PASSWORD, accept_terms: true, acknowledge_privacy: true });
+      const login = await api('POST', '/auth/login', { email: 'admin@example.org', password: PASSWORD });
+      expect(login.body.is_admin).toBe(true);
+    });
+  });
+
+  describe('legal acceptance', () => {
+    it('gives no session but a legal_acceptance_token until the terms are accepted, then records acceptance once', async () => {
+      const email = `legal${++seq}@example.org`;
+      await api('POST', '/auth/register', { email, password: PASSWORD });
+      const login = await api('POST', '/auth/login', { email, password: PASSWORD });
+      expect(login.status).toBe(200);
+      expect(login.body).toEqual({ legal_acceptance_required: true, legal_acceptance_token: expect.any(String), terms_version: '2025-01' });
+      expect(cookieFrom(login.headers, 'session')).toBeNull();
+
+      const refused = await api('POST', '/auth/legal-acceptance', { legal_acceptance_token: login.body.legal_acceptance_token, accept_terms: false, acknowledge_privacy: true });
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail[0].loc).toEqual(['body', 'accept_terms']);
+      const forged = await api('POST', '/auth/legal-acceptance', { legal_acceptance_token: 'x.y.z', accept_terms: true, acknowledge_privacy: true });
+      expect(forged.status).toBe(401);
+
+      const accepted = await api('POST', '/auth/legal-acceptance', { legal_acceptance_token: login.body.legal_acceptance_token, accept_terms: true, acknowledge_privacy: true });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body.email).toBe(email);
+      const cookie = cookieFrom(accepted.headers, 'session')!;
+      const me = await api('GET', '/auth/me', undefined, { cookie });
+      expect(me.body.legal_acceptance).toMatchObject({ accepted: true, terms_version: '2025-01' });
+      const [row] = await platform.orm.em.fork().getConnection().execute('select legal_accepted_ip, legal_accepted_at from app_user where email_lower = ?', [email]);
+      expect(row.legal_accepted_ip).toMatch(/127\.0\.0\.1/);
+      // a second sign-in goes straight to a session
+      expect(cookieFrom((await api('POST', '/auth/login', { email, password: PASSWORD })).headers, 'session')).not.toBeNull();
+    });
+  });
+
+  describe('API keys', () => {
+    it('creates sk- keys shown once, lists them without the key, and stops at 10 active keys', async () => {
+      const { cookie } = await newAccount('keys');
+      const first = await newKey(cookie);
+      expect(first.key).toMatch(/^sk-[0-9A-Za-z]{40}$/);
+      expect(first).toEqual({
+        id: expect.any(String),
+        name: 'Default',
+        key_prefix: `sk-${first.key.slice(3, 7)}...${first.key.slice(-4)}`,
+        created_at: expect.any(String),
+        last_used_at: null,
+        key: first.key,
+      });
+      const long = await api('POST', '/v1/keys', { name: 'x'.repeat(101) }, { cookie });
+      expect(long.status).toBe(422);
+      expect(long.body.detail[0]).toMatchObject({ type: 'string_too_long', loc: ['body', 'name'] });
+      for (let i = 2; i <= 10; i++) await newKey(cookie, `key ${i}`);
+      const eleventh = await api('POST', '/v1/keys', { name: 'one too many' }, { cookie });
+      expect(eleventh.status).toBe(409);
+      expect(eleventh.body.detail).toMatch(/at most 10 active keys/);
+      const list = await api('GET', '/v1/keys', undefined, { cookie });
+      expect(list.body).toHaveLength(10);
+      expect(JSON.stringify(list.body)).not.toContain(first.key);
+      expect(list.body.every((k: any) => !('key' in k))).toBe(true);
+      // revoking one makes room again
+      expect((await api('DELETE', `/v1/keys/${first.id}`, undefined, { cookie })).status).toBe(204);
+      expect((await api('POST', '/v1/keys', {}, { cookie })).status).toBe(200);
+    });
+
+    it('never lets one account see or revoke another account\'s keys', async () => {
+      const alice = await newAccount('alice');
+      const bob = await newAccount('bob');
+      const aliceKey = await newKey(alice.cookie, 'alice');
+      expect((await api('GET', '/v1/keys', undefined, { cookie: bob.cookie })).body).toEqual([]);
+      const steal = await api('DELETE', `/v1/keys/${aliceKey.id}`, undefined, { cookie: bob.cookie });
+      expect(steal.status).toBe(404);
+      expect(steal.body).toEqual({ detail: 'API key not found' });
+      expect((await api('DELETE', '/v1/keys/not-a-uuid', undefined, { cookie: bob.cookie })).status).toBe(404);
+      // Alice's key still works
+      expect((await api('GET', '/v1/documents/EU/EUR-Lex/none', undefined, { key: aliceKey.key })).status).toBe(404);
+    });
+
+    it('revocation takes effect at once, and last_used_at is recorded', async () => {
+      const { cookie } = await newAccount('revoke');
+      const key = await newKey(cookie);
+      expect((await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation' }, { key: key.key })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+      const listed = (await api('GET', '/v1/keys', undefined, { cookie })).body[0];
+      expect(listed.last_used_at).not.toBeNull();
+      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).status).toBe(204);
+      const after = await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation' }, { key: key.key });
+      expect(after.status).toBe(401);
+      expect(after.body).toEqual({ detail: 'Invalid or revoked API key' });
+      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).status).toBe(404);
+    });
+  });
+
+  describe('authentication of billable calls', () => {
+    it('refuses search, documents and resolve without credentials (401 + WWW-Authenticate), keeps discovery open', async () => {
+      for (const [method, route, body] of [
+        ['POST', '/v1/search', { q: 'x' }],
+        ['GET', '/v1/documents/EU/EUR-Lex/x', undefined],
+        ['GET', '/v1/documents/EU/EUR-Lex?source_id=x', undefined],
+        ['POST', '/v1/resolve', { citation: 'Art. 5 GDPR' }],
+      ] as const) {
+        const res = await api(method, route, body);
+        expect([route, res.status]).toEqual([route, 401]);
+        expect(res.headers.get('www-authenticate')).toBe('Bearer');
+        expect(res.body.detail).toMatch(/Not authenticated/);
+      }
+      for (const route of ['/v1/stats', '/v1/manifest', '/v1/discover/countries', '/health']) {
+        expect([route, (await api('GET', route)).status]).toEqual([route, 200]);
+      }
+      expect((await api('POST', '/v1/search', { q: 'x' }, { key: 'sk-unknown' })).body).toEqual({ detail: 'Invalid or revoked API key' });
+    });
+
+    it('serves a key or a session, with RateLimit headers, and counts every call once (422 too, 429 not)', async () => {
+      const { cookie } = await newAccount('count');
+      const key = await newKey(cookie);
+      const search = await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation', top_k: 3 }, { key: key.key });
+      expect(search.status).toBe(200);
+      expect(search.body.hits.length).toBeGreaterThan(0);
+      expect(search.headers.get('ratelimit-policy')).toBe('"minute";q=10;w=60, "day";q=20;w=86400, "period";q=600;w=2592000');
+      expect(search.headers.get('ratelimit')).toMatch(/^"minute";r=9;t=(59|60)$/);
+      expect((await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation' }, { cookie })).status).toBe(200);
+      expect((await api('POST', '/v1/search', { q: '', top_k: 0 }, { key: key.key })).status).toBe(422);
+      expect((await api('GET', '/v1/documents/EU/EUR-Lex/missing', undefined, { key: key.key })).status).toBe(404);
+
+      const usage = await api('GET', '/v1/usage/me', undefined, { key: key.key });
+      expect(usage.status).toBe(200);
+      expect(usage.body).toMatchObject({
+        plan: 'free',
+        period_type: 'rolling_30d',
+        period_end: null,
+        requests_today: 4,
+        requests_in_period: 4,
+        daily_limit: 20,
+        period_limit: 600,
+        per_minute_limit: 10,
+      });
+      expect(usage.body.daily_history).toHaveLength(31);
+      expect(usage.body.daily_history.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), count: 4 });
+      expect(usage.body.daily_history.slice(0, -1).every((d: any) => d.count === 0)).toBe(true);
+      const rows = await platform.orm.em.fork().getConnection().execute('select endpoint, status, api_key_id from usage_event where user_id = (select id from app_user where email_lower = ?) order by id', [usage.body && (await api('GET', '/auth/me', undefined, { cookie })).body.user.email]);
+      expect(rows.map((r: any) => [r.endpoint, r.status, r.api_key_id === key.id])).toEqual([
+        ['search', 200, true],
+        ['search', 200, false],
+        ['search', 422, true],
+        ['documents', 404, true],
+      ]);
+    });
+
+    it('stops at the per-minute limit with 429, a Retry-After until the window frees a slot, and does not count the refusals', async () => {
+      const { cookie } = await newAccount('limit');
+      const key = await newKey(cookie);
+      const started = Date.now();
+      for (let i = 0; i < 10; i++) expect((await api('GET', `/v1/documents/EU/EUR-Lex/n${i}`, undefined, { key: key.key })).status).toBe(404);
+      const refused = await api('GET', '/v1/documents/EU/EUR-Lex/n10', undefined, { key: key.key });
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toBe('Rate limit exceeded: the Free plan allows 10 requests per minute');
+      const retry = Number(refused.headers.get('retry-after'));
+      const elapsed = (Date.now() - started) / 1000;
+      expect(retry).toBeGreaterThanOrEqual(Math.floor(60 - elapsed) - 1);
+      expect(retry).toBeLessThanOrEqual(61);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=\d+$/);
+      expect((await api('POST', '/v1/search', { q: 'x' }, { cookie })).status).toBe(429);
+      const usage = await api('GET', '/v1/usage/me', undefined, { cookie });
+      expect(usage.body.requests_today).toBe(10);
+    });
+
+    it('counts administrators but never limits them', async () => {
+      const login = await api('POST', '/auth/login', { email: 'admin@example.org', password: PASSWORD });
+      const cookie = cookieFrom(login.headers, 'session')!;
+      for (let i = 0; i < 12; i++) expect((await api('GET', `/v1/documents/EU/EUR-Lex/a${i}`, undefined, { cookie })).status).toBe(404);
+      const usage = await api('GET', '/v1/usage/me', undefined, { cookie });
+      expect(usage.body).toMatchObject({ requests_today: 12, limits_enforced: false });
+    });
+  });
+
+  describe('password reset', () => {
+    it('always answers 200, mails a one-time token, ends other sessions, and refuses the token a second time', async () => {
+      const { email, cookie: oldSession } = await newAccount('reset');
+      const unknown = await api('POST', '/auth/password-reset/request', { email: 'nobody-here@example.org' });
+      const known = await api('POST', '/auth/password-reset/request', { email: email.toUpperCase() });
+      expect(unknown.status).toBe(200);
+      expect(known.status).toBe(200);
+      expect(known.body).toEqual(unknown.body);
+      const mail = await smtp.waitFor(email);
+      expect(smtp.mails.some((m) => m.to.includes('nobody-here@example.org'))).toBe(false);
+      const token = /Reset token: ([A-Za-z0-9_-]{43})/.exec(mail.raw)![1]!;
+      const [stored] = await platform.orm.em.fork().getConnection().execute('select token_hash from password_reset where user_id = (select id from app_user where email_lower = ?)', [email]);
+      expect(stored.token_hash).not.toContain(token);
+
+      const weak = await api('POST', '/auth/password-reset/confirm', { token, password: 'short' });
+      expect(weak.status).toBe(422);
+      const confirm = await api('POST', '/auth/password-reset/confirm', { token, password: 'a brand new passphrase' });
+      expect(confirm.status).toBe(200);
+      const newSession = cookieFrom(confirm.headers, 'session')!;
+      expect((await api('GET', '/auth/me', undefined, { cookie: newSession })).status).toBe(200);
+      expect((await api('GET', '/auth/me', undefined, { cookie: oldSession })).status).toBe(401);
+      const again = await api('POST', '/auth/password-reset/confirm', { token, password: 'yet another passphrase' });
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual({ detail: 'Invalid or expired password reset token' });
+      expect((await api('POST', '/auth/login', { email, password: PASSWORD })).status).toBe(401);
+      expect((await api('POST', '/auth/login', { email, password: 'a brand new passphrase' })).status).toBe(200);
+    });
+  });
+
+  describe('account deletion', () => {
+    it('needs the exact word DELETE, then removes the account and its keys and anonymises its usage', async () => {
+      const { cookie, id } = await newAccount('delete');
+      const key = await newKey(cookie);
+      expect((await api('GET', '/v1/documents/EU/EUR-Lex/zz', undefined, { key: key.key })).status).toBe(404);
+      const wrong = await api('DELETE', '/auth/me', { confirmation: 'delete' }, { cookie });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.detail[0]).toMatchObject({ loc: ['body', 'confirmation'], msg: "Input should be 'DELETE'" });
+      const ok = await api('DELETE', '/auth/me', { confirmation: 'DELETE' }, { cookie });
+      expect(ok.status).toBe(200);
+      expect((await api('GET', '/auth/me', undefined, { cookie })).status).toBe(401);
+      expect((await api('GET', '/v1/documents/EU/EUR-Lex/zz', undefined, { key: key.key })).status).toBe(401);
+      const connection = platform.orm.em.fork().getConnection();
+      expect(await connection.execute('select id from api_key where user_id = ?', [id])).toEqual([]);
+      expect(await connection.execute('select id from usage_event where user_id = ?', [id])).toEqual([]);
+      const [{ n }] = await connection.execute("select count(*) as n from usage_event where user_id is null and endpoint = 'documents'");
+      expect(Number(n)).toBeGreaterThanOrEqual(1);
+    });
+  });
+});

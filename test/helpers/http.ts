@@ -1,0 +1,34 @@
+/** Small HTTP helpers for end-to-end tests: JSON calls that keep status, headers and body. */
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** Sends a request with an optional JSON body; `auth` is an API key (Bearer) or a Cookie header value. */
+export async function call(
+  url: string,
+  method: string,
+  body?: unknown,
+  auth?: { key?: string; cookie?: string; headers?: Record<string, string> },
+): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...(auth?.headers ?? {}) };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (auth?.key) headers.authorization = `Bearer ${auth.key}`;
+  if (auth?.cookie) headers.cookie = auth.cookie;
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** The `name=value` of a Set-Cookie header for `name` (what a browser would send back). */
+export function cookieFrom(headers: Headers, name: string): string | null {
+  const set = headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  return set ? set.split(';')[0]! : null;
+}

@@ -1,0 +1,218 @@
+/**
+ * Sign-in with an identity provider end to end: a local OpenID provider (oidc-provider, started
+ * by the test, logging the user in and granting consent automatically) plays Google (discovery
+ * from GOOGLE_ISSUER) and GitHub (explicit authorization/token/userinfo URLs). The browser is
+ * this test following redirects with a cookie jar.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import Provider from 'oidc-provider';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startPlatform, type Platform } from '../src/platform.js';
+import { call } from './helpers/http.js';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** The identity the local provider signs in as (changed by the tests). */
+const identity = { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true, name: 'Idp User' };
+/** The primary verified address GitHub's /user/emails reports. */
+const githubEmail = { value: 'IDP.User@example.org' };
+
+describe('identity providers against a local OpenID provider', () => {
+  let platform: Platform;
+  let idpServer: import('node:http').Server;
+  let base: string;
+  let issuer: string;
+
+  beforeAll(async () => {
+    const [idpPort, appPort] = [await freePort(), await freePort()];
+    issuer = `http://127.0.0.1:${idpPort}`;
+    base = `http://127.0.0.1:${appPort}`;
+    const provider = new Provider(issuer, {
+      clients: ['google', 'github', 'microsoft'].map((name) => ({
+        client_id: `${name}-client`,
+        client_secret: `${name}-secret`,
+        redirect_uris: [`${base}/auth/${name}/callback`],
+        token_endpoint_auth_method: 'client_secret_post',
+      })),
+      findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ ...identity, sub }) }),
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      features: { devInteractions: { enabled: false } },
+      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+      cookies: { keys: ['test-cookie-key'] },
+      // GitHub's OAuth app scopes, so the same provider can play GitHub's authorization server
+      scopes: ['openid', 'offline_access', 'read:user', 'user:email'],
+    } as never);
+    const app = express();
+    // the user "logs in" and consents at once
+    app.get('/interaction/:uid', async (req, res, next) => {
+      try {
+        const details = await provider.interactionDetails(req, res);
+        if (details.prompt.name === 'login') {
+          await provider.interactionFinished(req, res, { login: { accountId: identity.sub } }, { mergeWithLastSubmission: false });
+          return;
+        }
+        const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
+        grant.addOIDCScope(String(details.params.scope));
+        await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+      } catch (error) {
+        next(error);
+      }
+    });
+    // GitHub's REST API stand-in: /user and /user/emails behind the provider's access tokens
+    const githubUser = async (req: express.Request) => {
+      const token = /^Bearer (.+)$/i.exec(req.header('authorization') ?? '')?.[1];
+      const found = token ? await provider.AccessToken.find(token) : undefined;
+      return found ? String(found.accountId) : null;
+    };
+    app.get('/github/user', async (req, res) => {
+      const login = await githubUser(req);
+      if (!login) return void res.status(401).json({ message: 'Bad credentials' });
+      res.json({ id: 583231, login: 'octo', name: 'Octo Cat', email: null });
+    });
+    app.get('/github/user/emails', async (req, res) => {
+      if (!(await githubUser(req))) return void res.status(401).json({ message: 'Bad credentials' });
+      res.json([
+        { email: 'octo-unverified@example.org', primary: false, verified: false },
+        { email: githubEmail.value, primary: true, verified: true },
+      ]);
+    });
+    app.use(provider.callback());
+    idpServer = app.listen(idpPort, '127.0.0.1');
+
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'idp-e2e-'));
+    platform = await startPlatform(
+      loadConfig({
+        DATA_DIR: dataDir,
+        INGEST_ON_START: 'false',
+        PORT: String(appPort),
+        BASE_URL: base,
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_ISSUER: issuer,
+        GITHUB_CLIENT_ID: 'github-client',
+        GITHUB_CLIENT_SECRET: 'github-secret',
+        GITHUB_AUTHORIZATION_URL: `${issuer}/auth`,
+        GITHUB_TOKEN_URL: `${issuer}/token`,
+        GITHUB_USERINFO_URL: `${issuer}/github/user`,
+        MICROSOFT_CLIENT_ID: 'microsoft-client',
+        MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
+        MICROSOFT_ISSUER: issuer,
+      }),
+      createLogger('silent'),
+    );
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    idpServer?.close();
+  });
+
+  /** Follows the whole redirect chain like a browser, keeping cookies per host; returns the last response. */
+  async function browse(start: string): Promise<{ status: number; location: string | null; jar: Map<string, Map<string, string>>; trail: string[] }> {
+    const jar = new Map<string, Map<string, string>>();
+    const trail: string[] = [];
+    let next = start;
+    for (let hop = 0; hop < 20; hop++) {
+      const url = new URL(next);
+      const cookies = jar.get(url.host) ?? new Map();
+      const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+      for (const set of res.headers.getSetCookie()) {
+        const [pair] = set.split(';');
+        const eq = pair!.indexOf('=');
+        const value = pair!.slice(eq + 1);
+        if (/expires=Thu, 01 Jan 1970/i.test(set) || value === '') cookies.delete(pair!.slice(0, eq));
+        else cookies.set(pair!.slice(0, eq), value);
+      }
+      jar.set(url.host, cookies);
+      trail.push(`${res.status} ${url.pathname}`);
+      const location = res.headers.get('location');
+      if (res.status >= 400) throw new Error(`${trail.join(' -> ')}: ${await res.text()}`);
+      // stop where the service hands the browser to its dashboard pages
+      const target = location ? new URL(location, url) : null;
+      if (res.status < 300 || !target || (target.origin === base && !target.pathname.startsWith('/auth/'))) {
+        return { status: res.status, location, jar, trail };
+      }
+      next = target!.href;
+    }
+    throw new Error(`too many redirects: ${trail.join(' -> ')}`);
+  }
+
+  it('redirects to the provider with state and PKCE', async () => {
+    const res = await call(`${base}/auth/google`, 'GET');
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin).toBe(issuer);
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(location.searchParams.get('state')).toBeTruthy();
+    expect(location.searchParams.get('redirect_uri')).toBe(`${base}/auth/google/callback`);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('oauth_state=') && /HttpOnly/.test(c))).toBe(true);
+  });
+
+  it('signs in with Google (OpenID discovery), creating the account and setting the session', async () => {
+    const done = await browse(`${base}/auth/google`);
+    expect([done.status, done.trail]).toEqual([302, expect.any(Array)]);
+    expect(done.location ?? "").toMatch(new RegExp(`^${base}/legal-acceptance\\?legal_acceptance_token=`));
+    // a new account has not accepted the terms: the legal-acceptance token, then a session
+    const token = new URL(done.location!).searchParams.get('legal_acceptance_token')!;
+    const accepted = await call(`${base}/auth/legal-acceptance`, 'POST', { legal_acceptance_token: token, accept_terms: true, acknowledge_privacy: true });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ email: 'idp.user@example.org', email_verified: true, name: 'Idp User' });
+    // the second sign-in goes straight to the dashboard with a session cookie
+    const again = await browse(`${base}/auth/google`);
+    expect(again.location).toBe(`${base}/`);
+    const session = again.jar.get(new URL(base).host)!.get('session')!;
+    const me = await call(`${base}/auth/me`, 'GET', undefined, { cookie: `session=${session}` });
+    expect(me.body.user.email).toBe('idp.user@example.org');
+  });
+
+  it('links GitHub (OAuth app flow, e-mail from /user/emails) and Microsoft to the same account by verified e-mail', async () => {
+    const github = await browse(`${base}/auth/github`);
+    expect(github.location).toBe(`${base}/`);
+    const microsoft = await browse(`${base}/auth/microsoft`);
+    expect(microsoft.location).toBe(`${base}/`);
+    const connection = platform.orm.em.fork().getConnection();
+    const [{ n }] = await connection.execute('select count(*) as n from app_user');
+    expect(Number(n)).toBe(1);
+    const links = await connection.execute('select provider, subject from identity_link order by provider');
+    expect(links).toEqual([
+      { provider: 'github', subject: '583231' },
+      { provider: 'google', subject: 'idp-user-1' },
+      { provider: 'microsoft', subject: 'idp-user-1' },
+    ]);
+    const session = github.jar.get(new URL(base).host)!.get('session')!;
+    expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: `session=${session}` })).body.user.email).toBe('idp.user@example.org');
+  });
+
+  it('refuses a callback whose state was not issued to this browser', async () => {
+    const start = await call(`${base}/auth/github`, 'GET');
+    expect(new URL(start.headers.get('location') ?? '').searchParams.get('scope')).toBe('read:user user:email');
+    const forged = await call(`${base}/auth/github/callback?code=abc&state=forged`, 'GET');
+    expect(forged.status).toBe(400);
+    expect(forged.body.detail).toMatch(/start again/);
+    // a state cookie from another provider's round trip does not fit either
+    const googleState = (await call(`${base}/auth/google`, 'GET')).headers.getSetCookie().find((c) => c.startsWith('oauth_state='))!.split(';')[0]!;
+    const crossed = await call(`${base}/auth/github/callback?code=abc&state=x`, 'GET', undefined, { cookie: googleState });
+    expect(crossed.status).toBe(400);
+  });
+
+  it('refuses to link an unverified e-mail to an existing account', async () => {
+    await call(`${base}/auth/register`, 'POST', { email: 'taken@example.org', password: 'a sturdy passphrase 42' });
+    Object.assign(identity, { sub: 'idp-user-2', email: 'TAKEN@example.org', email_verified: false });
+    await expect(browse(`${base}/auth/google`)).rejects.toThrow(/403 \/auth\/google\/callback: .*no verified email address/);
+    const [{ n }] = await platform.orm.em.fork().getConnection().execute('select count(*) as n from identity_link');
+    expect(Number(n)).toBe(3);
+    Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+  });
+});

@@ -98,6 +98,12 @@ describe('legal-data API on a slice of the real corpus', () => {
     expect(semantic.body.alpha).toBe(1);
   });
 
+  it('refuses a query longer than the bound with a 422', async () => {
+    const res = await post('/v1/search', { q: 'Recht '.repeat(700), namespace: 'legislation' });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ type: 'string_too_long', loc: ['body', 'q'], ctx: { max_length: 4000 } });
+  });
+
   it('folds accents and stems French queries', async () => {
     const res = await post('/v1/search', { q: 'DELAIS de prescription', namespace: 'legislation', country: ['FR'], top_k: 10 });
     expect(res.status).toBe(200);

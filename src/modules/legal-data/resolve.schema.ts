@@ -10,8 +10,12 @@ export const RESOLVE_HINT_TYPES = ['legislation', 'case_law'] as const;
 export const MATCH_TYPES = ['exact', 'ambiguous', 'pattern', 'title_search', 'fallback_search', 'none', 'error', 'timeout'] as const;
 export type MatchType = (typeof MATCH_TYPES)[number];
 
+/** Longest reference accepted (a full EU act title is about 300 characters). */
+export const MAX_REFERENCE_LENGTH = 1000;
+
 export const resolveRequestSchema = z.object({
-  reference: z.string().min(1).describe('A citation in any national style: ECLI, CELEX, `§ 823 Abs. 1 BGB`, `article L. 1234-1 du Code du travail`, `Article 6(1)(a) GDPR`…'),
+  // Citations are short; the bound also keeps every parsing stage linear in practice.
+  reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).describe('A citation in any national style: ECLI, CELEX, `§ 823 Abs. 1 BGB`, `article L. 1234-1 du Code du travail`, `Article 6(1)(a) GDPR`…'),
   hint_country: z.string().min(1).nullish().describe('Jurisdiction the reference belongs to (DE, FR, EU, CH, CoE…): preferred when the reference fits several.'),
   hint_type: z.enum(RESOLVE_HINT_TYPES).nullish().describe('legislation or case_law.'),
 });

@@ -18,8 +18,11 @@ export type ResultDetail = (typeof RESULT_DETAILS)[number];
  */
 export const isoDate = laxDate();
 
+/** Longest query accepted: a long passage used as a query, not a document. */
+export const MAX_QUERY_LENGTH = 4000;
+
 export const searchRequestSchema = z.object({
-  q: z.string().min(1).describe('Free-text query in any language.'),
+  q: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Free-text query in any language.'),
   top_k: laxInt(z.number().int().min(1).max(100)).prefault(10).describe('Number of hits to return (1-100).'),
   alpha: laxFloat(z.number().min(0).max(1))
     .prefault(0.7)

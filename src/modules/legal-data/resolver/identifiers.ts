@@ -40,7 +40,7 @@ const AKTENZEICHEN = /^(?:Az\.?\s*:?\s*)?((?:[IVX]+[a-z]?|\d{1,2}|[A-Z])\s+(?:\d
 export function parseIdentifier(reference: string): ParsedIdentifier | null {
   const ecli = ECLI.exec(reference) ?? ECLI_LOOSE.exec(reference);
   if (ecli) return { kind: 'ecli', value: ['ECLI', ecli[1], ecli[2], ecli[3], ecli[4]].map(codeKey).join(':') };
-  const eli = ELI.exec(reference);
+  const eli = reference.toLowerCase().includes('/eli/') ? ELI.exec(reference) : null;
   if (eli && reference.trim().split(/\s+/).length === 1) {
     const unit = ELI_ARTICLE.exec(eli[0]);
     return { kind: 'eli', value: eli[0].replace(ELI_ARTICLE, ''), unit: unit ? unit[1].replace(/_/g, '-') : undefined };

@@ -57,10 +57,12 @@ export class ReferenceResolver {
   async refresh(): Promise<void> {
     const build = ReferenceIndex.build(this.deps.engine.scanMetadata());
     this.building = build;
-    const index = await build;
-    if (this.building === build) {
-      this.index = index;
-      this.building = null;
+    try {
+      const index = await build;
+      if (this.building === build) this.index = index;
+    } finally {
+      // A failed build must not stay in place: the next call builds again.
+      if (this.building === build) this.building = null;
     }
     this.cache.clear();
   }

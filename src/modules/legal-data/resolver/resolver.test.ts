@@ -3,6 +3,9 @@
  * identifier kind resolves (positive) and refuses (negative), and the strictness rules hold.
  */
 import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
+import { ValidationError } from '../../../errors.js';
+import { parseInput } from '../../../validation.js';
+import { MAX_REFERENCE_LENGTH, resolveRequestSchema } from '../resolve.schema.js';
 import { parseDocumentRecord } from '../ingest/corpus-reader.js';
 import type { DocumentMetadata } from '../legal-document.js';
 import { buildCoverage } from './coverage.js';
@@ -179,4 +182,23 @@ it('reports coverage per source with totals', () => {
   expect(coverage.sources.find((s) => s.source === 'DE/BGH')!.pattern_kinds).toEqual(expect.arrayContaining(['ecli', 'case_number']));
   expect(coverage.totals.documents).toBe(records.length);
   expect(coverage.totals.sources).toBe(coverage.sources.length);
+});
+
+describe('hostile input', () => {
+  it('refuses references longer than the bound with a pydantic-style error', () => {
+    expect(() => parseInput(resolveRequestSchema, { reference: 'x'.repeat(MAX_REFERENCE_LENGTH + 1) })).toThrow(ValidationError);
+    try {
+      parseInput(resolveRequestSchema, { reference: 'x'.repeat(MAX_REFERENCE_LENGTH + 1) });
+    } catch (error) {
+      expect((error as ValidationError).issues[0]).toMatchObject({ type: 'string_too_long', loc: ['reference'], ctx: { max_length: MAX_REFERENCE_LENGTH } });
+    }
+  });
+
+  it('runs every stage over the longest accepted adversarial references', () => {
+    const n = MAX_REFERENCE_LENGTH;
+    for (const reference of ['a/eli/' + 'b'.repeat(n - 6), 'x' + ','.repeat(n - 2) + 'y', 'ab' + '1'.repeat(n - 3) + 'x', '§ ' + '1 '.repeat((n - 2) / 2)]) {
+      expect(reference.length).toBeLessThanOrEqual(n);
+      expect(() => resolve(reference)).not.toThrow();
+    }
+  });
 });

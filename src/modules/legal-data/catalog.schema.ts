@@ -4,6 +4,28 @@ import { NAMESPACES } from './legal-document.js';
 
 const nullableString = z.string().nullable();
 
+/** Optional text of a corpus line: missing or empty becomes null. */
+const optionalText = z.string().nullish().transform((v) => (v === undefined || v === '' ? null : v));
+
+/** One line of the sources catalogue (shared/corpus/FORMAT.md); missing optional fields become null. */
+export const catalogSourceSchema = z.object({
+  source: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be <country>/<source_name>'),
+  country: z.string().min(1),
+  name: z.string(),
+  data_types: z.array(z.string()).nullish().transform((v) => v ?? []),
+  url: optionalText,
+  license_id: optionalText,
+  license_name: optionalText,
+  license_url: optionalText,
+  commercial_use: z.boolean().nullish().transform((v) => v ?? null),
+  status: optionalText,
+  blocked_reason: optionalText,
+  court_name: optionalText,
+  tier: z.number().int().nullish().transform((v) => v ?? null),
+  notes: optionalText,
+});
+export type CatalogSource = z.output<typeof catalogSourceSchema>;
+
 export const documentSchema = z.object({
   id: z.string(),
   source: z.string(),

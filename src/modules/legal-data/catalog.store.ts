@@ -8,6 +8,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../errors.js';
+import { catalogSourceSchema } from './catalog.schema.js';
 import { IndexStateEntity } from './index-state.entity.js';
 import { INGEST_FILE_STATUSES, IngestFileEntity, type IngestFile, type IngestFileStatus } from './ingest-file.entity.js';
 import { SourceEntity, type Source } from './source.entity.js';
@@ -15,35 +16,8 @@ import { SourceEntity, type Source } from './source.entity.js';
 // ---------------------------------------------------------------------------------------------
 // Sources catalogue
 
-const optionalText = z.string().nullish().transform((v) => v ?? null);
-
-/** One catalogue line (shared/corpus/FORMAT.md); missing optional fields become null. */
-export const sourceRecordSchema = z.object({
-  source: z.string().regex(/^[^/]+\/.+$/, 'must be <country>/<source_name>'),
-  country: z.string().min(1),
-  name: z.string(),
-  data_types: z
-    .array(z.string())
-    .nullish()
-    .transform((v) => v ?? []),
-  url: optionalText,
-  license_id: optionalText,
-  license_name: optionalText,
-  license_url: optionalText,
-  commercial_use: z
-    .boolean()
-    .nullish()
-    .transform((v) => v ?? null),
-  status: optionalText,
-  blocked_reason: optionalText,
-  court_name: optionalText,
-  tier: z
-    .number()
-    .int()
-    .nullish()
-    .transform((v) => v ?? null),
-  notes: optionalText,
-});
+/** The catalogue line schema, shared with the corpus reader. */
+export const sourceRecordSchema = catalogSourceSchema;
 
 /** What `upsertSources` accepts: a catalogue line, optional fields may be left out. */
 export type SourceInput = z.input<typeof sourceRecordSchema>;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
+import { catalogSourceSchema, type CatalogSource } from '../catalog.schema.js';
 import { documentId, NAMESPACES, type LegalDocument } from '../legal-document.js';
 
 export interface CorpusFile {
@@ -60,23 +61,7 @@ const documentLineSchema = z.object({
   extra: z.record(z.string(), z.unknown()).nullish(),
 });
 
-export const sourceLineSchema = z.object({
-  source: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be <country>/<source_name>'),
-  country: z.string().min(1),
-  name: z.string(),
-  data_types: z.array(z.string()).nullish().transform((v) => v ?? []),
-  url: optionalText,
-  license_id: optionalText,
-  license_name: optionalText,
-  license_url: optionalText,
-  commercial_use: z.boolean().nullish().transform((v) => v ?? null),
-  status: optionalText,
-  blocked_reason: optionalText,
-  court_name: optionalText,
-  tier: z.number().int().nullish().transform((v) => v ?? null),
-  notes: optionalText,
-});
-export type CatalogSource = z.output<typeof sourceLineSchema>;
+export type { CatalogSource } from '../catalog.schema.js';
 
 /** Turns one parsed JSON record into a LegalDocument, or explains why it is not one. */
 export function parseDocumentRecord(record: unknown): { ok: true; value: LegalDocument } | { ok: false; error: string } {
@@ -128,7 +113,7 @@ export async function readSourcesCatalogue(corpusDir: string): Promise<{ sources
   const exists = await stat(file).then(() => true, () => false);
   if (!exists) return { sources, errors };
   const parse = (record: unknown) => {
-    const r = sourceLineSchema.safeParse(record);
+    const r = catalogSourceSchema.safeParse(record);
     return r.success
       ? ({ ok: true, value: r.data } as const)
       : ({ ok: false, error: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } as const);

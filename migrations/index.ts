@@ -6,8 +6,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121115223_initial } from './Migration20261121115223_initial.js';
 import { Migration20261121122629_accounts } from './Migration20261121122629_accounts.js';
+import { Migration20261121130850_feedback_reports } from './Migration20261121130850_feedback_reports.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
   { name: 'Migration20261121122629_accounts', class: Migration20261121122629_accounts },
+  { name: 'Migration20261121130850_feedback_reports', class: Migration20261121130850_feedback_reports },
 ];

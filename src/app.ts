@@ -11,14 +11,21 @@ import { errorHandler, notFoundHandler } from './rest/errors.js';
 import { legalDataRouter } from './rest/legal-data.routes.js';
 import { resolveRouter } from './rest/resolve.routes.js';
 import { systemRouter } from './rest/system.routes.js';
+import type { FeedbackService } from './modules/admin/feedback.service.js';
+import { mcpRouter } from './mcp/mcp.routes.js';
+import { protectedResourceRouter } from './oauth/protected-resource.js';
 
 export interface AppServices {
   legalData: LegalDataApi;
   accounts: AccountsModule;
+  /** Feedback reports (MCP `report_source_issue`); optional so small test apps can omit it. */
+  feedback?: FeedbackService;
 }
 
 export interface BuiltApp {
   app: express.Express;
+  /** Ends long-lived responses (MCP SSE streams); call it before closing the HTTP server, which waits for them. */
+  closeStreams(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -27,14 +34,19 @@ export async function buildApp(options: {
   logger: Logger;
   baseUrl: string;
   subgraphUrls: Record<string, string>;
+  /** Announced by the MCP server. */
+  version?: string;
 }): Promise<BuiltApp> {
   const { services, logger } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(systemRouter(services.legalData, options.baseUrl));
+  app.use(protectedResourceRouter(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise).
   app.use(authenticateRequests(services.accounts.authenticator));
+  const mcp = mcpRouter({ services, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger });
+  app.use(mcp.router);
   app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }));
   app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }));
   app.use(legalDataRouter(services.legalData));
@@ -42,5 +54,12 @@ export async function buildApp(options: {
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return { app, stop: () => graphql.stop() };
+  return {
+    app,
+    closeStreams: () => mcp.close(),
+    async stop() {
+      await mcp.close();
+      await graphql.stop();
+    },
+  };
 }

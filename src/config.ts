@@ -24,8 +24,10 @@ const envSchema = z.object({
   SEARCH_ENGINE: z.enum(['embedded']).default('embedded'),
   EMBEDDER: z
     .string()
-    .regex(/^(none|auto|static:.+)$/, 'must be "auto", "none" or "static:<model directory>"')
+    .regex(/^(none|auto|static:.+|onnx:.+|hosted:.+)$/, 'must be "auto", "none", "static:<model directory>", "onnx:<model directory or Hugging Face id>" or "hosted:<Pinecone model>"')
     .default('auto'),
+  PINECONE_API_KEY: z.string().min(1).optional(),
+  PINECONE_CONTROLLER_HOST: z.url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_ON_START: booleanFlag.default(true),
   RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
@@ -43,6 +45,7 @@ const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Legal Search <no-reply@localhost>'),
   DEV_LOGIN: booleanFlag.default(false),
+  MAIL_LOG: booleanFlag.default(false),
   TERMS_VERSION: z.string().min(1).default('2025-01'),
   ...identityProviderEnv('GITHUB'),
   ...identityProviderEnv('GOOGLE'),
@@ -86,6 +89,8 @@ export interface AccountsSettings {
   smtpUrl: string | undefined;
   mailFrom: string;
   devLogin: boolean;
+  /** Without SMTP_URL, write whole mails (one-time tokens included) to the log: MAIL_LOG=true or DEV_LOGIN=true. */
+  mailLog: boolean;
   termsVersion: string;
   production: boolean;
   /** Configured identity providers (those with a client id and secret). */
@@ -96,7 +101,14 @@ export interface AccountsSettings {
  * `auto`: the domain model trained from the corpus into DATA_DIR/models/domain-static
  * (trained in the background at start when absent); `none`: no vectors (keyword only).
  */
-export type EmbedderSetting = { kind: 'none' } | { kind: 'auto' } | { kind: 'static'; dir: string };
+export type EmbedderSetting =
+  | { kind: 'none' }
+  | { kind: 'auto' }
+  | { kind: 'static'; dir: string }
+  /** A sentence-transformers ONNX export: a local directory, or a Hugging Face id downloaded into DATA_DIR. */
+  | { kind: 'onnx'; model: string }
+  /** Pinecone Inference (`hosted:multilingual-e5-large`); `host` overrides the API's base URL. */
+  | { kind: 'hosted'; model: string; apiKey: string; host?: string };
 
 export interface Config {
   port: number;
@@ -122,6 +134,11 @@ export class ConfigError extends Error {
   }
 }
 
+/** A local path is made absolute; anything else (`org/name`) is a Hugging Face model id. */
+function onnxModel(value: string): string {
+  return value.startsWith('.') || value.startsWith('/') || existsSync(value) ? path.resolve(value) : value;
+}
+
 /** Reads and validates the configuration from an environment (process.env by default). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -140,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.SESSION_SECRET) {
     throw new ConfigError(['SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)']);
   }
+  if (production && e.DEV_LOGIN) {
+    // dev-login signs in as any e-mail without a password: never in production
+    throw new ConfigError(['DEV_LOGIN: must not be true when NODE_ENV=production']);
+  }
   const identityProviders: AccountsSettings['identityProviders'] = {};
   for (const name of IDENTITY_PROVIDERS) {
     const prefix = name.toUpperCase() as 'GITHUB' | 'GOOGLE' | 'MICROSOFT';
@@ -155,10 +176,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userinfoUrl: e[`${prefix}_USERINFO_URL`],
     };
   }
+  if (e.EMBEDDER.startsWith('hosted:') && !e.PINECONE_API_KEY) {
+    throw new ConfigError([`PINECONE_API_KEY: required with EMBEDDER=${e.EMBEDDER}`]);
+  }
   const embedder: EmbedderSetting =
     e.EMBEDDER === 'none' || e.EMBEDDER === 'auto'
       ? { kind: e.EMBEDDER }
-      : { kind: 'static', dir: path.resolve(e.EMBEDDER.slice('static:'.length)) };
+      : e.EMBEDDER.startsWith('onnx:')
+        ? { kind: 'onnx', model: onnxModel(e.EMBEDDER.slice('onnx:'.length)) }
+        : e.EMBEDDER.startsWith('hosted:')
+        ? { kind: 'hosted', model: e.EMBEDDER.slice('hosted:'.length), apiKey: e.PINECONE_API_KEY!, host: e.PINECONE_CONTROLLER_HOST }
+        : { kind: 'static', dir: path.resolve(e.EMBEDDER.slice('static:'.length)) };
   return {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -188,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
       devLogin: e.DEV_LOGIN,
+      mailLog: e.MAIL_LOG || e.DEV_LOGIN,
       termsVersion: e.TERMS_VERSION,
       production,
       identityProviders,

@@ -47,6 +47,12 @@ export interface RequestContext {
   caller: Caller;
   /** Filled by the usage guard on billable calls. */
   rateLimit?: RateLimitState;
+  /**
+   * The door the call came through (unset = REST, GraphQL or internal). Every MCP tool call is
+   * billable, discovery included, while discovery stays open on REST and GraphQL: the services
+   * read this to apply that rule in one place.
+   */
+  door?: 'mcp';
 }
 
 /** Context for calls made by the service itself (startup, CLI) or by anonymous callers. */

@@ -23,6 +23,7 @@ import { createIngestStore, loadCatalogue } from './modules/legal-data/catalog.s
 import { ingestCorpus, type IngestState, type IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
+import { FeedbackService } from './modules/admin/feedback.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 
 export const VERSION = '0.1.0';
@@ -77,7 +78,14 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     resolveTimeoutMs: config.resolveTimeoutMs,
     endpoints: PUBLIC_ENDPOINTS,
   });
-  const app = await buildApp({ services: { legalData, accounts }, logger, baseUrl: config.baseUrl, subgraphUrls: config.subgraphUrls });
+  const feedback = new FeedbackService({ orm, usage: accounts.usage });
+  const app = await buildApp({
+    services: { legalData, accounts, feedback },
+    logger,
+    baseUrl: config.baseUrl,
+    subgraphUrls: config.subgraphUrls,
+    version: VERSION,
+  });
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -107,6 +115,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     async stop() {
       abort.abort();
       await ingestDone.catch(() => null);
+      await app.closeStreams();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
       await accounts.close();

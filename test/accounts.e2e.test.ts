@@ -6,7 +6,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
+import { callerContext, type AccountCaller } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
@@ -140,10 +142,51 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       expect((await api('POST', '/auth/dev-login', { email: 'dev@example.org' })).status).toBe(404);
     });
 
-    it('ADMIN_EMAILS marks administrators (case-insensitive)', async () => {
+    it('ADMIN_EMAILS marks administrators (case-insensitive) only once the e-mail is verified', async () => {
       await api('POST', '/auth/register', { email: 'admin@example.org', password: PASSWORD, accept_terms: true, acknowledge_privacy: true });
       const login = await api('POST', '/auth/login', { email: 'admin@example.org', password: PASSWORD });
-      expect(login.body.is_admin).toBe(true);
+      // anyone could register a listed address first: listing alone makes no administrator
+      expect(login.body).toMatchObject({ is_admin: false, email_verified: false });
+      const cookie = cookieFrom(login.headers, 'session')!;
+      const usage = await api('GET', '/v1/usage/me', undefined, { cookie });
+      expect(usage.body.limits_enforced).toBe(true);
+
+      expect((await api('POST', '/auth/verify-email/request')).status).toBe(401);
+      const requested = await api('POST', '/auth/verify-email/request', undefined, { cookie });
+      expect(requested.status).toBe(200);
+      const mail = await smtp.waitFor('admin@example.org');
+      const text = mail.raw.replace(/=\r?\n/g, ""); // quoted-printable soft line breaks
+      const token = /Verification token: ([A-Za-z0-9_-]{43})/.exec(text)![1]!;
+      const stored = await platform.orm.em.fork().getConnection().execute('select token_hash, expires_at, created_at from password_reset where user_id = (select id from app_user where email_lower = ?)', ['admin@example.org']);
+      expect(stored).toHaveLength(1);
+      expect(stored[0].token_hash).not.toContain(token);
+      const validMs = new Date(stored[0].expires_at).getTime() - new Date(stored[0].created_at).getTime();
+      expect(validMs).toBe(24 * 3600_000);
+      // a verification token is no password-reset token
+      expect((await api('POST', '/auth/password-reset/confirm', { token, password: 'a brand new passphrase' })).status).toBe(400);
+
+      const confirmed = await api('POST', '/auth/verify-email/confirm', { token });
+      expect(confirmed).toMatchObject({ status: 200, body: { detail: 'Email address verified.' } });
+      const again = await api('POST', '/auth/verify-email/confirm', { token });
+      expect(again).toMatchObject({ status: 400, body: { detail: 'Invalid or expired email verification token' } });
+      const verified = await api('POST', '/auth/login', { email: 'admin@example.org', password: PASSWORD });
+      expect(verified.body).toMatchObject({ is_admin: true, email_verified: true });
+      // the session from before the verification is an administrator's now too (looked up per request)
+      expect((await api('GET', '/auth/me', undefined, { cookie })).body.user.is_admin).toBe(true);
+      expect((await api('POST', '/auth/verify-email/request', undefined, { cookie })).body.detail).toMatch(/already verified/);
+    });
+
+    it('treats a malformed cookie as invalid credentials: 401, never 500', async () => {
+      for (const cookie of ['session=%', 'session=%E0%A4%A', 'a=1; session=%zz']) {
+        const me = await api('GET', '/auth/me', undefined, { cookie });
+        expect([cookie, me.status]).toEqual([cookie, 401]);
+        expect(me.body.detail).toBe('Invalid session cookie; sign in again');
+        expect((await api('POST', '/v1/search', { q: 'x' }, { cookie })).status).toBe(401);
+      }
+      const callback = await api('GET', '/auth/github/callback?code=a&state=b', undefined, { cookie: 'oauth_state=%' });
+      expect(callback.status).toBeLessThan(500);
+      const legal = await api('POST', '/auth/legal-acceptance', { accept_terms: true, acknowledge_privacy: true }, { cookie: 'legal_acceptance=%' });
+      expect(legal.status).toBe(422);
     });
   });
 
@@ -164,6 +207,10 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
 
       const accepted = await api('POST', '/auth/legal-acceptance', { legal_acceptance_token: login.body.legal_acceptance_token, accept_terms: true, acknowledge_privacy: true });
       expect(accepted.status).toBe(200);
+      // single use: the exchange consumed the token
+      const replayed = await api('POST', '/auth/legal-acceptance', { legal_acceptance_token: login.body.legal_acceptance_token, accept_terms: true, acknowledge_privacy: true });
+      expect(replayed).toMatchObject({ status: 401, body: { detail: 'Invalid or expired legal acceptance token' } });
+      expect(cookieFrom(replayed.headers, 'session')).toBeNull();
       expect(accepted.body.email).toBe(email);
       const cookie = cookieFrom(accepted.headers, 'session')!;
       const me = await api('GET', '/auth/me', undefined, { cookie });
@@ -314,6 +361,28 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
     });
   });
 
+  describe('account operation limits (service rule, every door)', () => {
+    it('limits GET /v1/usage/me per account with 429 + Retry-After', async () => {
+      const { cookie } = await newAccount('usage-limit');
+      for (let i = 0; i < 30; i++) expect((await api('GET', '/v1/usage/me', undefined, { cookie })).status).toBe(200);
+      const refused = await api('GET', '/v1/usage/me', undefined, { cookie });
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toBe('Too many requests: at most 30 usage requests per 60 seconds');
+      const retry = Number(refused.headers.get('retry-after'));
+      expect(retry).toBeGreaterThanOrEqual(1);
+      expect(retry).toBeLessThanOrEqual(61);
+    });
+
+    it('limits key creation per account (refused attempts count too) with 429', async () => {
+      const { cookie } = await newAccount('key-limit');
+      for (let i = 1; i <= 20; i++) expect((await api('POST', '/v1/keys', {}, { cookie })).status).toBe(i <= 10 ? 200 : 409);
+      const refused = await api('POST', '/v1/keys', {}, { cookie });
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toBe('Too many requests: at most 20 create_key requests per 60 seconds');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    });
+  });
+
   describe('password reset', () => {
     it('always answers 200, mails a one-time token, ends other sessions, and refuses the token a second time', async () => {
       const { email, cookie: oldSession } = await newAccount('reset');
@@ -360,6 +429,34 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       expect(await connection.execute('select id from usage_event where user_id = ?', [id])).toEqual([]);
       const [{ n }] = await connection.execute("select count(*) as n from usage_event where user_id is null and endpoint = 'documents'");
       expect(Number(n)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('anonymises the account\'s feedback reports in the same deletion', async () => {
+      const { cookie, id } = await newAccount('delete-feedback');
+      const key = await newKey(cookie);
+      const connection = platform.orm.em.fork().getConnection();
+      await connection.execute(
+        `insert into feedback_report (id, user_id, api_key_id, source, source_id, issue_type, description, status, channel, created_at)
+         values (?, ?, ?, 'EU/EUR-Lex', null, 'other', 'a report that outlives its reporter', 'open', 'rest', ?)`,
+        [randomUUID(), id, key.id, new Date()],
+        'run',
+      );
+      expect((await api('DELETE', '/auth/me', { confirmation: 'DELETE' }, { cookie })).status).toBe(200);
+      expect(await connection.execute('select id from feedback_report where user_id = ? or api_key_id = ?', [id, key.id])).toEqual([]);
+      const [{ n }] = await connection.execute("select count(*) as n from feedback_report where description = 'a report that outlives its reporter' and user_id is null and api_key_id is null");
+      expect(Number(n)).toBe(1);
+    });
+
+    it('anonymises usage rows of calls still running or queued when the account goes', async () => {
+      const { cookie, id } = await newAccount('delete-inflight');
+      const ctx = callerContext((await platform.accounts.authenticator.authenticate({ authorization: undefined, cookie, ip: '127.0.0.1' })) as AccountCaller);
+      // a billable call whose work outlasts the account: its row is queued after the deletion
+      await platform.accounts.usage.charge(ctx, 'search', () => platform.accounts.accounts.deleteMe(ctx, { confirmation: 'DELETE' }));
+      await platform.accounts.usage.flush();
+      const connection = platform.orm.em.fork().getConnection();
+      expect(await connection.execute('select id from usage_event where user_id = ?', [id])).toEqual([]);
+      const rows = await connection.execute("select user_id, api_key_id from usage_event where endpoint = 'search' and client_ip is null and user_id is null");
+      expect(rows.length).toBeGreaterThanOrEqual(1);
     });
   });
 });

@@ -13,7 +13,7 @@ import Provider from 'oidc-provider';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
-import { call } from './helpers/http.js';
+import { call, cookieFrom } from './helpers/http.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -163,11 +163,17 @@ describe('identity providers against a local OpenID provider', () => {
   it('signs in with Google (OpenID discovery), creating the account and setting the session', async () => {
     const done = await browse(`${base}/auth/google`);
     expect([done.status, done.trail]).toEqual([302, expect.any(Array)]);
-    expect(done.location ?? "").toMatch(new RegExp(`^${base}/legal-acceptance\\?legal_acceptance_token=`));
-    // a new account has not accepted the terms: the legal-acceptance token, then a session
-    const token = new URL(done.location!).searchParams.get('legal_acceptance_token')!;
-    const accepted = await call(`${base}/auth/legal-acceptance`, 'POST', { legal_acceptance_token: token, accept_terms: true, acknowledge_privacy: true });
+    // a new account has not accepted the terms: the legal-acceptance token comes in a short-lived
+    // HttpOnly cookie (never in the URL), then the exchange gives a session, once
+    expect(done.location).toBe(`${base}/legal-acceptance`);
+    const token = done.jar.get(new URL(base).host)!.get('legal_acceptance')!;
+    expect(token).toBeTruthy();
+    expect(done.trail.join(' ')).not.toContain(token);
+    const accepted = await call(`${base}/auth/legal-acceptance`, 'POST', { accept_terms: true, acknowledge_privacy: true }, { cookie: `legal_acceptance=${token}` });
     expect(accepted.status).toBe(200);
+    expect(accepted.headers.getSetCookie().some((c) => c.startsWith('legal_acceptance=;'))).toBe(true);
+    const replayed = await call(`${base}/auth/legal-acceptance`, 'POST', { accept_terms: true, acknowledge_privacy: true }, { cookie: `legal_acceptance=${token}` });
+    expect(replayed.status).toBe(401);
     expect(accepted.body).toMatchObject({ email: 'idp.user@example.org', email_verified: true, name: 'Idp User' });
     // the second sign-in goes straight to the dashboard with a session cookie
     const again = await browse(`${base}/auth/google`);
@@ -195,6 +201,44 @@ describe('identity providers against a local OpenID provider', () => {
     expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: `session=${session}` })).body.user.email).toBe('idp.user@example.org');
   });
 
+  it('sets the legal-acceptance cookie HttpOnly, short-lived and only for the exchange', async () => {
+    Object.assign(identity, { sub: 'idp-user-cookie', email: 'cookie.user@example.org', email_verified: true });
+    try {
+      const start = await call(`${base}/auth/google`, 'GET');
+      const state = start.headers.getSetCookie().find((c) => c.startsWith('oauth_state='))!.split(';')[0]!;
+      // let the provider run the round trip, then call the callback ourselves to see its headers
+      const jar = await browseUntilCallback(start.headers.get('location')!);
+      const callback = await fetch(jar.callback, { redirect: 'manual', headers: { cookie: state } });
+      expect(callback.status).toBe(302);
+      expect(callback.headers.get('location')).toBe(`${base}/legal-acceptance`);
+      const set = callback.headers.getSetCookie().find((c) => c.startsWith('legal_acceptance='))!;
+      expect(set).toMatch(/HttpOnly/i);
+      expect(set).toMatch(/Path=\/auth\/legal-acceptance/);
+      expect(set).toMatch(/SameSite=Lax/i);
+      expect(set).toMatch(/Max-Age=900/);
+    } finally {
+      Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+    }
+  });
+
+  /** Follows the provider's redirects (keeping its cookies) until it sends the browser back to our callback. */
+  async function browseUntilCallback(authorizationUrl: string): Promise<{ callback: string }> {
+    const cookies = new Map<string, string>();
+    let next = authorizationUrl;
+    for (let hop = 0; hop < 20; hop++) {
+      const res = await fetch(next, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+      for (const set of res.headers.getSetCookie()) {
+        const [pair] = set.split(';');
+        const eq = pair!.indexOf('=');
+        cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+      }
+      const target = new URL(res.headers.get('location')!, next);
+      if (target.origin === base) return { callback: target.href };
+      next = target.href;
+    }
+    throw new Error('the provider did not redirect back');
+  }
+
   it('refuses a callback whose state was not issued to this browser', async () => {
     const start = await call(`${base}/auth/github`, 'GET');
     expect(new URL(start.headers.get('location') ?? '').searchParams.get('scope')).toBe('read:user user:email');
@@ -211,8 +255,39 @@ describe('identity providers against a local OpenID provider', () => {
     await call(`${base}/auth/register`, 'POST', { email: 'taken@example.org', password: 'a sturdy passphrase 42' });
     Object.assign(identity, { sub: 'idp-user-2', email: 'TAKEN@example.org', email_verified: false });
     await expect(browse(`${base}/auth/google`)).rejects.toThrow(/403 \/auth\/google\/callback: .*no verified email address/);
-    const [{ n }] = await platform.orm.em.fork().getConnection().execute('select count(*) as n from identity_link');
-    expect(Number(n)).toBe(3);
+    const [{ n }] = await platform.orm.em.fork().getConnection().execute("select count(*) as n from identity_link where subject = 'idp-user-2'");
+    expect(Number(n)).toBe(0);
     Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+  });
+
+  it('takes an unverified password account over for the verified owner: password, sessions and keys of the first registrant end', async () => {
+    const email = 'squatted@example.org';
+    const password = 'a sturdy passphrase 42';
+    const reg = await call(`${base}/auth/register`, 'POST', { email, password, accept_terms: true, acknowledge_privacy: true });
+    expect(reg.body.email_verified).toBe(false);
+    const login = await call(`${base}/auth/login`, 'POST', { email, password });
+    const squatterSession = cookieFrom(login.headers, 'session')!;
+    const key = (await call(`${base}/v1/keys`, 'POST', {}, { cookie: squatterSession })).body.key as string;
+    expect((await call(`${base}/auth/me`, 'GET', undefined, { key })).status).toBe(200);
+
+    Object.assign(identity, { sub: 'idp-owner-3', email: 'Squatted@example.org', email_verified: true });
+    try {
+      const done = await browse(`${base}/auth/google`);
+      // the owner accepts the terms themselves (the first registrant's acceptance is not theirs)
+      expect(done.location).toBe(`${base}/legal-acceptance`);
+      const token = done.jar.get(new URL(base).host)!.get('legal_acceptance')!;
+      const accepted = await call(`${base}/auth/legal-acceptance`, 'POST', { accept_terms: true, acknowledge_privacy: true }, { cookie: `legal_acceptance=${token}` });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body).toMatchObject({ id: reg.body.id, email_verified: true });
+      const ownerSession = cookieFrom(accepted.headers, 'session')!;
+      expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: ownerSession })).status).toBe(200);
+    } finally {
+      Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+    }
+    expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: squatterSession })).status).toBe(401);
+    expect((await call(`${base}/auth/me`, 'GET', undefined, { key })).status).toBe(401);
+    expect((await call(`${base}/auth/login`, 'POST', { email, password })).status).toBe(401);
+    const [row] = await platform.orm.em.fork().getConnection().execute('select password_hash, email_verified from app_user where email_lower = ?', [email]);
+    expect(row).toEqual({ password_hash: null, email_verified: true });
   });
 });

@@ -20,6 +20,7 @@ import { IdentityLinkEntity } from '../modules/accounts/identity-link.entity.js'
 import { PasswordResetEntity } from '../modules/accounts/password-reset.entity.js';
 import { UserEntity } from '../modules/accounts/user.entity.js';
 import { UsageEventEntity } from '../modules/usage/usage-event.entity.js';
+import { FeedbackReportEntity } from '../modules/admin/feedback-report.entity.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
@@ -34,6 +35,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   PasswordResetEntity,
   UsageEventEntity,
+  FeedbackReportEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

@@ -6,7 +6,8 @@
 import express, { type Request, type Response } from 'express';
 import type { AccountsService, IssuedSession, SignInResult } from '../modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../modules/accounts/api-key.service.js';
-import { SESSION_COOKIE } from '../modules/accounts/tokens.js';
+import { readCookie } from '../modules/accounts/cookies.js';
+import { LEGAL_TOKEN_TTL_SECONDS, SESSION_COOKIE } from '../modules/accounts/tokens.js';
 import type { UsageService } from '../modules/usage/usage.service.js';
 import { jsonBody, methodNotAllowed, withLoc } from './errors.js';
 import { contextOf } from './request-context.js';
@@ -32,6 +33,34 @@ export function setSessionCookie(res: Response, session: IssuedSession, baseUrl:
 
 export function clearSessionCookie(res: Response, baseUrl: string): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https://'), path: '/' });
+}
+
+/**
+ * After an identity-provider sign-in the legal-acceptance token travels in this HttpOnly cookie
+ * (not in the redirect URL, where logs, history and Referer would keep it); it is sent only to
+ * POST /auth/legal-acceptance, which consumes the token once and clears the cookie.
+ */
+export const LEGAL_ACCEPTANCE_COOKIE = 'legal_acceptance';
+const LEGAL_ACCEPTANCE_PATH = '/auth/legal-acceptance';
+
+/** Sets the legal-acceptance cookie (HttpOnly, SameSite=Lax, 15 minutes, only for POST /auth/legal-acceptance). */
+export function setLegalAcceptanceCookie(res: Response, token: string, baseUrl: string): void {
+  res.cookie(LEGAL_ACCEPTANCE_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: baseUrl.startsWith('https://'),
+    maxAge: LEGAL_TOKEN_TTL_SECONDS * 1000,
+    path: LEGAL_ACCEPTANCE_PATH,
+  });
+}
+
+/** The legal-acceptance body with the token taken from the cookie when the body has none. */
+function withLegalToken(req: Request): unknown {
+  const body: unknown = req.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  if ((body as Record<string, unknown>).legal_acceptance_token !== undefined) return body;
+  const fromCookie = readCookie(req.header('cookie'), LEGAL_ACCEPTANCE_COOKIE);
+  return fromCookie ? { ...body, legal_acceptance_token: fromCookie } : body;
 }
 
 /** A sign-in's answer: the user with a session cookie, or the legal-acceptance token without one. */
@@ -71,7 +100,9 @@ export function accountsRouter(options: AccountsRoutesOptions): express.Router {
 
   route('/auth/legal-acceptance')
     .post(jsonBody(), async (req, res) => {
-      sendSignIn(res, await withLoc('body', () => accounts.acceptLegal(ctx(req), req.body)), baseUrl);
+      const result = await withLoc('body', () => accounts.acceptLegal(ctx(req), withLegalToken(req)));
+      res.clearCookie(LEGAL_ACCEPTANCE_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https://'), path: LEGAL_ACCEPTANCE_PATH });
+      sendSignIn(res, result, baseUrl);
     })
     .all(methodNotAllowed(['POST']));
 
@@ -86,6 +117,18 @@ export function accountsRouter(options: AccountsRoutesOptions): express.Router {
       const { detail, session } = await withLoc('body', () => accounts.confirmPasswordReset(ctx(req), req.body));
       setSessionCookie(res, session, baseUrl);
       res.json({ detail });
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/verify-email/request')
+    .post(async (req, res) => {
+      res.json(await accounts.requestEmailVerification(ctx(req)));
+    })
+    .all(methodNotAllowed(['POST']));
+
+  route('/auth/verify-email/confirm')
+    .post(jsonBody(), async (req, res) => {
+      res.json(await withLoc('body', () => accounts.confirmEmailVerification(ctx(req), req.body)));
     })
     .all(methodNotAllowed(['POST']));
 

@@ -1,23 +1,20 @@
 /**
  * GET /auth/{github,google,microsoft} (redirect to the provider with state and PKCE, kept in a
  * short-lived signed HttpOnly cookie) and GET /auth/{provider}/callback (sign in, set the session
- * cookie, redirect to the dashboard; or to the legal-acceptance page with its token).
+ * cookie, redirect to the dashboard; or to the legal-acceptance page, the token in an HttpOnly cookie).
  */
 import express, { type Request } from 'express';
 import { IDENTITY_PROVIDERS, type IdentityProviderName } from '../config.js';
+import { readCookie } from '../modules/accounts/cookies.js';
 import { OAUTH_STATE_TTL_SECONDS, type IdentityProviderService } from '../modules/accounts/identity-providers.js';
-import { setSessionCookie } from './accounts.routes.js';
+import { setLegalAcceptanceCookie, setSessionCookie } from './accounts.routes.js';
 import { methodNotAllowed } from './errors.js';
 import { contextOf } from './request-context.js';
 
 const STATE_COOKIE = 'oauth_state';
 
 function cookie(req: Request, name: string): string | undefined {
-  for (const part of (req.header('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
+  return readCookie(req.header('cookie'), name) ?? undefined;
 }
 
 export function identityProviderRouter(options: { identityProviders: IdentityProviderService; baseUrl: string }): express.Router {
@@ -51,7 +48,9 @@ export function identityProviderRouter(options: { identityProviders: IdentityPro
           setSessionCookie(res, result.session, baseUrl);
           res.redirect(302, `${baseUrl}/`);
         } else {
-          res.redirect(302, `${baseUrl}/legal-acceptance?legal_acceptance_token=${encodeURIComponent(result.legal_acceptance_token)}`);
+          // the token goes in a short-lived HttpOnly cookie, never in the URL
+          setLegalAcceptanceCookie(res, result.legal_acceptance_token, baseUrl);
+          res.redirect(302, `${baseUrl}/legal-acceptance`);
         }
       })
       .all(methodNotAllowed(['GET', 'HEAD']));

@@ -89,6 +89,8 @@ describe('/openapi.json', () => {
         '/auth/legal-acceptance',
         '/auth/password-reset/request',
         '/auth/password-reset/confirm',
+        '/auth/verify-email/request',
+        '/auth/verify-email/confirm',
         '/auth/dev-login',
         '/auth/me',
         '/auth/github',

@@ -9,6 +9,7 @@ import { requestContextOf, type GraphqlContext } from '../../src/graphql/context
 import { validatedAs } from '../../src/graphql/errors.js';
 import type { AccountsService } from '../../src/modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../../src/modules/accounts/api-key.service.js';
+import { CREATE_KEY_LIMIT, USAGE_READ_LIMIT } from '../../src/modules/usage/throttle.js';
 import type { UsageService } from '../../src/modules/usage/usage.service.js';
 import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, MeType, RevokeKeyArgs, UsageType } from './types.js';
 
@@ -19,9 +20,14 @@ export interface AccountsGraphqlApi {
   usage: Pick<UsageService, 'usageOf'>;
 }
 
-/** Per caller and field: usage reads a month of rows, key creation writes. */
-export const USAGE_RATE_LIMIT = { limit: 30, duration: 60 };
-export const CREATE_KEY_RATE_LIMIT = { limit: 10, duration: 60 };
+/**
+ * Per caller and field: usage reads a month of rows, key creation writes. The rule that counts is
+ * in the services (UsageService.usageOf, ApiKeyService.create: shared CounterStore, every door and
+ * process); the directive repeats the same budget in front of the resolver, so a flood of GraphQL
+ * calls is turned away in-process before it reaches the counter store or the database.
+ */
+export const USAGE_RATE_LIMIT = { limit: USAGE_READ_LIMIT.limit, duration: USAGE_READ_LIMIT.durationSeconds };
+export const CREATE_KEY_RATE_LIMIT = { limit: CREATE_KEY_LIMIT.limit, duration: CREATE_KEY_LIMIT.durationSeconds };
 
 @Resolver()
 export class AccountsResolver {

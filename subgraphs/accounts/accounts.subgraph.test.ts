@@ -90,6 +90,17 @@ describe('accounts subgraph through the gateway', () => {
     expect((await gql('{ usage { plan } }', { cookie: other })).body.errors).toBeUndefined();
   });
 
+  it('shares the usage budget with REST: the service rule, not only the per-process directive', async () => {
+    const cookie = await signedIn('gql-shared-limit@example.org');
+    for (let i = 0; i < USAGE_RATE_LIMIT.limit; i++) expect((await call(`${url}/v1/usage/me`, 'GET', undefined, { cookie })).status).toBe(200);
+    // the directive has not seen this caller yet; the service refuses
+    const limited = await gql('{ usage { plan } }', { cookie });
+    expect(limited.body.errors[0]).toMatchObject({
+      message: `Too many requests: at most ${USAGE_RATE_LIMIT.limit} usage requests per ${USAGE_RATE_LIMIT.duration} seconds`,
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) },
+    });
+  });
+
   it('forwards the caller\'s credentials to a remote accounts subgraph, which authenticates them again', async () => {
     const cookie = await signedIn('gql-remote@example.org');
     const key = (await gql('mutation { createKey { key } }', { cookie })).body.data.createKey.key;

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EmbedderSetting } from '../../config.js';
 import type { Embedder } from '../embedder.js';
+import { HostedEmbedder } from './hosted-embedder.js';
+import { loadOnnxEmbedder } from './onnx-embedder.js';
 import { loadStaticEmbedder } from './static-embedder.js';
 
 /** Where the domain model trained for a DATA_DIR lives (EMBEDDER=auto). */
@@ -27,5 +29,9 @@ export async function createEmbedder(setting: EmbedderSetting, dataDir: string):
       return hasTrainedModel(dataDir) ? loadStaticEmbedder(defaultModelDir(dataDir)) : null;
     case 'static':
       return loadStaticEmbedder(setting.dir);
+    case 'onnx':
+      return loadOnnxEmbedder(setting.model, { cacheDir: path.join(dataDir, 'models', 'hf') });
+    case 'hosted':
+      return HostedEmbedder.create({ model: setting.model, apiKey: setting.apiKey, controllerHostUrl: setting.host });
   }
 }

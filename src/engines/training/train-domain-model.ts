@@ -14,7 +14,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { evaluatePairs, toPairSet, trainContrastive, type PairSet } from './contrastive.js';
-import { randomizedSvd, type SparseRows } from './linalg.js';
+import { createRandom, gaussian, randomizedSvd, type SparseRows } from './linalg.js';
 import { buildCorpusPairs, type TextPair } from './training-pairs.js';
 import { buildVocabulary, SPECIAL_TOKENS, textWords, tokenizerJson, WordPieceEncoder } from './wordpiece.js';
 
@@ -139,7 +139,6 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
     for (let i = 0; i < V * dim; i++) table[i] = svd.vectors[i];
     log(`train: SVD done, top singular values ${Array.from(svd.values.slice(0, 4), (v) => v.toFixed(1)).join(', ')} [${elapsed()}]`);
   } else {
-    const { createRandom, gaussian } = await import('./linalg.js');
     const normal = gaussian(createRandom(o.seed));
     for (let i = 0; i < table.length; i++) table[i] = normal() / Math.sqrt(dim);
   }

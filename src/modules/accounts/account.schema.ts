@@ -53,6 +53,10 @@ export const passwordResetConfirmSchema = z.object({
   password: newPasswordField,
 });
 
+export const emailVerificationConfirmSchema = z.object({
+  token: z.string().min(1).describe('The token from the verification e-mail.'),
+});
+
 export const deleteAccountBodySchema = z.object({
   confirmation: z.literal('DELETE').describe('The exact word DELETE.'),
 });

@@ -44,7 +44,7 @@ export async function createAccountsModule(config: Config, orm: MikroORM, logger
     recorder,
     settings: { allowAnonymous: settings.allowAnonymous, rateLimits: settings.rateLimits },
   });
-  const mailer: Mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger, production: settings.production });
+  const mailer: Mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger, logContents: settings.mailLog });
   const tokens = new TokenSigner(resolveSessionSecret(settings.sessionSecret, config.dataDir));
   const accounts = new AccountsService({
     orm,
@@ -60,7 +60,7 @@ export async function createAccountsModule(config: Config, orm: MikroORM, logger
       baseUrl: config.baseUrl,
     },
   });
-  const apiKeys = new ApiKeyService({ orm, accounts, logger });
+  const apiKeys = new ApiKeyService({ orm, accounts, counters, logger });
   const identityProviders = new IdentityProviderService({ accounts, tokens, providers: settings.identityProviders, baseUrl: config.baseUrl });
   const authenticator = new Authenticator({ accounts, apiKeys });
   if (!settings.rateLimits) logger.info('usage: RATE_LIMITS=off: requests are counted but never limited');

@@ -3,7 +3,7 @@
  * development sign-in, identity-provider sign-in, /auth/me and account deletion. Doors call one
  * method each and turn the returned session token into the session cookie.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type RequestContext } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
@@ -15,6 +15,7 @@ import { requireAccount } from '../usage/usage.service.js';
 import {
   deleteAccountBodySchema,
   devLoginBodySchema,
+  emailVerificationConfirmSchema,
   legalAcceptanceBodySchema,
   loginBodySchema,
   passwordResetConfirmSchema,
@@ -24,11 +25,17 @@ import {
   type UserRecord,
 } from './account.schema.js';
 import type { Mailer } from './mailer.js';
+import {
+  consumeOneTimeToken,
+  issueOneTimeToken,
+  RESET_TOKEN_TTL_MS,
+  VERIFY_EMAIL_TOKEN_TTL_MS,
+} from './one-time-tokens.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import { LEGAL_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS, type TokenSigner } from './tokens.js';
 import { UserEntity, type User } from './user.entity.js';
 
-export const RESET_TOKEN_TTL_MS = 3600_000;
+export { RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS };
 
 /** A new session for the door to put in the cookie. */
 export interface IssuedSession {
@@ -139,17 +146,24 @@ export class AccountsService {
   /** Records the current terms' acceptance once (timestamp, version, IP) and exchanges the token for a session. */
   async acceptLegal(ctx: RequestContext, input: unknown): Promise<SignInResult> {
     const body = parseInput(legalAcceptanceBodySchema, input);
+    const invalid = () => new DomainError('unauthorized', 'Invalid or expired legal acceptance token');
     const verified = await this.deps.tokens.verify('legal_acceptance', body.legal_acceptance_token);
-    if (!verified) throw new DomainError('unauthorized', 'Invalid or expired legal acceptance token');
-    const em = this.deps.orm.em.fork();
-    const user = await em.findOne(UserEntity, { id: verified.userId });
-    if (!user) throw new DomainError('unauthorized', 'Invalid or expired legal acceptance token');
-    if (user.terms_version !== this.deps.settings.termsVersion) {
-      user.terms_version = this.deps.settings.termsVersion;
-      user.legal_accepted_at = new Date();
-      user.legal_accepted_ip = ctx.caller.ip;
-      await em.flush();
-    }
+    if (!verified || !verified.jti) throw invalid();
+    const jti = verified.jti;
+    const user = await this.deps.orm.em.fork().transactional(async (tx) => {
+      // single use: the exchange consumes the token's id (stored when the token was issued)
+      const owner = await consumeOneTimeToken(tx, 'legal_acceptance', jti);
+      if (owner !== verified.userId) throw invalid();
+      const found = await tx.findOne(UserEntity, { id: verified.userId });
+      if (!found) throw invalid();
+      if (found.terms_version !== this.deps.settings.termsVersion) {
+        found.terms_version = this.deps.settings.termsVersion;
+        found.legal_accepted_at = new Date();
+        found.legal_accepted_ip = ctx.caller.ip;
+        await tx.flush();
+      }
+      return found;
+    });
     return this.signIn(user);
   }
 
@@ -160,14 +174,7 @@ export class AccountsService {
     const em = this.deps.orm.em.fork();
     const user = await em.findOne(UserEntity, { email_lower: body.email.trim().toLowerCase() });
     if (!user) return answer;
-    const token = randomBytes(32).toString('base64url');
-    await em
-      .getConnection()
-      .execute(
-        'insert into password_reset (id, user_id, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)',
-        [randomUUID(), user.id, sha256(token), new Date(Date.now() + RESET_TOKEN_TTL_MS), new Date()],
-        'run',
-      );
+    const token = await issueOneTimeToken(em, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
     const link = `${this.deps.settings.baseUrl}/reset-password?token=${token}`;
     try {
       await this.deps.mailer.send({
@@ -191,15 +198,7 @@ export class AccountsService {
     const passwordHash = await hashPassword(body.password);
     const em = this.deps.orm.em.fork();
     const userId = await em.transactional(async (tx) => {
-      const rows = (await tx
-        .getConnection()
-        .execute(
-          `update password_reset set used_at = ? where token_hash = ? and used_at is null and expires_at > ? returning user_id`,
-          [new Date(), sha256(body.token), new Date()],
-          'all',
-          tx.getTransactionContext(),
-        )) as { user_id: string }[];
-      const id = rows[0]?.user_id;
+      const id = await consumeOneTimeToken(tx, 'password_reset', body.token);
       if (!id) throw new DomainError('bad_request', 'Invalid or expired password reset token');
       await tx
         .getConnection()
@@ -213,6 +212,44 @@ export class AccountsService {
     });
     const session = await this.issueSession(userId);
     return { detail: 'Password updated; other sessions have been signed out.', session };
+  }
+
+  /**
+   * Mails the signed-in account a one-time token valid 24 hours that proves it owns its e-mail
+   * (stored hashed, like password-reset tokens). An already verified account gets no mail.
+   */
+  async requestEmailVerification(ctx: RequestContext): Promise<{ detail: string }> {
+    const caller = requireAccount(ctx);
+    const em = this.deps.orm.em.fork();
+    const user = await em.findOne(UserEntity, { id: caller.userId });
+    if (!user) throw new DomainError('unauthorized', 'Account no longer exists');
+    if (user.email_verified) return { detail: 'This email address is already verified.' };
+    const token = await issueOneTimeToken(em, user.id, 'verify_email', VERIFY_EMAIL_TOKEN_TTL_MS);
+    const link = `${this.deps.settings.baseUrl}/verify-email?token=${token}`;
+    try {
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: 'Verify your email address',
+        text:
+          `To confirm that this address belongs to your account, open this link within 24 hours:\n${link}\n\n` +
+          `Verification token: ${token}\n\nIf you did not create an account, ignore this e-mail.`,
+      });
+    } catch (error) {
+      this.deps.logger.error('email verification: could not send the e-mail', error);
+      throw new DomainError('unavailable', 'The verification e-mail could not be sent; try again later');
+    }
+    return { detail: 'A verification link has been sent to your email address.' };
+  }
+
+  /** Consumes a verification token once and marks its account's e-mail verified (no session needed). */
+  async confirmEmailVerification(_ctx: RequestContext, input: unknown): Promise<{ detail: string }> {
+    const body = parseInput(emailVerificationConfirmSchema, input);
+    await this.deps.orm.em.fork().transactional(async (tx) => {
+      const id = await consumeOneTimeToken(tx, 'verify_email', body.token);
+      if (!id) throw new DomainError('bad_request', 'Invalid or expired email verification token');
+      await tx.getConnection().execute('update app_user set email_verified = ? where id = ?', [true, id], 'run', tx.getTransactionContext());
+    });
+    return { detail: 'Email address verified.' };
   }
 
   /** Signs in as any e-mail (created on first use, terms accepted): only with DEV_LOGIN=true, 404 otherwise. */
@@ -273,8 +310,20 @@ export class AccountsService {
         });
         await tx.persist(user).flush();
       } else if (!user.email_verified) {
+        // Nobody proved owning this address before: whoever registered it may not be the person
+        // the provider just verified. The verified owner takes the account over, and everything
+        // the first registrant holds ends here, in this transaction: the password, every other
+        // session, every API key, and the legal acceptance they gave (the owner accepts anew).
+        const now = new Date();
         user.email_verified = true;
+        user.password_hash = null;
+        user.sessions_valid_after = now;
+        user.terms_version = null;
+        user.legal_accepted_at = null;
+        user.legal_accepted_ip = null;
         await tx.flush();
+        await connection.execute('update api_key set revoked_at = ? where user_id = ? and revoked_at is null', [now, user.id], 'run', trx);
+        await connection.execute('delete from password_reset where user_id = ? and used_at is null', [user.id], 'run', trx);
       }
       await connection.execute(
         'insert into identity_link (id, user_id, provider, subject, email, created_at) values (?, ?, ?, ?, ?, ?)',
@@ -306,21 +355,34 @@ export class AccountsService {
     };
   }
 
-  /** Deletes the account and its keys, links and reset tokens, and anonymises its usage rows, in one transaction. */
+  /**
+   * Deletes the account and its keys, links and one-time tokens, and anonymises its usage rows
+   * (written or still queued in the batch writer, and those of calls still running) and its
+   * feedback reports, in one transaction.
+   */
   async deleteMe(ctx: RequestContext, input: unknown): Promise<void> {
     const caller = requireAccount(ctx);
     parseInput(deleteAccountBodySchema, input);
-    await this.deps.usage.flush();
-    await this.deps.orm.em.fork().transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      const run = (sql: string) => connection.execute(sql, [caller.userId], 'run', trx);
-      await run('update usage_event set user_id = null, api_key_id = null where user_id = ?');
-      await run('delete from api_key where user_id = ?');
-      await run('delete from identity_link where user_id = ?');
-      await run('delete from password_reset where user_id = ?');
-      await run('delete from app_user where id = ?');
-    });
+    // from here on, queued and future usage rows of this account are written without its ids
+    const forgotten = this.deps.usage.forgetAccount(caller.userId);
+    try {
+      await this.deps.usage.flush();
+      await this.deps.orm.em.fork().transactional(async (tx) => {
+        const connection = tx.getConnection();
+        const trx = tx.getTransactionContext();
+        const run = (sql: string) => connection.execute(sql, [caller.userId], 'run', trx);
+        await run('update usage_event set user_id = null, api_key_id = null where user_id = ?');
+        // the reports stay for the editors, without their reporter (src/modules/admin/feedback-report.entity.ts)
+        await run('update feedback_report set user_id = null, api_key_id = null where user_id = ?');
+        await run('delete from api_key where user_id = ?');
+        await run('delete from identity_link where user_id = ?');
+        await run('delete from password_reset where user_id = ?');
+        await run('delete from app_user where id = ?');
+      });
+    } catch (error) {
+      forgotten.undo();
+      throw error;
+    }
   }
 
   /** The caller a session token stands for, or null when it is invalid, expired or ended by a password reset. */
@@ -331,7 +393,7 @@ export class AccountsService {
       .fork()
       .getConnection()
       .execute(
-        `select id, email, plan, sessions_valid_after, billing_period_start, billing_period_end from app_user where id = ?`,
+        `select id, email, email_verified, plan, sessions_valid_after, billing_period_start, billing_period_end from app_user where id = ?`,
         [verified.userId],
       )) as CallerRow[];
     if (!row) return null;
@@ -349,26 +411,38 @@ export class AccountsService {
       userId: row.id,
       email: row.email,
       plan: row.plan as AccountCaller['plan'],
-      isAdmin: this.isAdmin(row.email),
+      isAdmin: this.isAdmin(row.email, row.email_verified),
       seats: 1,
       keyId: how.keyId,
       billingPeriod: start !== null && end !== null ? { start, end } : null,
     };
   }
 
-  isAdmin(email: string): boolean {
-    return this.deps.settings.adminEmails.includes(email.toLowerCase());
+  /**
+   * Administrators: an e-mail listed in ADMIN_EMAILS that its account has proven to own (verified
+   * through /auth/verify-email or an identity provider). Listing alone is not enough: anyone can
+   * register a listed address first.
+   */
+  isAdmin(email: string, emailVerified: boolean | number | null | undefined): boolean {
+    return Boolean(emailVerified) && this.deps.settings.adminEmails.includes(email.toLowerCase());
   }
 
   private async signIn(user: User): Promise<SignInResult> {
     if (user.terms_version !== this.deps.settings.termsVersion) {
       return {
         kind: 'legal_acceptance_required',
-        legal_acceptance_token: await this.deps.tokens.sign('legal_acceptance', user.id, LEGAL_TOKEN_TTL_SECONDS),
+        legal_acceptance_token: await this.legalAcceptanceToken(user.id),
         terms_version: this.deps.settings.termsVersion,
       };
     }
     return { kind: 'session', user: this.userRecord(user), session: await this.issueSession(user.id) };
+  }
+
+  /** A legal-acceptance token whose id is stored, so the exchange can consume it once. */
+  private async legalAcceptanceToken(userId: string): Promise<string> {
+    const jti = randomUUID();
+    await issueOneTimeToken(this.deps.orm.em.fork(), userId, 'legal_acceptance', LEGAL_TOKEN_TTL_SECONDS * 1000, jti);
+    return this.deps.tokens.sign('legal_acceptance', userId, LEGAL_TOKEN_TTL_SECONDS, jti);
   }
 
   private async issueSession(userId: string): Promise<IssuedSession> {
@@ -381,7 +455,7 @@ export class AccountsService {
       email: user.email,
       name: user.name ?? null,
       plan: user.plan,
-      is_admin: this.isAdmin(user.email),
+      is_admin: this.isAdmin(user.email, user.email_verified),
       email_verified: user.email_verified,
       created_at: new Date(user.created_at).toISOString(),
     };
@@ -392,6 +466,8 @@ export class AccountsService {
 export interface CallerRow {
   id: string;
   email: string;
+  /** PGlite and PostgreSQL both give a boolean; tolerate other drivers' 0/1. */
+  email_verified: boolean | number | null;
   plan: string;
   sessions_valid_after?: string | Date | null;
   billing_period_start: string | Date | null;

@@ -9,6 +9,8 @@ import type { AccountCaller, RequestContext } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
+import type { CounterStore } from '../usage/counter-store.js';
+import { CREATE_KEY_LIMIT, throttleOperation } from '../usage/throttle.js';
 import { requireAccount } from '../usage/usage.service.js';
 import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey } from './account.schema.js';
 import { sha256, type AccountsService, type CallerRow } from './accounts.service.js';
@@ -53,7 +55,7 @@ export class ApiKeyService {
   private readonly touched = new Map<string, number>();
 
   constructor(
-    private readonly deps: { orm: MikroORM; accounts: AccountsService; logger: Pick<Logger, 'error'> },
+    private readonly deps: { orm: MikroORM; accounts: AccountsService; counters: CounterStore; logger: Pick<Logger, 'error'> },
   ) {}
 
   /** The caller's active keys, newest first. */
@@ -72,6 +74,8 @@ export class ApiKeyService {
   /** Creates a key (409 past MAX_ACTIVE_KEYS); the only time the full key is returned. */
   async create(ctx: RequestContext, input: unknown): Promise<CreatedApiKey> {
     const caller = requireAccount(ctx);
+    // limited per account across doors and processes (the GraphQL directive alone was per process)
+    await throttleOperation(this.deps.counters, caller.userId, CREATE_KEY_LIMIT);
     const body = parseInput(createKeyBodySchema, input ?? {});
     const key = generateApiKey();
     const row: KeyRow = { id: randomUUID(), name: body.name, key_prefix: keyPrefix(key), created_at: new Date(), last_used_at: null };
@@ -124,7 +128,7 @@ export class ApiKeyService {
       .fork()
       .getConnection()
       .execute(
-        `select k.id as key_id, k.last_used_at, u.id, u.email, u.plan, u.billing_period_start, u.billing_period_end
+        `select k.id as key_id, k.last_used_at, u.id, u.email, u.email_verified, u.plan, u.billing_period_start, u.billing_period_end
            from api_key k join app_user u on u.id = k.user_id
           where k.key_hash = ? and k.revoked_at is null`,
         [sha256(key)],

@@ -7,6 +7,7 @@
 import type { Caller } from '../../context.js';
 import type { AccountsService } from './accounts.service.js';
 import type { ApiKeyService } from './api-key.service.js';
+import { hasCookie, readCookie } from './cookies.js';
 import { SESSION_COOKIE } from './tokens.js';
 
 export interface Credentials {
@@ -20,7 +21,7 @@ export class Authenticator {
 
   /** True when the request carries credentials worth looking up. */
   static hasCredentials(credentials: Credentials): boolean {
-    return Boolean(credentials.authorization) || sessionToken(credentials.cookie) !== null;
+    return Boolean(credentials.authorization) || hasCookie(credentials.cookie, SESSION_COOKIE);
   }
 
   async authenticate(credentials: Credentials): Promise<Caller> {
@@ -34,8 +35,10 @@ export class Authenticator {
       }
       return { kind: 'anonymous', ip, rejected: 'Invalid bearer token' };
     }
-    const session = sessionToken(credentials.cookie);
-    if (session) {
+    if (hasCookie(credentials.cookie, SESSION_COOKIE)) {
+      const session = readCookie(credentials.cookie, SESSION_COOKIE);
+      // a malformed cookie value is an invalid credential: 401, not a crash
+      if (!session) return { kind: 'anonymous', ip, rejected: 'Invalid session cookie; sign in again' };
       return (
         (await this.deps.accounts.authenticateSession(session, ip)) ?? {
           kind: 'anonymous',
@@ -48,15 +51,7 @@ export class Authenticator {
   }
 }
 
-/** The session cookie's value in a Cookie header, or null. */
+/** The session cookie's value in a Cookie header, or null (absent or malformed). */
 export function sessionToken(cookieHeader: string | undefined): string | null {
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return value ? decodeURIComponent(value) : null;
-    }
-  }
-  return null;
+  return readCookie(cookieHeader, SESSION_COOKIE);
 }

@@ -1,7 +1,10 @@
 /**
- * Outgoing e-mail: SMTP through nodemailer when SMTP_URL is set; otherwise (development) the
- * message is written to the log so a developer can follow the link.
+ * Outgoing e-mail: SMTP through nodemailer when SMTP_URL is set. Without SMTP the mail is not
+ * sent; its contents (one-time tokens) reach the log only when a development setting asks for
+ * it (MAIL_LOG=true or DEV_LOGIN=true), whatever NODE_ENV says; otherwise the log only says that
+ * a mail could not be sent, with a hash of the recipient.
  */
+import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../../logger.js';
 
@@ -16,15 +19,17 @@ export interface Mailer {
   close(): void;
 }
 
-/** A mailer for SMTP_URL, or a log-only one when it is unset. */
-export function createMailer(options: { smtpUrl: string | undefined; from: string; logger: Logger; production?: boolean }): Mailer {
+/** A mailer for SMTP_URL, or a log-only one when it is unset (contents logged only with `logContents`). */
+export function createMailer(options: { smtpUrl: string | undefined; from: string; logger: Logger; logContents?: boolean }): Mailer {
   const { smtpUrl, from, logger } = options;
   if (!smtpUrl) {
     return {
       async send(message) {
-        // the body carries one-time tokens: only a development log may show it
-        if (options.production) logger.warn(`mail not sent (no SMTP_URL configured): "${message.subject}"`);
-        else logger.info(`mail (no SMTP_URL configured, not sent) to ${message.to}: ${message.subject}\n${message.text}`);
+        if (options.logContents) {
+          logger.info(`mail (no SMTP_URL configured, not sent; MAIL_LOG) to ${message.to}: ${message.subject}\n${message.text}`);
+        } else {
+          logger.warn(`mail not sent (no SMTP_URL configured): "${message.subject}" to recipient ${recipientHash(message.to)}`);
+        }
       },
       close() {},
     };
@@ -38,4 +43,9 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
       transport.close();
     },
   };
+}
+
+/** A short, stable tag of a recipient for logs (lets an operator correlate lines without the address). */
+export function recipientHash(to: string): string {
+  return createHash('sha256').update(to.trim().toLowerCase()).digest('hex').slice(0, 12);
 }

@@ -18,6 +18,8 @@ export interface VerifiedToken {
   userId: string;
   /** Issue time in milliseconds (sessions issued before a password reset are void). */
   issuedAtMs: number;
+  /** The token id, when it was signed with one (single-use tokens). */
+  jti: string | null;
 }
 
 /** Reads SESSION_SECRET, or the development secret in `dataDir` (created on first use). */
@@ -34,10 +36,12 @@ export function resolveSessionSecret(configured: string | undefined, dataDir: st
 export class TokenSigner {
   constructor(private readonly secret: Uint8Array) {}
 
-  /** A signed token for `userId`, valid `ttlSeconds`. */
-  sign(purpose: TokenPurpose, userId: string, ttlSeconds: number): Promise<string> {
+  /** A signed token for `userId`, valid `ttlSeconds`; `jti` identifies a single-use token. */
+  sign(purpose: TokenPurpose, userId: string, ttlSeconds: number, jti?: string): Promise<string> {
     const now = Date.now();
-    return new SignJWT({ typ: purpose, iat_ms: now })
+    const jwt = new SignJWT({ typ: purpose, iat_ms: now });
+    if (jti) jwt.setJti(jti);
+    return jwt
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuedAt(Math.floor(now / 1000))
@@ -68,7 +72,7 @@ export class TokenSigner {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
       if (payload.typ !== purpose || typeof payload.sub !== 'string') return null;
       const issuedAtMs = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
-      return { userId: payload.sub, issuedAtMs };
+      return { userId: payload.sub, issuedAtMs, jti: typeof payload.jti === 'string' ? payload.jti : null };
     } catch {
       return null;
     }

@@ -110,32 +110,38 @@ export class LegalDataService implements LegalDataApi {
     });
   }
 
-  async countries(_ctx: RequestContext): Promise<CountryInfo[]> {
-    return (await this.catalog()).countries();
+  countries(ctx: RequestContext): Promise<CountryInfo[]> {
+    return this.agentBillable(ctx, 'discover_countries', async () => (await this.catalog()).countries());
   }
 
-  async sources(_ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]> {
-    const snapshot = await this.catalog();
-    const code = snapshot.resolveCountry(country);
-    if (!code) throw new NotFoundError(`Unknown country: ${country}`);
-    return snapshot.sourcesOf(code, options.includeEmpty);
+  sources(ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]> {
+    return this.agentBillable(ctx, 'discover_sources', async () => {
+      const snapshot = await this.catalog();
+      const code = snapshot.resolveCountry(country);
+      if (!code) throw new NotFoundError(`Unknown country: ${country}`);
+      return snapshot.sourcesOf(code, options.includeEmpty);
+    });
   }
 
-  async filters(_ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters> {
-    const ns = parseInput(z.object({ namespace: namespaceParam }), { namespace }).namespace;
-    const snapshot = await this.catalog();
-    const canonical = snapshot.resolveSource(source);
-    if (!canonical) throw new NotFoundError(`Unknown source: ${source}`);
-    return snapshot.filters(canonical, ns);
+  filters(ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters> {
+    return this.agentBillable(ctx, 'get_filters', async () => {
+      const ns = parseInput(z.object({ namespace: namespaceParam }), { namespace }).namespace;
+      const snapshot = await this.catalog();
+      const canonical = snapshot.resolveSource(source);
+      if (!canonical) throw new NotFoundError(`Unknown source: ${source}`);
+      return snapshot.filters(canonical, ns);
+    });
   }
 
-  async courts(_ctx: RequestContext, options: { country?: string; source?: string }): Promise<CourtInfo[]> {
-    const snapshot = await this.catalog();
-    const country = options.country ? snapshot.resolveCountry(options.country) : undefined;
-    const source = options.source ? snapshot.resolveSource(options.source) : undefined;
-    if (options.country && !country) throw new NotFoundError(`Unknown country: ${options.country}`);
-    if (options.source && !source) throw new NotFoundError(`Unknown source: ${options.source}`);
-    return snapshot.courts({ country: country ?? undefined, source: source ?? undefined });
+  courts(ctx: RequestContext, options: { country?: string; source?: string }): Promise<CourtInfo[]> {
+    return this.agentBillable(ctx, 'get_courts', async () => {
+      const snapshot = await this.catalog();
+      const country = options.country ? snapshot.resolveCountry(options.country) : undefined;
+      const source = options.source ? snapshot.resolveSource(options.source) : undefined;
+      if (options.country && !country) throw new NotFoundError(`Unknown country: ${options.country}`);
+      if (options.source && !source) throw new NotFoundError(`Unknown source: ${options.source}`);
+      return snapshot.courts({ country: country ?? undefined, source: source ?? undefined });
+    });
   }
 
   async stats(_ctx: RequestContext): Promise<Stats> {
@@ -173,6 +179,14 @@ export class LegalDataService implements LegalDataApi {
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
     };
+  }
+
+  /**
+   * Discovery is open on REST and GraphQL (the API specification), but every MCP tool call is
+   * billable (issue 6): calls that came through the MCP door are charged like search.
+   */
+  private agentBillable<T>(ctx: RequestContext, endpoint: string, work: () => Promise<T>): Promise<T> {
+    return ctx.door === 'mcp' ? this.deps.usage.charge(ctx, endpoint, work) : work();
   }
 
   private async catalog(): Promise<CatalogSnapshot> {

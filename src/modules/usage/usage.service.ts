@@ -14,6 +14,7 @@ import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
+import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
 
@@ -61,6 +62,8 @@ export class UsageRecorder {
   private pending: UsageRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  /** Deleted accounts: their rows are written without user and key (bounded; see forget). */
+  private readonly forgotten = new Set<string>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -70,9 +73,20 @@ export class UsageRecorder {
   ) {}
 
   add(row: UsageRow): void {
-    this.pending.push(row);
+    this.pending.push(row.user_id !== null && this.forgotten.has(row.user_id) ? { ...row, user_id: null, api_key_id: null } : row);
     if (this.pending.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /**
+   * An account is being deleted: its queued rows lose user and key now, and so do rows added
+   * later (a billable call that was running when the account went). `undo()` if the deletion fails.
+   */
+  forget(userId: string): { undo(): void } {
+    if (this.forgotten.size >= 10_000) this.forgotten.delete(this.forgotten.values().next().value!);
+    this.forgotten.add(userId);
+    this.pending = this.pending.map((r) => (r.user_id === userId ? { ...r, user_id: null, api_key_id: null } : r));
+    return { undo: () => void this.forgotten.delete(userId) };
   }
 
   /** Writes every pending row; resolves when they are in the database. */
@@ -216,6 +230,8 @@ export class UsageService {
   /** The caller's usage record: plan, period, counts, limits and one history entry per day of the period. */
   async usageOf(ctx: RequestContext): Promise<UsageRecord> {
     const caller = requireAccount(ctx);
+    // a month of rows per call: limited per account across doors and processes
+    await throttleOperation(this.deps.store, caller.userId, USAGE_READ_LIMIT, this.now());
     await this.deps.recorder.flush();
     const plan = planOf(caller.plan);
     const now = this.now();
@@ -252,6 +268,11 @@ export class UsageService {
       limits_enforced: this.deps.settings.rateLimits && !caller.isAdmin,
       daily_history: history,
     };
+  }
+
+  /** Account deletion: queued and later usage rows of `userId` are anonymised (see UsageRecorder.forget). */
+  forgetAccount(userId: string): { undo(): void } {
+    return this.deps.recorder.forget(userId);
   }
 
   /** Writes pending usage rows (before reading or anonymising them). */

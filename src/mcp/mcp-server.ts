@@ -1,0 +1,41 @@
+/**
+ * The MCP server factory: one McpServer with every tool, built per streamable-HTTP request and
+ * per SSE connection (cheap: registering the tools is a few object allocations).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { callerContext, type Caller, type RequestContext } from '../context.js';
+import { DomainError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { registerTools, type ToolServices } from './tools.js';
+
+export const MCP_SERVER_NAME = 'legal-search';
+
+/** The key of AuthInfo.extra where the door puts the authenticated caller. */
+export const CALLER_KEY = 'caller';
+
+/** A new MCP server over the shared services. */
+export function createMcpServer(services: ToolServices, options: { version: string; logger: Pick<Logger, 'error'> }): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: options.version },
+    {
+      instructions:
+        'Legal search over European and worldwide case law, legislation and doctrine. Start with search (or resolve_reference for a citation), ' +
+        'then get_document for the full text. discover_countries, discover_sources, get_filters and get_courts list the exact filter values. ' +
+        'Every tool call counts toward the caller\'s plan.',
+    },
+  );
+  registerTools(server, services, mcpContext, options.logger);
+  return server;
+}
+
+/**
+ * The RequestContext of one tool call: the caller the door authenticated for this HTTP request
+ * (streamable HTTP: the POST; SSE: the POST to the message endpoint), marked as an MCP call.
+ */
+export function mcpContext(extra: { authInfo?: { extra?: Record<string, unknown> } }): RequestContext {
+  const caller = extra.authInfo?.extra?.[CALLER_KEY] as Caller | undefined;
+  if (!caller) throw new DomainError('unauthorized', 'Not authenticated');
+  const ctx = callerContext(caller);
+  ctx.door = 'mcp';
+  return ctx;
+}

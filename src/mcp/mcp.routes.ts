@@ -1,0 +1,135 @@
+/**
+ * The MCP door: `/mcp` (streamable HTTP, stateless: a server and a transport per POST) and
+ * `/sse` (the legacy SSE transport: GET opens the stream, POST /sse/messages?sessionId=...
+ * carries the client's messages). Both need `Authorization: Bearer` with an API key (OAuth
+ * access tokens come with the authorization server); without valid credentials they answer 401
+ * with `WWW-Authenticate: Bearer resource_metadata="<protected-resource metadata URL>"`.
+ *
+ * Mounted after `authenticateRequests`, which has already turned the credentials into a caller.
+ * Session cookies are not accepted here: a browser would send them cross-site.
+ */
+import { Router, type Request, type RequestHandler } from 'express';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { isAccount, type AccountCaller } from '../context.js';
+import type { Logger } from '../logger.js';
+import { protectedResourceMetadataUrl } from '../oauth/protected-resource.js';
+import { contextOf } from '../rest/request-context.js';
+import { CALLER_KEY, createMcpServer } from './mcp-server.js';
+import type { ToolServices } from './tools.js';
+
+export const SSE_MESSAGES_PATH = '/sse/messages';
+
+type AuthedRequest = Request & { auth?: AuthInfo };
+
+interface SseSession {
+  transport: SSEServerTransport;
+  userId: string;
+}
+
+export interface McpDoor {
+  router: Router;
+  /** Ends the open SSE streams (the HTTP server cannot close while they are open). */
+  close(): Promise<void>;
+}
+
+/** Builds the MCP router over the shared services. */
+export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger }): McpDoor {
+  const { services, baseUrl, version, logger } = options;
+  const router = Router();
+  const sessions = new Map<string, SseSession>();
+  const newServer = () => createMcpServer(services, { version, logger });
+
+  router.post('/mcp', requireBearer(baseUrl, '/mcp'), async (req: AuthedRequest, res, next) => {
+    try {
+      const server = newServer();
+      // Stateless: no session id; plain JSON answers (no SSE stream per POST).
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } catch (error) {
+      next(error);
+    }
+  });
+  // A stateless server offers no standalone SSE stream and no session to delete.
+  router.all('/mcp', requireBearer(baseUrl, '/mcp'), (_req, res) => {
+    res.setHeader('Allow', 'POST');
+    res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to /mcp' }, id: null });
+  });
+
+  router.get('/sse', requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
+    try {
+      const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
+      const caller = req.auth!.extra![CALLER_KEY] as AccountCaller;
+      sessions.set(transport.sessionId, { transport, userId: caller.userId });
+      const server = newServer();
+      let closed = false;
+      // server.close() closes the transport, which calls onclose again: close once.
+      transport.onclose = () => {
+        if (closed) return;
+        closed = true;
+        sessions.delete(transport.sessionId);
+        void server.close();
+      };
+      await server.connect(transport);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.post(SSE_MESSAGES_PATH, requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
+    try {
+      const session = sessions.get(String(req.query.sessionId ?? ''));
+      if (!session) {
+        res.status(404).json({ detail: 'Unknown or closed SSE session: open a new one with GET /sse' });
+        return;
+      }
+      // Each message is authenticated again (a revoked key stops at once) and must come from
+      // the account that opened the stream.
+      const caller = req.auth!.extra![CALLER_KEY] as AccountCaller;
+      if (caller.userId !== session.userId) {
+        res.status(403).json({ detail: 'This SSE session belongs to another account' });
+        return;
+      }
+      await session.transport.handlePostMessage(req, res);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return {
+    router,
+    async close() {
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+      sessions.clear();
+    },
+  };
+}
+
+/**
+ * Lets through requests whose `Authorization: Bearer` authenticated an account and hands the
+ * caller to the transports as AuthInfo (the tools read it from `extra.authInfo`); 401 with the
+ * protected-resource metadata URL otherwise.
+ */
+function requireBearer(baseUrl: string, resourcePath: string): RequestHandler {
+  const metadataUrl = protectedResourceMetadataUrl(baseUrl, resourcePath);
+  return (req: AuthedRequest, res, next) => {
+    const caller = contextOf(req).caller;
+    const authorization = req.header('authorization');
+    if (authorization && isAccount(caller)) {
+      req.auth = { token: authorization.replace(/^Bearer\s+/i, ''), clientId: caller.keyId ?? caller.userId, scopes: [], extra: { [CALLER_KEY]: caller } };
+      return next();
+    }
+    const rejected = !isAccount(caller) && caller.rejected;
+    const challenge = rejected
+      ? `Bearer error="invalid_token", error_description="${rejected.replaceAll('"', "'")}", resource_metadata="${metadataUrl}"`
+      : `Bearer resource_metadata="${metadataUrl}"`;
+    res.setHeader('WWW-Authenticate', challenge);
+    res.status(401).json({ detail: rejected || 'Not authenticated: send an API key or an OAuth access token as "Authorization: Bearer <token>"' });
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * One-time tokens (password reset, e-mail verification, legal acceptance): random, stored only as
+ * a SHA-256 hash in the `password_reset` table with their user and expiry, consumed at most once
+ * by a single conditional UPDATE (so two concurrent uses cannot both succeed). The purposes share
+ * the table; the hash is domain-separated by purpose, so a token of one purpose is unknown to the
+ * others. Password-reset tokens keep the plain SHA-256 so links mailed before this change work.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+
+export type OneTimePurpose = 'password_reset' | 'verify_email' | 'legal_acceptance';
+
+export const RESET_TOKEN_TTL_MS = 3600_000;
+export const VERIFY_EMAIL_TOKEN_TTL_MS = 24 * 3600_000;
+
+function tokenHash(purpose: OneTimePurpose, token: string): string {
+  const input = purpose === 'password_reset' ? token : `${purpose}:${token}`;
+  return createHash('sha256').update(input).digest('hex');
+}
+
+/** A new random token (32 bytes, base64url). */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Stores `token` (a new random one by default) for `userId`, valid `ttlMs`; returns it. Runs in
+ * `em`'s transaction when it has one.
+ */
+export async function issueOneTimeToken(
+  em: EntityManager,
+  userId: string,
+  purpose: OneTimePurpose,
+  ttlMs: number,
+  token: string = randomToken(),
+): Promise<string> {
+  const now = Date.now();
+  await em
+    .getConnection()
+    .execute(
+      'insert into password_reset (id, user_id, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)',
+      [randomUUID(), userId, tokenHash(purpose, token), new Date(now + ttlMs), new Date(now)],
+      'run',
+      em.getTransactionContext(),
+    );
+  return token;
+}
+
+/** Marks the token used and returns its user id; null when it is unknown, expired or already used. */
+export async function consumeOneTimeToken(em: EntityManager, purpose: OneTimePurpose, token: string): Promise<string | null> {
+  const rows = (await em
+    .getConnection()
+    .execute(
+      'update password_reset set used_at = ? where token_hash = ? and used_at is null and expires_at > ? returning user_id',
+      [new Date(), tokenHash(purpose, token), new Date()],
+      'all',
+      em.getTransactionContext(),
+    )) as { user_id: string }[];
+  return rows[0]?.user_id ?? null;
+}

@@ -1,0 +1,33 @@
+/**
+ * Per-account limits on expensive account operations (reading a month of usage rows, creating
+ * API keys), kept in the same CounterStore as the plan limits (Redis when REDIS_URL is set), so
+ * every door (REST, GraphQL, MCP) and every server process shares one budget. Independent of the
+ * plan and of RATE_LIMITS, like the sign-in throttle: they protect the service, not a quota.
+ */
+import { DomainError } from '../../errors.js';
+import type { CounterStore } from './counter-store.js';
+
+export interface OperationLimit {
+  /** The operation's name in the 429 detail and the counter key. */
+  operation: string;
+  limit: number;
+  durationSeconds: number;
+}
+
+/** GET /v1/usage/me and the `usage` field: per account. */
+export const USAGE_READ_LIMIT: OperationLimit = { operation: 'usage', limit: 30, durationSeconds: 60 };
+/** POST /v1/keys and the `createKey` mutation: per account (refused attempts count too). */
+export const CREATE_KEY_LIMIT: OperationLimit = { operation: 'create_key', limit: 20, durationSeconds: 60 };
+
+/** Counts one call of `rule.operation` by `who`; 429 with Retry-After once the budget is spent. */
+export async function throttleOperation(store: CounterStore, who: string, rule: OperationLimit, now = Date.now()): Promise<void> {
+  const window = { name: rule.operation, limit: rule.limit, durationMs: rule.durationSeconds * 1000, bucketMs: 1000 };
+  const result = await store.consume(`op:${rule.operation}:${who}`, [window], { now, enforce: true, cost: 1 });
+  if (!result.allowed) {
+    throw new DomainError(
+      'rate_limited',
+      `Too many requests: at most ${rule.limit} ${rule.operation} requests per ${rule.durationSeconds} seconds`,
+      { retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) },
+    );
+  }
+}

@@ -217,6 +217,48 @@ describe('LanceDbEngine', () => {
     expect(await engine.getDocuments([doc.id])).toEqual(new Map());
   });
 
+  it('recovers from a crash between writing chunks and the document row', async () => {
+    const doc = makeDoc({ source: 'XX/Test', source_id: 'crash/1', title: 'Crash', text: 'x', language: 'en' });
+    const before = (await engine.countChunks()).total;
+    const documents = (engine as any).documents;
+    const add = documents.add;
+    documents.add = async () => {
+      throw new Error('simulated crash');
+    };
+    try {
+      await expect(engine.upsertDocuments([input(doc, ['ostrich law', 'emu law'], 'c1')])).rejects.toThrow('simulated crash');
+    } finally {
+      documents.add = add;
+    }
+    // The hash is not stored, so an ingest sees the document as changed and writes it again.
+    expect(await engine.contentHashes([doc.id])).toEqual(new Map());
+    await engine.upsertDocuments([input(doc, ['ostrich law', 'emu law'], 'c1')]);
+    expect((await engine.countChunks()).total).toBe(before + 2);
+    expect((await engine.contentHashes([doc.id])).get(doc.id)).toBe('c1');
+    await engine.deleteDocuments([doc.id]);
+    expect((await engine.countChunks()).total).toBe(before);
+  });
+
+  it('keeps the old content hash when an update crashes before its new chunks are in', async () => {
+    const doc = makeDoc({ source: 'XX/Test', source_id: 'crash/2', title: 'Crash two', text: 'v1', language: 'en' });
+    await engine.upsertDocuments([input(doc, ['cassowary rule'], 'v1')]);
+    const chunks = (engine as any).chunks;
+    const add = chunks.add;
+    chunks.add = async () => {
+      throw new Error('simulated crash');
+    };
+    try {
+      await expect(engine.upsertDocuments([input({ ...doc, text: 'v2' }, ['kiwi rule'], 'v2')])).rejects.toThrow('simulated crash');
+    } finally {
+      chunks.add = add;
+    }
+    // Still the old hash: the resumed ingest sees a change and writes the new chunks.
+    expect((await engine.contentHashes([doc.id])).get(doc.id)).toBe('v1');
+    await engine.upsertDocuments([input({ ...doc, text: 'v2' }, ['kiwi rule'], 'v2')]);
+    expect(ids(await engine.keywordSearch('kiwi', legislation, 10))).toEqual([doc.id]);
+    await engine.deleteDocuments([doc.id]);
+  });
+
   it('keeps working through optimize and finds rows appended after it', async () => {
     await engine.optimize();
     expect(ids(await engine.keywordSearch('Schadensersatzpflicht', legislation, 10))).toEqual([BGB_823.id]);

@@ -568,25 +568,40 @@ export class LanceDbEngine implements SearchEngine {
 
       const ids = inputs.map((i) => i.document.id);
       const existing = [...(await this.storedVersions(ids)).keys()];
-      // Documents first (a chunk never points at a missing document), then chunks and vectors.
-      if (existing.length > 0) {
-        await this.documents.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(docRows);
-        for (const where of inLists('doc_id', existing)) {
-          await this.chunks.delete(where);
-          if (this.vectors) await this.vectors.delete(where);
-        }
-      } else {
-        await this.documents.add(docRows);
+      // The document row carries the content hash the ingest compares, so it is written LAST:
+      // after a crash mid-batch the hash still says "changed" and the resumed ingest rewrites
+      // the chunks. Chunks a crash left behind for a not-yet-written document are removed too.
+      const stale = [...new Set([...existing, ...(await this.orphanedChunkOwners(ids, existing))])];
+      for (const where of inLists('doc_id', stale)) {
+        await this.chunks.delete(where);
+        if (this.vectors) await this.vectors.delete(where);
       }
       await this.chunks.add(chunkRows);
       if (vectorRows.length > 0) {
         const vectors = await this.ensureVectorTable();
         await vectors.add(vectorRows);
       }
+      if (existing.length > 0) {
+        await this.documents.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(docRows);
+      } else {
+        await this.documents.add(docRows);
+      }
       this.unindexedChunks += chunkRows.length;
       if (!this.ftsReady) await this.createFtsIndex();
       else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow();
     });
+  }
+
+  /** Ids among `ids` (not stored as documents) that still own chunks: leftovers of a crash. */
+  private async orphanedChunkOwners(ids: string[], stored: string[]): Promise<string[]> {
+    const known = new Set(stored);
+    const fresh = ids.filter((id) => !known.has(id));
+    const owners = new Set<string>();
+    for (const where of inLists('doc_id', fresh)) {
+      const rows = (await this.chunks.query().where(where).select(['doc_id']).toArray()) as { doc_id: string }[];
+      for (const row of rows) owners.add(row.doc_id);
+    }
+    return [...owners];
   }
 
   deleteDocuments(ids: string[]): Promise<void> {

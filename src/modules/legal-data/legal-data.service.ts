@@ -44,6 +44,8 @@ export type ModelState = NonNullable<Readiness['embedding_model']>;
 
 export class LegalDataService implements LegalDataApi {
   private snapshot: CatalogSnapshot | null = null;
+  private refreshing: Promise<void> | null = null;
+  private queuedRefresh: Promise<void> | null = null;
   private ingest: IngestState | null = null;
   private indexComplete = false;
   private model: ModelState | null = null;
@@ -56,6 +58,20 @@ export class LegalDataService implements LegalDataApi {
 
   /** Rebuilds discovery and statistics from the index and the catalogue. */
   async refreshCatalog(): Promise<void> {
+    // Callers during a rebuild share ONE follow-up rebuild (the running one may predate their
+    // writes); callers with none running start it.
+    if (this.refreshing) {
+      this.queuedRefresh ??= this.refreshing.catch(() => undefined).then(() => {
+        this.queuedRefresh = null;
+        return this.refreshCatalog();
+      });
+      return this.queuedRefresh;
+    }
+    this.refreshing = this.rebuildCatalog().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async rebuildCatalog(): Promise<void> {
     const [sources, chunks, model] = await Promise.all([
       this.deps.loadCatalogue(),
       this.deps.engine.countChunks(),

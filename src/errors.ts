@@ -48,3 +48,20 @@ export class ValidationError extends DomainError {
 export function assertThat(condition: unknown, error: DomainError | (() => DomainError)): asserts condition {
   if (!condition) throw typeof error === 'function' ? error() : error;
 }
+
+/** The HTTP status each error code ends in; what every door answers and what usage records. */
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  validation_failed: 422,
+  bad_request: 400,
+  not_found: 404,
+  unauthorized: 401,
+  forbidden: 403,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** The HTTP status a thrown error ends in: its code's, or 500 for anything unexpected. */
+export function httpStatusOf(error: unknown): number {
+  return error instanceof DomainError ? (HTTP_STATUS_BY_CODE[error.code] ?? 500) : 500;
+}

@@ -11,7 +11,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { DomainError, ValidationError, type ErrorCode, type ValidationIssue } from '../errors.js';
+import { DomainError, HTTP_STATUS_BY_CODE, ValidationError, type ValidationIssue } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 export type InputLocation = 'body' | 'query' | 'path' | 'header' | 'cookie';
@@ -217,16 +217,6 @@ export function pythonJsonError(text: string): { msg: string; pos: number } | nu
 // The mapper
 // ---------------------------------------------------------------------------------------------
 
-const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  validation_failed: 422,
-  bad_request: 400,
-  not_found: 404,
-  unauthorized: 401,
-  forbidden: 403,
-  conflict: 409,
-  rate_limited: 429,
-  unavailable: 503,
-};
 
 interface HttpErrorLike {
   status?: number;
@@ -257,7 +247,7 @@ export function errorHandler(logger: Pick<Logger, 'error'> = consoleLogger): Err
       return;
     }
     if (error instanceof DomainError) {
-      const status = STATUS_BY_CODE[error.code] ?? 500;
+      const status = HTTP_STATUS_BY_CODE[error.code] ?? 500;
       const retryAfter = error.details?.retryAfterSeconds;
       if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer');
       if (error.code === 'rate_limited' || (error.code === 'unavailable' && retryAfter !== undefined)) {

@@ -10,7 +10,7 @@
  */
 import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext } from '../../context.js';
-import { DomainError } from '../../errors.js';
+import { DomainError, httpStatusOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
@@ -173,7 +173,7 @@ export class UsageService {
     try {
       return await work();
     } catch (error) {
-      status = statusOf(error);
+      status = httpStatusOf(error);
       throw error;
     } finally {
       if (status >= 500) {
@@ -301,22 +301,6 @@ export function limitWindows(plan: PlanLimits, caller: Caller, now: number): Win
 
 function subjectOf(caller: Caller): string {
   return isAccount(caller) ? `user:${caller.userId}` : `ip:${caller.ip ?? 'unknown'}`;
-}
-
-/** The HTTP status a thrown error ends in (what the doors answer). */
-function statusOf(error: unknown): number {
-  if (!(error instanceof DomainError)) return 500;
-  const statuses: Record<string, number> = {
-    validation_failed: 422,
-    bad_request: 400,
-    not_found: 404,
-    unauthorized: 401,
-    forbidden: 403,
-    conflict: 409,
-    rate_limited: 429,
-    unavailable: 503,
-  };
-  return statuses[error.code] ?? 500;
 }
 
 function startOfUtcDay(ms: number): number {

@@ -462,6 +462,11 @@ describe('LanceDbEngine', () => {
         const hits = await indexed.vectorSearch(q, legislation, 5);
         expect(hits).toHaveLength(5);
         for (const h of hits) expect(Number(h.docId.split('/d')[1]) % 4).toBe(0);
+        // Scores are the exact cosine similarity through the index too (the HNSW index alone
+        // reports 2 - 2 cos on quantised vectors): the fusion's model scale depends on it.
+        const [exact] = await embedder.embedPassages(['Doc 0\nbreach of contract damages']);
+        const expected = q.reduce((sum, v, i) => sum + v * exact[i], 0);
+        expect(hits.find((h) => h.docId === 'XX/Idx/d0')!.score).toBeCloseTo(expected, 5);
         const filtered = await indexed.vectorSearch(q, { ...legislation, countries: ['AA'] }, 50);
         expect(filtered.length).toBeGreaterThan(0);
         for (const h of filtered) expect(Number(h.docId.split('/d')[1]) % 2).toBe(1);

@@ -249,6 +249,19 @@ function norm(v: Float32Array): number {
   return Math.sqrt(s);
 }
 
+/** Cosine similarity of two vectors (0 when either is zero). */
+function cosine(a: Float32Array, b: ArrayLike<number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
 /** Keeps each document's best row (rows come best first). */
 function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
   const seen = new Set<string>();
@@ -420,15 +433,24 @@ export class LanceDbEngine implements SearchEngine {
         .column('vector')
         .distanceType('cosine')
         .where(where)
-        .select(['chunk_id', 'doc_id', '_distance'])
+        .select(['chunk_id', 'doc_id', 'vector'])
         .limit(k);
       if (this.hasVectorIndex) q = q.ef(Math.max(k * 2, 100));
-      const rows = (await q.toArray()) as { chunk_id: string; doc_id: string; _distance: number }[];
+      // The candidates are rescored with their exact cosine similarity: the HNSW index works on
+      // scalar-quantised vectors and reports another distance than a flat search does (for
+      // unit vectors, squared L2 = 2 - 2 cos instead of 1 - cos), and the hybrid fusion needs
+      // the model's true cosine on every path.
+      const rows = ((await q.toArray()) as { chunk_id: string; doc_id: string; vector: ArrayLike<number> | { toArray(): ArrayLike<number> } }[]).map((r) => ({
+        chunk_id: r.chunk_id,
+        doc_id: r.doc_id,
+        score: cosine(vector, 'toArray' in r.vector ? r.vector.toArray() : r.vector),
+      }));
+      rows.sort((a, b) => b.score - a.score);
       const best = collapse(rows);
       if (best.length >= limit || rows.length < k || k >= limit * 64) {
         const top = best.slice(0, limit);
         const passages = await this.chunkContents(top.map((r) => r.chunk_id));
-        return top.map((r) => ({ docId: r.doc_id, score: 1 - Number(r._distance), passage: passages.get(r.chunk_id) ?? '' }));
+        return top.map((r) => ({ docId: r.doc_id, score: r.score, passage: passages.get(r.chunk_id) ?? '' }));
       }
       k *= 4;
     }

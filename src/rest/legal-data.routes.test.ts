@@ -17,50 +17,13 @@ import { parseInput } from '../validation.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { legalDataRouter } from './legal-data.routes.js';
 import { systemRouter } from './system.routes.js';
+import { makeDocument } from '../../test/fixtures/documents.js';
 
 // ---------------------------------------------------------------------------------------------
 // An in-memory LegalDataApi
 // ---------------------------------------------------------------------------------------------
 
-function doc(source: string, sourceId: string, fields: Partial<LegalDocument> = {}): LegalDocument {
-  return {
-    id: documentId(source, sourceId),
-    source,
-    source_id: sourceId,
-    namespace: 'legislation',
-    country: source.split('/')[0]!,
-    title: sourceId,
-    text: '',
-    language: null,
-    date: null,
-    url: null,
-    court: null,
-    court_tier: null,
-    jurisdiction: null,
-    chamber: null,
-    ecli: null,
-    case_number: null,
-    decision_type: null,
-    decision_number: null,
-    authority: null,
-    document_type: null,
-    status: null,
-    identifier: null,
-    eli_uri: null,
-    effective_date: null,
-    expiry_date: null,
-    granularity: null,
-    unit_type: null,
-    unit_number: null,
-    canonical_path: null,
-    parent_source_id: null,
-    summary: null,
-    subdivision: null,
-    short_names: [],
-    extra: {},
-    ...fields,
-  };
-}
+const doc = makeDocument;
 
 const DOCUMENTS = [
   doc('DE/GesetzeImInternet', 'bgb/823', { title: '§ 823 BGB Schadensersatzpflicht', text: 'Wer vorsätzlich oder fahrlässig ...', language: 'de' }),

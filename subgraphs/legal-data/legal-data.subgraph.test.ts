@@ -39,50 +39,13 @@ import {
 import { parseInput } from '../../src/validation.js';
 import { schemaOnlyServices } from '../../src/graphql/subgraphs.js';
 import { buildLegalDataSubgraph } from './index.js';
+import { makeDocument } from '../../test/fixtures/documents.js';
 import { splitDocumentId } from './legal-data.resolver.js';
 
 // ---------------------------------------------------------------------------------------------
 // In-memory service
 
-function doc(source: string, sourceId: string, fields: Partial<LegalDocument>): LegalDocument {
-  return {
-    id: documentId(source, sourceId),
-    source,
-    source_id: sourceId,
-    namespace: 'legislation',
-    country: source.split('/')[0]!,
-    title: '',
-    text: '',
-    language: null,
-    date: null,
-    url: null,
-    court: null,
-    court_tier: null,
-    jurisdiction: null,
-    chamber: null,
-    ecli: null,
-    case_number: null,
-    decision_type: null,
-    decision_number: null,
-    authority: null,
-    document_type: null,
-    status: null,
-    identifier: null,
-    eli_uri: null,
-    effective_date: null,
-    expiry_date: null,
-    granularity: null,
-    unit_type: null,
-    unit_number: null,
-    canonical_path: null,
-    parent_source_id: null,
-    summary: null,
-    subdivision: null,
-    short_names: [],
-    extra: {},
-    ...fields,
-  };
-}
+const doc = (source: string, sourceId: string, fields: Partial<LegalDocument>) => makeDocument(source, sourceId, { title: '', ...fields });
 
 const DOCUMENTS: LegalDocument[] = [
   doc('DE/GesetzeImInternet', 'bgb/823', {

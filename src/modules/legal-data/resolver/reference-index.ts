@@ -8,20 +8,10 @@ import { ACT_ALIASES, type ActAlias } from './aliases.js';
 import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';
 
 /** The fields of a document the resolver answers with and filters on. */
-export interface IndexedDoc {
-  id: string;
-  source: string;
-  source_id: string;
-  namespace: Namespace;
-  country: string;
-  title: string;
-  url: string | null;
-  canonical_path: string | null;
-  language: string | null;
-  court: string | null;
-  date: string | null;
-  case_number: string | null;
-}
+export type IndexedDoc = Pick<
+  DocumentMetadata,
+  'id' | 'source' | 'source_id' | 'namespace' | 'country' | 'title' | 'url' | 'canonical_path' | 'language' | 'court' | 'date' | 'case_number'
+>;
 
 /** An act (a code, law, regulation) with its article documents by normalised number. */
 export interface ActEntry {

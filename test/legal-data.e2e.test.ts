@@ -168,7 +168,7 @@ describe('legal-data API on a slice of the real corpus', () => {
 
   it('flags hits whose text cannot be loaded instead of failing the search', async () => {
     const broken = Object.create(platform.engine);
-    broken.getDocuments = async () => {
+    broken.getDocuments = broken.getDocumentsWithoutText = async () => {
       throw new Error('document store offline');
     };
     const result = await search({ engine: broken, embedder: null }, { q: 'Eigentum', namespace: 'legislation', country: ['DE'], top_k: 3 });

@@ -3,7 +3,7 @@
  * Elasticsearch + Pinecone adapters implement the same port later. Services never know
  * which engine runs.
  */
-import type { DocumentMetadata, LegalDocument, Namespace } from '../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../modules/legal-data/legal-document.js';
 
 /** Filters shared by the keyword and the vector leg. All conditions are ANDed. */
 export interface EngineFilters {
@@ -70,6 +70,8 @@ export interface SearchEngine {
 
   /** Full documents by id; unknown ids are absent from the map. */
   getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;
+  /** The same without text and extra fields (a search hit's text is its passage): far less to read. */
+  getDocumentsWithoutText(ids: string[]): Promise<Map<string, DocumentWithoutText>>;
 
   /** Inserts or replaces documents with their chunks (a replaced document loses its old chunks). */
   upsertDocuments(batch: DocumentInput[]): Promise<void>;

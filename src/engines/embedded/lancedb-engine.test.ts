@@ -217,6 +217,17 @@ describe('LanceDbEngine', () => {
     expect(await engine.getDocuments([doc.id])).toEqual(new Map());
   });
 
+  it('reads documents without their text for hits that only show a passage', async () => {
+    const docs = await engine.getDocumentsWithoutText([BGB_823.id, GDPR.id, 'nope']);
+    expect([...docs.keys()].sort()).toEqual([BGB_823.id, GDPR.id].sort());
+    const bgb = docs.get(BGB_823.id)!;
+    expect(bgb).not.toHaveProperty('text');
+    expect(bgb).not.toHaveProperty('extra');
+    const full = (await engine.getDocuments([BGB_823.id])).get(BGB_823.id)!;
+    const { text: _t, extra: _e, ...rest } = full;
+    expect(bgb).toEqual(rest);
+  });
+
   it('recovers from a crash between writing chunks and the document row', async () => {
     const doc = makeDoc({ source: 'XX/Test', source_id: 'crash/1', title: 'Crash', text: 'x', language: 'en' });
     const before = (await engine.countChunks()).total;

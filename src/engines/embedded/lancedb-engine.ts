@@ -31,7 +31,7 @@ import type {
   SearchEngine,
   StoredChunk,
 } from '../search-engine.js';
-import type { DocumentMetadata, LegalDocument, Namespace } from '../../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../../modules/legal-data/legal-document.js';
 import { ANALYSIS_VERSION, analyzeDocumentText, analyzeQuery, resolveDocumentLanguage } from '../text-analysis.js';
 
 export interface LanceDbEngineOptions {
@@ -277,6 +277,8 @@ function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
 export class LanceDbEngine implements SearchEngine {
   private db: lancedb.Connection | null = null;
   private documents!: lancedb.Table;
+  /** Columns of the documents table but the large ones, for hits that need no text. */
+  private columnsWithoutText: string[] | null = null;
   private chunks!: lancedb.Table;
   private vectors: lancedb.Table | null = null;
   private meta: Meta = { ...EMPTY_META };
@@ -488,6 +490,17 @@ export class LanceDbEngine implements SearchEngine {
     for (const where of inLists('id', [...new Set(ids)])) {
       const rows = (await this.documents.query().where(where).toArray()) as Record<string, unknown>[];
       for (const row of rows) out.set(String(row.id), rowToDocument(row));
+    }
+    return out;
+  }
+
+  async getDocumentsWithoutText(ids: string[]): Promise<Map<string, DocumentWithoutText>> {
+    this.requireOpen();
+    this.columnsWithoutText ??= (await this.documents.schema()).fields.map((f) => f.name).filter((n) => n !== 'text' && n !== 'extra');
+    const out = new Map<string, DocumentWithoutText>();
+    for (const where of inLists('id', [...new Set(ids)])) {
+      const rows = (await this.documents.query().where(where).select(this.columnsWithoutText).toArray()) as Record<string, unknown>[];
+      for (const row of rows) out.set(String(row.id), { ...rowToMetadata(row), summary: nullableString(row.summary) });
     }
     return out;
   }

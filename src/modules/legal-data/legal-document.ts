@@ -71,6 +71,9 @@ export interface LegalDocument {
   extra: Record<string, unknown>;
 }
 
+/** A document without its text and extra fields: enough for a search hit that shows a passage. */
+export type DocumentWithoutText = Omit<LegalDocument, 'text' | 'extra'>;
+
 /** A document without its text: what catalogue aggregates (discovery, stats) are built from. */
 export type DocumentMetadata = Omit<LegalDocument, 'text' | 'extra' | 'summary'>;
 

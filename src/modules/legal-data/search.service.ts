@@ -6,7 +6,7 @@ import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import { parseInput } from '../../validation.js';
-import { DOCUMENT_METADATA_FIELDS, type LegalDocument } from './legal-document.js';
+import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
 import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
 import { buildSnippet } from './snippet.js';
 
@@ -100,9 +100,12 @@ async function withoutEnclosingDocuments(engine: SearchEngine, ...legs: Document
 }
 
 async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest): Promise<SearchHit[]> {
-  let documents: Map<string, LegalDocument>;
+  // Only full_text and full_metadata carry the text; the other details show the passage.
+  const needsText = r.result_detail === 'full_text' || r.result_detail === 'full_metadata';
+  const ids = fused.map((h) => h.docId);
+  let documents: Map<string, LegalDocument | DocumentWithoutText>;
   try {
-    documents = await engine.getDocuments(fused.map((h) => h.docId));
+    documents = needsText ? await engine.getDocuments(ids) : await engine.getDocumentsWithoutText(ids);
   } catch {
     documents = new Map();
   }
@@ -112,7 +115,7 @@ async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchReque
   });
 }
 
-function shapeHit(hit: FusedHit, doc: LegalDocument, r: SearchRequest): SearchHit {
+function shapeHit(hit: FusedHit, doc: LegalDocument | DocumentWithoutText, r: SearchRequest): SearchHit {
   const out: SearchHit = {
     id: doc.id,
     source: doc.source,
@@ -127,18 +130,19 @@ function shapeHit(hit: FusedHit, doc: LegalDocument, r: SearchRequest): SearchHi
     const value = doc[field];
     if (value !== null && value !== undefined) (out as Record<string, unknown>)[field] = value;
   }
-  const snippet = buildSnippet(hit.passage || doc.text, r.q);
+  const text = 'text' in doc ? doc.text : null;
+  const snippet = buildSnippet(hit.passage || text || '', r.q);
   if (r.result_detail === 'summary_only') {
     out.summary = doc.summary ?? snippet;
     return out;
   }
   out.snippet = snippet;
-  if (r.result_detail === 'full_text' || r.result_detail === 'full_metadata') {
-    out.text = doc.text.slice(0, FULL_TEXT_BOUND);
-    out.text_truncated = doc.text.length > FULL_TEXT_BOUND;
-    out.full_text_size = doc.text.length;
+  if (text !== null && (r.result_detail === 'full_text' || r.result_detail === 'full_metadata')) {
+    out.text = text.slice(0, FULL_TEXT_BOUND);
+    out.text_truncated = text.length > FULL_TEXT_BOUND;
+    out.full_text_size = text.length;
   }
-  if (r.result_detail === 'full_metadata') {
+  if (r.result_detail === 'full_metadata' && 'text' in doc) {
     const { text: _text, ...metadata } = doc;
     out.metadata = metadata;
     if (doc.summary) out.summary = doc.summary;

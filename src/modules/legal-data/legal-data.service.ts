@@ -9,6 +9,7 @@ import type { SearchEngine } from '../../engines/search-engine.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { z } from 'zod';
+import { broadcast } from '../../util/broadcast.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import type { CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, Stats } from './catalog.schema.js';
 import type { CatalogSource } from './ingest/corpus-reader.js';
@@ -77,13 +78,18 @@ export class LegalDataService implements LegalDataApi {
       this.deps.engine.countChunks(),
       this.deps.engine.vectorModel(),
     ]);
-    this.snapshot = await CatalogSnapshot.build(this.deps.engine.scanMetadata(), sources, {
-      chunks: chunks.total,
-      chunksWithVectors: chunks.withVectors,
-      embeddingModel: model,
-    });
-    // The reference index follows the search index; its cache of resolutions is dropped with it.
-    await this.resolver.refresh();
+    // One scan of the index feeds both the catalogue snapshot and the resolver's reference index
+    // (whose cache of resolutions is dropped with it).
+    const [forCatalog, forResolver] = broadcast(this.deps.engine.scanMetadata(), 2);
+    const [snapshot] = await Promise.all([
+      CatalogSnapshot.build(forCatalog, sources, {
+        chunks: chunks.total,
+        chunksWithVectors: chunks.withVectors,
+        embeddingModel: model,
+      }),
+      this.resolver.refresh(forResolver),
+    ]);
+    this.snapshot = snapshot;
   }
 
   /** Billable: charged to the caller (see UsageGuard). */

@@ -6,7 +6,7 @@
  */
 import type { SearchEngine } from '../../../engines/search-engine.js';
 import { parseInput } from '../../../validation.js';
-import type { Namespace } from '../legal-document.js';
+import type { DocumentMetadata, Namespace } from '../legal-document.js';
 import {
   resolveRequestSchema,
   type MatchType,
@@ -54,8 +54,8 @@ export class ReferenceResolver {
   constructor(private readonly deps: ResolverDeps) {}
 
   /** Rebuilds the reference index from the engine and drops every cached resolution. */
-  async refresh(): Promise<void> {
-    const build = ReferenceIndex.build(this.deps.engine.scanMetadata());
+  async refresh(metadata: AsyncIterable<DocumentMetadata[]> = this.deps.engine.scanMetadata()): Promise<void> {
+    const build = ReferenceIndex.build(metadata);
     this.building = build;
     try {
       const index = await build;

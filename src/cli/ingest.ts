@@ -2,10 +2,10 @@
  * `npm run ingest [-- --corpus DIR]`: indexes a corpus folder into DATA_DIR with a progress
  * bar and a summary. Ctrl-C stops after the current batch; the next run resumes.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { corpusDirOrExit } from './cli-args.js';
 import { mkdir } from 'node:fs/promises';
 import { lockDataDir } from '../data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from '../db/orm.js';
@@ -21,15 +21,7 @@ if (values.help) {
   process.exit(0);
 }
 const config = loadConfig();
-const corpusDir = values.corpus ? path.resolve(values.corpus) : config.corpusDir;
-if (!corpusDir) {
-  process.stderr.write('No corpus folder: pass --corpus DIR or set CORPUS_DIR.\n');
-  process.exit(2);
-}
-if (!existsSync(path.join(corpusDir, 'documents')) && !existsSync(path.join(corpusDir, 'sources.jsonl.gz'))) {
-  process.stderr.write(`${corpusDir} is not a corpus folder (no documents/ and no sources.jsonl.gz; see shared/corpus/FORMAT.md).\n`);
-  process.exit(2);
-}
+const corpusDir = corpusDirOrExit(values.corpus, config.corpusDir);
 const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'info');
 await mkdir(config.dataDir, { recursive: true });
 let lock;

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { corpusDirOrExit, positiveNumberOrExit } from './cli-args.js';
 import { TRAIN_DEFAULTS, trainDomainModel } from '../engines/training/train-domain-model.js';
 import { defaultModelDir } from '../engines/embedders/create-embedder.js';
 import { progressLine } from '../engines/training/train-in-background.js';
@@ -35,21 +36,16 @@ if (values.help) {
   process.exit(0);
 }
 const config = loadConfig();
-const corpusDir = values.corpus ? path.resolve(values.corpus) : config.corpusDir;
-if (!corpusDir) {
-  process.stderr.write('No corpus folder: pass --corpus DIR or set CORPUS_DIR.\n');
-  process.exit(2);
-}
-const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+const corpusDir = corpusDirOrExit(values.corpus, config.corpusDir);
 const summary = await trainDomainModel({
   corpusDir,
   outDir: path.resolve(values.out ?? defaultModelDir(config.dataDir)),
-  seed: num(values.seed),
-  dimension: num(values.dimension),
-  vocabSize: num(values.vocab),
-  epochs: num(values.epochs),
-  maxMinutes: num(values['max-minutes']),
-  learningRate: num(values['learning-rate']),
+  seed: positiveNumberOrExit('seed', values.seed, { allowZero: true }),
+  dimension: positiveNumberOrExit('dimension', values.dimension),
+  vocabSize: positiveNumberOrExit('vocab', values.vocab),
+  epochs: positiveNumberOrExit('epochs', values.epochs),
+  maxMinutes: positiveNumberOrExit('max-minutes', values['max-minutes']),
+  learningRate: positiveNumberOrExit('learning-rate', values['learning-rate']),
   skipSvd: values['skip-svd'],
   skipContrastive: values['skip-contrastive'],
   log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),

@@ -1,0 +1,27 @@
+/** Argument checks shared by the command-line tools: a readable message and exit 2, never a stack. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+/** The corpus folder from `--corpus` or CORPUS_DIR; exits when there is none or it is not a corpus. */
+export function corpusDirOrExit(flag: string | undefined, configured: string | undefined): string {
+  const corpusDir = flag ? path.resolve(flag) : configured;
+  if (!corpusDir) fail('No corpus folder: pass --corpus DIR or set CORPUS_DIR.');
+  if (!existsSync(path.join(corpusDir, 'documents')) && !existsSync(path.join(corpusDir, 'sources.jsonl.gz'))) {
+    fail(`${corpusDir} is not a corpus folder (no documents/ and no sources.jsonl.gz; see shared/corpus/FORMAT.md).`);
+  }
+  return corpusDir;
+}
+
+/** A numeric flag (undefined when absent); exits when it is not a positive number (or 0, when allowed). */
+export function positiveNumberOrExit(name: string, value: string | undefined, options: { allowZero?: boolean } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  const ok = value.trim() !== '' && Number.isFinite(n) && (n > 0 || (options.allowZero === true && n === 0));
+  if (!ok) fail(`--${name} must be a ${options.allowZero ? 'non-negative' : 'positive'} number (got "${value}").`);
+  return n;
+}

@@ -2,9 +2,7 @@
  * The REST edge over real HTTP: an express app on an ephemeral port with the real routers and
  * error mapper, over a small in-memory LegalDataApi that validates with the real schemas.
  */
-import { once } from 'node:events';
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
@@ -18,6 +16,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { legalDataRouter } from './legal-data.routes.js';
 import { systemRouter } from './system.routes.js';
 import { makeDocument } from '../../test/fixtures/documents.js';
+import { serve } from '../../test/helpers/http.js';
 
 // ---------------------------------------------------------------------------------------------
 // An in-memory LegalDataApi
@@ -125,7 +124,7 @@ class InMemoryLegalData implements LegalDataApi {
 
 const api = new InMemoryLegalData();
 const logged: unknown[] = [];
-let server: Server;
+let close: () => Promise<void>;
 let base: string;
 
 beforeAll(async () => {
@@ -134,15 +133,10 @@ beforeAll(async () => {
   app.use(legalDataRouter(api));
   app.use(notFoundHandler);
   app.use(errorHandler({ error: (_message, error) => logged.push(error) }));
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close } = await serve(app));
 });
 
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => close());
 
 async function get(path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path);

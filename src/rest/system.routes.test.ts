@@ -1,14 +1,12 @@
 /** /openapi.json, /health and /ready over real HTTP. */
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Readiness } from '../modules/legal-data/catalog.schema.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { systemRouter } from './system.routes.js';
+import { serve } from '../../test/helpers/http.js';
 
 let readiness: Readiness = { status: 'starting', stores: { database: false, index: false }, ingest: null };
-let server: Server;
+let close: () => Promise<void>;
 let base: string;
 
 beforeAll(async () => {
@@ -16,15 +14,10 @@ beforeAll(async () => {
   app.use(systemRouter({ readiness: async () => readiness }, 'https://legal.example.org'));
   app.use(notFoundHandler);
   app.use(errorHandler({ error: () => undefined }));
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close } = await serve(app));
 });
 
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => close());
 
 async function get(path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path);

@@ -1,4 +1,22 @@
 /** Small HTTP helpers for end-to-end tests: JSON calls that keep status, headers and body. */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+/** Serves `app` on an ephemeral loopback port; returns its base URL and a close function. */
+export async function serve(app: Express): Promise<{ base: string; server: Server; close(): Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    close: async () => {
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
 export interface HttpResult {
   status: number;
   headers: Headers;

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
+import { anonymousContext } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { createIngestStore } from '../src/modules/legal-data/catalog.store.js';
 import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js';
@@ -223,6 +224,9 @@ describe('legal-data API on a slice of the real corpus', () => {
     expect(withEmpty.body.length).toBeGreaterThan(de.body.length);
     expect(withEmpty.body.some((s: any) => s.total_documents === 0)).toBe(true);
     expect((await get('/v1/discover/countries/XX/sources')).status).toBe(404);
+    // The default is the service's: without options, empty sources stay hidden.
+    const viaService = await platform.legalData.sources(anonymousContext(), 'DE');
+    expect(viaService.map((s) => s.source)).toEqual(de.body.map((s: any) => s.source));
 
     const bghRecords = records.filter((r) => r.source === 'DE/BGH');
     const filters = await get('/v1/discover/sources/DE/BGH/filters');

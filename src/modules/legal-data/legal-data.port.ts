@@ -15,7 +15,8 @@ export interface LegalDataApi {
   getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument>;
   countries(ctx: RequestContext): Promise<CountryInfo[]>;
   /** NotFoundError for a country with no catalogued source. */
-  sources(ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]>;
+  /** Sources without documents are left out unless `includeEmpty` (default false). */
+  sources(ctx: RequestContext, country: string, options?: { includeEmpty?: boolean }): Promise<SourceInfo[]>;
   /** NotFoundError for an unknown source; namespace defaults to the source's largest one. */
   filters(ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters>;
   courts(ctx: RequestContext, options: { country?: string; source?: string }): Promise<CourtInfo[]>;

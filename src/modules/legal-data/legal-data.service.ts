@@ -136,12 +136,12 @@ export class LegalDataService implements LegalDataApi {
     return this.agentBillable(ctx, 'discover_countries', async () => (await this.catalog()).countries());
   }
 
-  sources(ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]> {
+  sources(ctx: RequestContext, country: string, options: { includeEmpty?: boolean } = {}): Promise<SourceInfo[]> {
     return this.agentBillable(ctx, 'discover_sources', async () => {
       const snapshot = await this.catalog();
       const code = snapshot.resolveCountry(country);
       if (!code) throw new NotFoundError(`Unknown country: ${country}`);
-      return snapshot.sourcesOf(code, options.includeEmpty);
+      return snapshot.sourcesOf(code, options.includeEmpty ?? false);
     });
   }
 

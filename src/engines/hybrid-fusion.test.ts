@@ -94,4 +94,35 @@ describe('fuseHybrid', () => {
     const weak = fuseHybrid([hit('a', 30)], [hit('a', 0.3)], 0.7, 1, scale)[0].score;
     expect(strong).toBeGreaterThan(weak);
   });
+
+  describe('section context', () => {
+    // a1 and a2 share a section; b1 is alone in its section; c is in none (a decision, say).
+    const sectionOf = new Map([
+      ['a1', 'act | Part 1'],
+      ['a2', 'act | Part 1'],
+      ['b1', 'act | Part 2'],
+    ]);
+    const legHits = [hit('b1', 10), hit('c', 10), hit('a1', 9), hit('a2', 8)];
+
+    it('lifts an article whose section the leg found too, keeps documents outside sections as they are', () => {
+      const fused = fuseHybrid(legHits, [], 0, 10, undefined, { sectionOf, weight: 0.3 });
+      expect(fused.map((h) => h.docId)).toEqual(['c', 'a1', 'a2', 'b1']);
+      const score = (id: string) => fused.find((h) => h.docId === id)!.keywordScore;
+      expect(score('c')).toBe(1);
+      expect(score('a1')).toBeCloseTo(0.7 * 0.9 + 0.3 * 0.8, 12);
+      expect(score('a2')).toBeCloseTo(0.7 * 0.8 + 0.3 * 0.9, 12);
+      expect(score('b1')).toBeCloseTo(0.7, 12);
+    });
+
+    it('applies to each leg separately, and weight 0 changes nothing', () => {
+      const semanticLeg = [hit('b1', 0.9), hit('a2', 0.5)];
+      const fused = fuseHybrid([], semanticLeg, 1, 10, undefined, { sectionOf, weight: 0.3 });
+      // a2's sibling a1 was found by the keyword leg only: no context in the semantic leg.
+      expect(fused.map((h) => [h.docId, h.semanticScore])).toEqual([
+        ['b1', 0.7 * 0.9],
+        ['a2', 0.7 * 0.5],
+      ]);
+      expect(fuseHybrid(legHits, semanticLeg, 0.5, 10, undefined, { sectionOf, weight: 0 })).toEqual(fuseHybrid(legHits, semanticLeg, 0.5, 10));
+    });
+  });
 });

@@ -60,6 +60,10 @@ export const RAW_COSINE_SCALE: SemanticScale = { low: 0, high: 1 };
  * alpha 0 or 1, identical to the leg's own order even when clamping flattens scores.
  *
  * `alpha` is clamped to [0, 1]; duplicate docIds inside one leg keep their first (best) hit.
+ *
+ * With `sections`, each leg's normalised scores first take their section into account (see
+ * SectionContext) before they are fused; alpha 0 and 1 then give that leg's ranking with
+ * section context.
  */
 export function fuseHybrid(
   keyword: DocumentHit[],
@@ -67,6 +71,7 @@ export function fuseHybrid(
   alpha: number,
   limit: number,
   scale: SemanticScale = RAW_COSINE_SCALE,
+  sections?: SectionContext,
 ): FusedHit[] {
   const a = Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0;
   if (limit <= 0) return [];
@@ -102,6 +107,11 @@ export function fuseHybrid(
     });
   }
 
+  if (sections && sections.weight > 0) {
+    addSectionContext([...byId.values()], 'keyword', sections);
+    addSectionContext([...byId.values()], 'semantic', sections);
+  }
+
   const semanticFirst = a >= 0.5;
   const all = [...byId.values()];
   for (const c of all) c.score = a * c.semantic + (1 - a) * c.keyword;
@@ -123,3 +133,42 @@ export function fuseHybrid(
   }));
 }
 
+
+/**
+ * Provisions are read in their section. A legislation article found by a leg is more likely
+ * to be what the query is about when another article of its section is found by the same leg
+ * too (a question usually concerns a group of neighbouring provisions, and an article alone
+ * often lacks the words its section's other articles carry). So, inside each leg,
+ *
+ *     score' = (1 - weight) * score + weight * best score of another article of its section
+ *
+ * (0 when the leg found no other article of the section). Documents outside any section (case
+ * law, acts, articles of unstructured texts) keep their score.
+ */
+export interface SectionContext {
+  /** Section key of each document that sits in one (`DocumentPlace.section`). */
+  sectionOf: ReadonlyMap<string, string>;
+  /** Share of the score that comes from the section's other articles, in [0, 1). */
+  weight: number;
+}
+
+function addSectionContext(candidates: Candidate[], leg: 'keyword' | 'semantic', { sectionOf, weight }: SectionContext): void {
+  const rank = leg === 'keyword' ? 'keywordRank' : 'semanticRank';
+  const found = candidates.filter((c) => c[rank] !== Infinity && sectionOf.has(c.docId));
+  // The two best scores of each section: the best "other" article is the first, or the
+  // second for the article that holds the first.
+  const best = new Map<string, [Candidate, number]>();
+  for (const c of found) {
+    const key = sectionOf.get(c.docId)!;
+    const top = best.get(key);
+    if (!top) best.set(key, [c, 0]);
+    else if (c[leg] > top[0][leg]) best.set(key, [c, top[0][leg]]);
+    else if (c[leg] > top[1]) top[1] = c[leg];
+  }
+  const scores = found.map((c) => {
+    const [holder, second] = best.get(sectionOf.get(c.docId)!)!;
+    const other = holder === c ? second : holder[leg];
+    return (1 - weight) * c[leg] + weight * other;
+  });
+  found.forEach((c, i) => (c[leg] = scores[i]));
+}

@@ -30,6 +30,18 @@ export interface DocumentHit {
   passage: string;
 }
 
+/** A document's place inside its enclosing document (see `documentPlaces`). */
+export interface DocumentPlace {
+  /** The enclosing document: `<source>/<parent_source_id>`. */
+  parentId: string;
+  /**
+   * The section the document sits in: the parent's id and the canonical path without its last
+   * step (`Code du sport > Partie législative > LIVRE II > TITRE III > Chapitre Ier > Section 1`);
+   * null when the path names no section.
+   */
+  section: string | null;
+}
+
 /** A chunk of a document as the ingest hands it to the engine. */
 export interface ChunkInput {
   content: string;
@@ -63,10 +75,10 @@ export interface SearchEngine {
   vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
 
   /**
-   * The enclosing document (`<source>/<parent_source_id>`) of each of these documents that has
-   * one (an article's act); documents without a parent are absent from the map.
+   * Where each of these documents stands inside an enclosing document (an article in its act):
+   * the parent's id and the article's section. Documents without a parent are absent.
    */
-  parentIds(ids: string[]): Promise<Map<string, string>>;
+  documentPlaces(ids: string[]): Promise<Map<string, DocumentPlace>>;
 
   /** Full documents by id; unknown ids are absent from the map. */
   getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;

@@ -27,6 +27,7 @@ import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow
 import type {
   DocumentHit,
   DocumentInput,
+  DocumentPlace,
   EngineFilters,
   SearchEngine,
   StoredChunk,
@@ -470,16 +471,21 @@ export class LanceDbEngine implements SearchEngine {
   // -------------------------------------------------------------------------------------------
   // Documents
 
-  async parentIds(ids: string[]): Promise<Map<string, string>> {
+  async documentPlaces(ids: string[]): Promise<Map<string, DocumentPlace>> {
     this.requireOpen();
-    const out = new Map<string, string>();
+    const out = new Map<string, DocumentPlace>();
     for (const where of inLists('id', [...new Set(ids)])) {
       const rows = (await this.documents
         .query()
         .where(`${where} AND parent_source_id IS NOT NULL`)
-        .select(['id', 'source', 'parent_source_id'])
-        .toArray()) as { id: string; source: string; parent_source_id: string }[];
-      for (const r of rows) out.set(r.id, `${r.source}/${r.parent_source_id}`);
+        .select(['id', 'source', 'parent_source_id', 'canonical_path'])
+        .toArray()) as { id: string; source: string; parent_source_id: string; canonical_path: string | null }[];
+      for (const r of rows) {
+        const parentId = `${r.source}/${r.parent_source_id}`;
+        const path = r.canonical_path ?? '';
+        const cut = path.lastIndexOf(' > ');
+        out.set(r.id, { parentId, section: cut > 0 ? `${parentId} | ${path.slice(0, cut)}` : null });
+      }
     }
     return out;
   }

@@ -26,7 +26,11 @@ describe('search: nested documents', () => {
     const docs = [
       // The act's text is its articles' text: it matches the same words as its article.
       doc('tenancy', 'Tenancy Act', 'Article 1 The landlord returns the deposit. Article 2 Rent is paid monthly.', { granularity: 'act', short_names: ['TenA'] }),
-      doc('tenancy/1', 'Tenancy Act – Article 1', 'The landlord returns the deposit.', { granularity: 'article', parent_source_id: 'tenancy' }),
+      doc('tenancy/1', 'Tenancy Act – Article 1', 'The landlord returns the deposit.', {
+        granularity: 'article',
+        parent_source_id: 'tenancy',
+        canonical_path: 'Tenancy Act > Part 1 > Article 1',
+      }),
       doc('tenancy/2', 'Tenancy Act – Article 2', 'Rent is paid monthly.', { granularity: 'article', parent_source_id: 'tenancy' }),
       // An act without articles in the index stays a result.
       doc('housing', 'Housing Act', 'A deposit guarantee fund helps tenants.', { granularity: 'act' }),
@@ -45,7 +49,13 @@ describe('search: nested documents', () => {
     expect(ids).toContain('tenancy/1');
     expect(ids).toContain('housing');
     expect(ids).not.toContain('tenancy');
-    expect(await engine.parentIds(['XX/Acts/tenancy/1', 'XX/Acts/tenancy', 'XX/Acts/missing'])).toEqual(new Map([['XX/Acts/tenancy/1', 'XX/Acts/tenancy']]));
+    expect(await engine.documentPlaces(['XX/Acts/tenancy/1', 'XX/Acts/tenancy', 'XX/Acts/missing'])).toEqual(
+      new Map([['XX/Acts/tenancy/1', { parentId: 'XX/Acts/tenancy', section: 'XX/Acts/tenancy | Tenancy Act > Part 1' }]]),
+    );
+  });
+
+  it('knows no section for an article whose path names none', async () => {
+    expect(await engine.documentPlaces(['XX/Acts/tenancy/2'])).toEqual(new Map([['XX/Acts/tenancy/2', { parentId: 'XX/Acts/tenancy', section: null }]]));
   });
 
   it('keeps an act found without any of its articles (by its short name)', async () => {

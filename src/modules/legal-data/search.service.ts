@@ -4,7 +4,7 @@
  */
 import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
-import type { DocumentHit, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
+import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
 import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
@@ -15,6 +15,8 @@ export const FULL_TEXT_BOUND = 20_000;
 /** Each leg fetches this many candidates per requested hit (at least MIN_CANDIDATES). */
 const CANDIDATE_FACTOR = 3;
 const MIN_CANDIDATES = 50;
+/** Share of an article's score that comes from its section's best other article (hybrid-fusion.ts, SectionContext). */
+export const SECTION_CONTEXT_WEIGHT = 0.3;
 
 export interface SearchDeps {
   engine: SearchEngine;
@@ -68,9 +70,23 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
       ? deps.embedder!.embedQueries([r.q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit))
       : [],
   ]);
-  const [keywordHits, semanticHits] = await withoutEnclosingDocuments(deps.engine, keyword, semantic);
+  const places = await documentPlaces(deps.engine, [...keyword, ...semantic]);
+  const [keywordHits, semanticHits] = withoutEnclosingDocuments(places, keyword, semantic);
   const total = new Set([...keywordHits.map((h) => h.docId), ...semanticHits.map((h) => h.docId)]).size;
-  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale), total };
+  const sectionOf = new Map<string, string>();
+  for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
+  const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
+  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections), total };
+}
+
+/** Where the legs' documents stand in their acts; empty when the engine cannot say (only a refinement). */
+async function documentPlaces(engine: SearchEngine, hits: DocumentHit[]): Promise<Map<string, DocumentPlace>> {
+  if (hits.length === 0) return new Map();
+  try {
+    return await engine.documentPlaces([...new Set(hits.map((h) => h.docId))]);
+  } catch {
+    return new Map(); // never fail a search for it
+  }
 }
 
 /**
@@ -79,21 +95,13 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
  * matches the same words and would take a second place in the results for the same passage;
  * the article is the precise answer and names its act (`parent_source_id`).
  */
-async function withoutEnclosingDocuments(engine: SearchEngine, ...legs: DocumentHit[][]): Promise<DocumentHit[][]> {
-  const ids = [...new Set(legs.flatMap((leg) => leg.map((h) => h.docId)))];
-  if (ids.length === 0) return legs;
-  let parents: Map<string, string>;
-  try {
-    parents = await engine.parentIds(ids);
-  } catch {
-    return legs; // only a refinement: never fail a search for it
-  }
-  if (parents.size === 0) return legs;
+function withoutEnclosingDocuments(places: Map<string, DocumentPlace>, ...legs: DocumentHit[][]): DocumentHit[][] {
+  if (places.size === 0) return legs;
   return legs.map((leg) => {
     const enclosing = new Set<string>();
     for (const h of leg) {
-      const parent = parents.get(h.docId);
-      if (parent) enclosing.add(parent);
+      const place = places.get(h.docId);
+      if (place) enclosing.add(place.parentId);
     }
     return enclosing.size === 0 ? leg : leg.filter((h) => !enclosing.has(h.docId));
   });

@@ -12,6 +12,14 @@
  *   - work:      the document read alone (engine.getDocuments),
  *   - guarded:   legalData.getDocument with the API key's context (authenticate + limiter + count + work).
  * Added latency = p50(key) - p50(open) over HTTP, and p50(guarded incl. authenticate) - p50(work).
+ *
+ * Then the OAuth authorization server (in-process counters only; the counter store plays no part):
+ * an access token is obtained through the real flow (registration, consent page over HTTP,
+ * PKCE code exchange), and measured sequentially:
+ *   - mcp key / mcp token: POST /mcp `tools/list` (not billable: authentication + MCP only) with
+ *     the API key, then with the access token (JWT verified locally + account lookup);
+ *   - authenticate key / token: the authenticator alone, in process;
+ *   - token endpoint: refresh_token grants, each with the refresh token the previous one rotated.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -21,7 +29,8 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
-import { fmt, percentile } from './lib.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { fmt, freePort, percentile } from './lib.js';
 
 const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? 'data/accounts-bench');
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,6 +48,93 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   return times.sort((a, b) => a - b);
 }
 
+const OAUTH_N = Number(process.env.BENCH_REFRESHES ?? 300);
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+/** An access token and refresh token for `email`, through the whole authorization-code flow over HTTP. */
+async function authorize(url: string, email: string, password: string): Promise<{ clientId: string; access: string; refresh: string }> {
+  const json = { 'content-type': 'application/json' };
+  const client = (await (await fetch(`${url}/oauth/register`, { method: 'POST', headers: json, body: JSON.stringify({ client_name: 'bench', redirect_uris: [REDIRECT_URI] }) })).json()) as { client_id: string };
+  const verifier = randomBytes(32).toString('base64url');
+  const authorizeUrl = new URL(`${url}/oauth/authorize`);
+  authorizeUrl.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${url}/mcp`,
+    scope: 'mcp',
+  }).toString();
+  // the browser: cookies of each response sent back (paths are distinct, so one jar is enough here)
+  const jar = new Map<string, string>();
+  const visit = async (target: string, init: RequestInit = {}) => {
+    const res = await fetch(target, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const set of res.headers.getSetCookie()) {
+      const [pair] = set.split(';');
+      jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
+    }
+    return res;
+  };
+  const consentUrl = (await visit(authorizeUrl.href)).headers.get('location')!;
+  const page = await (await visit(consentUrl)).text();
+  const mcpFlow = /name="mcp_flow" value="([^"]+)"/.exec(page)![1]!;
+  const answer = (await (await visit(`${url}/auth/password-authorize`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, mcp_flow: mcpFlow }) })).json()) as { redirect_url: string };
+  const code = new URL((await visit(answer.redirect_url)).headers.get('location')!).searchParams.get('code')!;
+  const tokens = (await (
+    await fetch(`${url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: client.client_id }).toString(),
+    })
+  ).json()) as { access_token: string; refresh_token: string };
+  return { clientId: client.client_id, access: tokens.access_token, refresh: tokens.refresh_token };
+}
+
+async function measureOAuth(platform: Platform, key: string, email: string, password: string): Promise<Record<string, number>> {
+  const url = platform.url!;
+  const { clientId, access, refresh } = await authorize(url, email, password);
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const mcp = async (bearer: string) => {
+    const res = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${bearer}` }, body: list });
+    if (res.status !== 200) throw new Error(`POST /mcp: ${res.status}`);
+    await res.arrayBuffer();
+  };
+  const authenticate = (bearer: string) =>
+    platform.accounts.authenticator.authenticate({ authorization: `Bearer ${bearer}`, cookie: undefined, ip: '127.0.0.1', resource: `${url}/mcp` });
+  const mcpKey = await timeEach(N, () => mcp(key));
+  const mcpToken = await timeEach(N, () => mcp(access));
+  const authKey = await timeEach(N, () => authenticate(key));
+  const authToken = await timeEach(N, () => authenticate(access));
+  let current = refresh;
+  const refreshes: number[] = [];
+  for (let i = 0; i < OAUTH_N; i++) {
+    const t = performance.now();
+    const res = await fetch(`${url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current, client_id: clientId }).toString(),
+    });
+    const body = (await res.json()) as { refresh_token?: string };
+    refreshes.push(performance.now() - t);
+    if (res.status !== 200 || !body.refresh_token) throw new Error(`refresh: ${res.status} ${JSON.stringify(body)}`);
+    current = body.refresh_token;
+  }
+  refreshes.sort((a, b) => a - b);
+  return {
+    mcp_key_p50: percentile(mcpKey, 50),
+    mcp_key_p95: percentile(mcpKey, 95),
+    mcp_token_p50: percentile(mcpToken, 50),
+    mcp_token_p95: percentile(mcpToken, 95),
+    auth_key_p50: percentile(authKey, 50),
+    auth_key_p95: percentile(authKey, 95),
+    auth_token_p50: percentile(authToken, 50),
+    auth_token_p95: percentile(authToken, 95),
+    refresh_p50: percentile(refreshes, 50),
+    refresh_p95: percentile(refreshes, 95),
+  };
+}
+
 async function measure(store: 'memory' | 'redis'): Promise<Record<string, number>> {
   const corpusDir = path.join(DATA_DIR, 'corpus');
   if (!existsSync(corpusDir)) {
@@ -47,10 +143,13 @@ async function measure(store: 'memory' | 'redis'): Promise<Record<string, number
   }
   const dataDir = path.join(DATA_DIR, `service-${store}`);
   await rm(path.join(dataDir, 'pglite'), { recursive: true, force: true }); // fresh accounts each run
+  const port = await freePort();
   const config = loadConfig({
     DATA_DIR: dataDir,
     CORPUS_DIR: corpusDir,
-    PORT: '0',
+    PORT: String(port),
+    // the authorization server's redirects and token audiences name the URL the bench calls
+    BASE_URL: `http://127.0.0.1:${port}`,
     EMBEDDER: 'none',
     ALLOW_ANONYMOUS: 'true',
     RATE_LIMITS: 'off',
@@ -88,7 +187,9 @@ async function measure(store: 'memory' | 'redis'): Promise<Record<string, number
       await platform.legalData.getDocument(callerContext(caller), doc.source, doc.source_id);
     });
     await platform.accounts.usage.flush();
+    const oauth = store === 'memory' ? await measureOAuth(platform, key, email, password) : {};
     return {
+      ...oauth,
       open_p50: percentile(open, 50),
       key_p50: percentile(keyed, 50),
       key_p95: percentile(keyed, 95),
@@ -110,5 +211,14 @@ for (const store of ['memory', 'redis'] as const) {
   console.log(
     `  ${store.padEnd(6)} in process: work p50 ${fmt(r.work_p50!, 3)} ms, authenticate + limiter + count + work p50 ${fmt(r.guarded_p50!, 3)} ms (p95 ${fmt(r.guarded_p95!, 3)}) -> added p50 ${fmt(r.guarded_p50! - r.work_p50!, 3)} ms`,
   );
+  if (r.mcp_token_p50 !== undefined) {
+    console.log(
+      `  oauth  HTTP POST /mcp tools/list: API key p50 ${fmt(r.mcp_key_p50!, 2)} ms (p95 ${fmt(r.mcp_key_p95!, 2)}), access token p50 ${fmt(r.mcp_token_p50!, 2)} ms (p95 ${fmt(r.mcp_token_p95!, 2)}) -> token - key p50 ${fmt(r.mcp_token_p50! - r.mcp_key_p50!, 2)} ms`,
+    );
+    console.log(
+      `  oauth  in process authenticate: API key p50 ${fmt(r.auth_key_p50!, 3)} ms (p95 ${fmt(r.auth_key_p95!, 3)}), access token p50 ${fmt(r.auth_token_p50!, 3)} ms (p95 ${fmt(r.auth_token_p95!, 3)})`,
+    );
+    console.log(`  oauth  token endpoint (refresh_token grant with rotation, ${OAUTH_N} sequential): p50 ${fmt(r.refresh_p50!, 2)} ms, p95 ${fmt(r.refresh_p95!, 2)} ms`);
+  }
 }
 process.exit(0);

@@ -13,13 +13,17 @@ import { resolveRouter } from './rest/resolve.routes.js';
 import { systemRouter } from './rest/system.routes.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
-import { protectedResourceRouter } from './oauth/protected-resource.js';
+import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
+import type { OAuthModule } from './oauth/oauth.module.js';
+import { oauthRouter } from './oauth/oauth.routes.js';
 
 export interface AppServices {
   legalData: LegalDataApi;
   accounts: AccountsModule;
   /** Feedback reports (MCP `report_source_issue`); optional so small test apps can omit it. */
   feedback?: FeedbackService;
+  /** The OAuth 2.1 authorization server (/oauth, its metadata, the consent page); optional for small test apps. */
+  oauth?: OAuthModule;
 }
 
 export interface BuiltApp {
@@ -43,8 +47,13 @@ export async function buildApp(options: {
   app.set('trust proxy', 'loopback');
   app.use(systemRouter(services.legalData, options.baseUrl));
   app.use(protectedResourceRouter(options.baseUrl));
-  // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise).
-  app.use(authenticateRequests(services.accounts.authenticator));
+  // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at
+  // the MCP endpoints also an OAuth access token issued for that resource.
+  app.use(authenticateRequests(services.accounts.authenticator, { protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path) }));
+  if (services.oauth) {
+    const { identityProviders, counters } = services.accounts;
+    app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }));
+  }
   const mcp = mcpRouter({ services, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger });
   app.use(mcp.router);
   app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }));

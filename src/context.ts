@@ -9,7 +9,8 @@ export type PlanId = 'anonymous' | 'free' | 'professional' | 'professional_plus'
 
 /** An authenticated account, however it proved itself. */
 export interface AccountCaller {
-  kind: 'user' | 'api_key';
+  /** `user`: session cookie; `api_key`: an API key; `oauth`: an access token of the platform's authorization server (MCP). */
+  kind: 'user' | 'api_key' | 'oauth';
   ip: string | null;
   userId: string;
   email: string;

@@ -25,6 +25,9 @@ import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
+import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
+import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
+import { loadOrCreateSigningKey } from './oauth/signing-key.js';
 
 export const VERSION = '0.1.0';
 
@@ -36,6 +39,8 @@ export interface Platform {
   legalData: LegalDataService;
   /** Accounts, API keys, usage counting and limits. */
   accounts: AccountsModule;
+  /** The OAuth 2.1 authorization server for MCP clients. */
+  oauth: OAuthModule;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -63,7 +68,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     logger.info(`search: no embedding model (EMBEDDER=${config.embedder.kind}): serving keyword results for every alpha`);
   }
 
-  const accounts = await createAccountsModule(config, orm, logger);
+  // The authorization server's signing key first: the authenticator verifies its access tokens.
+  const signingKey = await loadOrCreateSigningKey(orm);
+  const accessTokens = new AccessTokenVerifier({ publicJwk: signingKey.publicJwk, issuer: config.baseUrl });
+  const accounts = await createAccountsModule(config, orm, logger, { accessTokens });
+  const oauth = createOAuthModule({ baseUrl: config.baseUrl, termsVersion: config.accounts.termsVersion, orm, signingKey, accounts, logger });
   const legalData = new LegalDataService({
     usage: accounts.usage,
     engine,
@@ -80,7 +89,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const app = await buildApp({
-    services: { legalData, accounts, feedback },
+    services: { legalData, accounts, feedback, oauth },
     logger,
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,
@@ -108,6 +117,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     embedder,
     legalData,
     accounts,
+    oauth,
     app,
     server,
     url,

@@ -4,6 +4,7 @@
  * from GOOGLE_ISSUER) and GitHub (explicit authorization/token/userinfo URLs). The browser is
  * this test following redirects with a cookie jar.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import Provider from 'oidc-provider';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
+import { Browser, formAction } from './helpers/browser.js';
 import { call, cookieFrom } from './helpers/http.js';
 
 const freePort = () =>
@@ -238,6 +240,45 @@ describe('identity providers against a local OpenID provider', () => {
     }
     throw new Error('the provider did not redirect back');
   }
+
+  it('signs in from the OAuth consent page and returns to it, where the new account accepts the terms and approves', async () => {
+    Object.assign(identity, { sub: 'idp-oauth-1', email: 'oauth.idp@example.org', email_verified: true });
+    try {
+      const redirectUri = 'http://127.0.0.1:9/oauth/callback';
+      const client = await call(`${base}/oauth/register`, 'POST', { client_name: 'IdP agent', redirect_uris: [redirectUri] });
+      const verifier = randomBytes(32).toString('base64url');
+      const authorize = new URL(`${base}/oauth/authorize`);
+      authorize.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.body.client_id,
+        redirect_uri: redirectUri,
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        resource: `${base}/mcp`,
+        state: 'idp-state',
+      }).toString();
+      const browser = new Browser();
+      const { page } = await browser.follow(authorize.href, () => false);
+      const consentPath = new URL(page.url).pathname;
+      const google = /<a href="([^"]+)">Google<\/a>/.exec(page.text)![1]!;
+      expect(google).toBe(`${base}${consentPath}/login/google`);
+      // the provider's round trip ends on the consent page again, not on the dashboard
+      const { page: back, trail } = await browser.follow(google, () => false);
+      expect([new URL(back.url).pathname, back.status]).toEqual([consentPath, 200]);
+      expect(trail.join(' ')).toContain('/auth/google/callback');
+      expect(back.text).toContain('Terms of service (version 2025-01)');
+      expect(back.text).toContain('<h2 id="signed-in">Signed in</h2>');
+      const approve = formAction(back.text, /Allow access</)!;
+      const done = await browser.postForm(approve, { accept_terms: 'true', acknowledge_privacy: 'true' });
+      expect(done.status).toBe(303);
+      const { stoppedAt } = await browser.follow(new URL(done.location!, base).href, (l) => l.href.startsWith(redirectUri));
+      expect(Object.fromEntries(stoppedAt!.searchParams)).toMatchObject({ code: expect.any(String), state: 'idp-state' });
+      const [row] = await platform.orm.em.fork().getConnection().execute('select terms_version from app_user where email_lower = ?', ['oauth.idp@example.org']);
+      expect(row.terms_version).toBe('2025-01');
+    } finally {
+      Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+    }
+  });
 
   it('refuses a callback whose state was not issued to this browser', async () => {
     const start = await call(`${base}/auth/github`, 'GET');

@@ -44,6 +44,8 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
       'index_state',
       'ingest_file',
       'mikro_orm_migrations',
+      'oauth_model',
+      'oauth_signing_key',
       'password_reset',
       'source',
       'usage_event',

@@ -21,6 +21,8 @@ import { PasswordResetEntity } from '../modules/accounts/password-reset.entity.j
 import { UserEntity } from '../modules/accounts/user.entity.js';
 import { UsageEventEntity } from '../modules/usage/usage-event.entity.js';
 import { FeedbackReportEntity } from '../modules/admin/feedback-report.entity.js';
+import { OAuthModelEntity } from '../oauth/oauth-model.entity.js';
+import { SigningKeyEntity } from '../oauth/signing-key.entity.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
@@ -36,6 +38,8 @@ export const ENTITIES = [
   PasswordResetEntity,
   UsageEventEntity,
   FeedbackReportEntity,
+  OAuthModelEntity,
+  SigningKeyEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

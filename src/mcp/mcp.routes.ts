@@ -1,9 +1,10 @@
 /**
  * The MCP door: `/mcp` (streamable HTTP, stateless: a server and a transport per POST) and
  * `/sse` (the legacy SSE transport: GET opens the stream, POST /sse/messages?sessionId=...
- * carries the client's messages). Both need `Authorization: Bearer` with an API key (OAuth
- * access tokens come with the authorization server); without valid credentials they answer 401
- * with `WWW-Authenticate: Bearer resource_metadata="<protected-resource metadata URL>"`.
+ * carries the client's messages). Both need `Authorization: Bearer` with an API key or an OAuth
+ * access token of the platform's authorization server issued for that endpoint (the
+ * authenticator checks its audience); without valid credentials they answer 401 with
+ * `WWW-Authenticate: Bearer resource_metadata="<protected-resource metadata URL>"`.
  *
  * Mounted after `authenticateRequests`, which has already turned the credentials into a caller.
  * Session cookies are not accepted here: a browser would send them cross-site.

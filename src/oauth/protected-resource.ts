@@ -4,12 +4,41 @@
  * document named there and learns which authorization server issues tokens for it. Every URL is
  * derived from BASE_URL, never from the request's Host header.
  */
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 
 /** The protected resources: the MCP endpoints (the SSE message endpoint is under /sse). */
 export const PROTECTED_RESOURCE_PATHS = ['/mcp', '/sse'] as const;
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** The OAuth scope an access token for the MCP endpoints carries (one scope: call the tools). */
+export const MCP_SCOPE = 'mcp';
+
+/**
+ * The protected resource (RFC 8707 resource indicator) a request path belongs to: BASE_URL/mcp
+ * for /mcp, BASE_URL/sse for /sse and its message endpoint; null for every other path (the REST
+ * API and GraphQL do not take OAuth access tokens).
+ */
+export function protectedResourceOf(baseUrl: string, path: string): string | null {
+  const resourcePath = PROTECTED_RESOURCE_PATHS.find((p) => path === p || path.startsWith(`${p}/`));
+  return resourcePath ? `${trimSlash(baseUrl)}${resourcePath}` : null;
+}
+
+/**
+ * The resource indicators a client may ask tokens for: each MCP endpoint, and BASE_URL itself
+ * (the resource of the root metadata document, which covers both; clients that read only the
+ * root document ask for it).
+ */
+export function protectedResources(baseUrl: string): string[] {
+  const base = trimSlash(baseUrl);
+  return [base, ...PROTECTED_RESOURCE_PATHS.map((p) => `${base}${p}`)];
+}
+
+/** The `aud` values an access token may carry to be accepted at `resource`: that resource, or the whole service. */
+export function acceptedAudiences(baseUrl: string, resource: string): string[] {
+  const base = trimSlash(baseUrl);
+  return resource === base ? [base] : [resource, base];
+}
 
 /** URL of the metadata document of the resource at `resourcePath` (`''` = the whole service). */
 export function protectedResourceMetadataUrl(baseUrl: string, resourcePath: string): string {
@@ -24,6 +53,7 @@ export function protectedResourceMetadata(baseUrl: string, resourcePath: string)
     // The authorization server is this service itself (its issuer is BASE_URL).
     authorization_servers: [base],
     bearer_methods_supported: ['header'],
+    scopes_supported: [MCP_SCOPE],
     resource_name: 'Legal Search MCP server',
     resource_documentation: `${base}/openapi.json`,
   };
@@ -37,18 +67,30 @@ export function protectedResourceMetadata(baseUrl: string, resourcePath: string)
  */
 export function protectedResourceRouter(baseUrl: string): Router {
   const router = Router();
-  router.get(WELL_KNOWN, (_req, res) => {
+  // public and credential-free: readable cross-origin by browser-based MCP clients
+  const send = (res: Response, resourcePath: string) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.json(protectedResourceMetadata(baseUrl, ''));
-  });
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.json(protectedResourceMetadata(baseUrl, resourcePath));
+  };
+  router.options([WELL_KNOWN, `${WELL_KNOWN}/*path`], metadataPreflight);
+  router.get(WELL_KNOWN, (_req, res) => send(res, ''));
   router.get(`${WELL_KNOWN}/*path`, (req, res, next) => {
     const segments = (req.params as { path: string[] }).path;
     const resourcePath = `/${segments.join('/')}`;
     if (!PROTECTED_RESOURCE_PATHS.some((p) => resourcePath === p || resourcePath.startsWith(`${p}/`))) return next();
-    res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.json(protectedResourceMetadata(baseUrl, resourcePath));
+    send(res, resourcePath);
   });
   return router;
+}
+
+/** CORS preflight of a metadata document (the MCP SDK sends an `MCP-Protocol-Version` header). */
+export function metadataPreflight(_req: Request, res: Response): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Methods', 'GET');
+  res.setHeader('Access-Control-Allow-Headers', 'MCP-Protocol-Version, Accept');
+  res.setHeader('Access-Control-Max-Age', '3600');
+  res.status(204).end();
 }
 
 function trimSlash(url: string): string {

@@ -43,14 +43,17 @@ export function clearSessionCookie(res: Response, baseUrl: string): void {
 export const LEGAL_ACCEPTANCE_COOKIE = 'legal_acceptance';
 const LEGAL_ACCEPTANCE_PATH = '/auth/legal-acceptance';
 
-/** Sets the legal-acceptance cookie (HttpOnly, SameSite=Lax, 15 minutes, only for POST /auth/legal-acceptance). */
-export function setLegalAcceptanceCookie(res: Response, token: string, baseUrl: string): void {
+/**
+ * Sets the legal-acceptance cookie (HttpOnly, SameSite=Lax, 15 minutes), sent only to POST
+ * /auth/legal-acceptance, or to `path` (the OAuth consent page that accepts the terms itself).
+ */
+export function setLegalAcceptanceCookie(res: Response, token: string, baseUrl: string, path: string = LEGAL_ACCEPTANCE_PATH): void {
   res.cookie(LEGAL_ACCEPTANCE_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
     secure: baseUrl.startsWith('https://'),
     maxAge: LEGAL_TOKEN_TTL_SECONDS * 1000,
-    path: LEGAL_ACCEPTANCE_PATH,
+    path,
   });
 }
 

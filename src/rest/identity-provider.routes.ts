@@ -2,8 +2,9 @@
  * GET /auth/{github,google,microsoft} (redirect to the provider with state and PKCE, kept in a
  * short-lived signed HttpOnly cookie) and GET /auth/{provider}/callback (sign in, set the session
  * cookie, redirect to the dashboard; or to the legal-acceptance page, the token in an HttpOnly cookie).
+ * A sign-in started from the OAuth consent page returns there instead (see `startProviderSignIn`).
  */
-import express, { type Request } from 'express';
+import express, { type Request, type Response } from 'express';
 import { IDENTITY_PROVIDERS, type IdentityProviderName } from '../config.js';
 import { readCookie } from '../modules/accounts/cookies.js';
 import { OAUTH_STATE_TTL_SECONDS, type IdentityProviderService } from '../modules/accounts/identity-providers.js';
@@ -17,24 +18,36 @@ function cookie(req: Request, name: string): string | undefined {
   return readCookie(req.header('cookie'), name) ?? undefined;
 }
 
+/**
+ * Redirects the browser to the provider, the state in a signed HttpOnly cookie for the callback;
+ * `returnTo` (an OAuth consent page) is where the callback sends it back.
+ */
+export async function startProviderSignIn(
+  req: Request,
+  res: Response,
+  options: { identityProviders: IdentityProviderService; name: IdentityProviderName; baseUrl: string; returnTo?: string },
+): Promise<void> {
+  const { name } = options;
+  const start = await options.identityProviders.start(contextOf(req), name, { returnTo: options.returnTo });
+  res.cookie(STATE_COOKIE, start.stateCookie, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.baseUrl.startsWith('https://'),
+    maxAge: OAUTH_STATE_TTL_SECONDS * 1000,
+    path: `/auth/${name}/callback`,
+  });
+  res.redirect(302, start.url);
+}
+
 export function identityProviderRouter(options: { identityProviders: IdentityProviderService; baseUrl: string }): express.Router {
   const { identityProviders, baseUrl } = options;
   const router = express.Router();
-  const secure = baseUrl.startsWith('https://');
 
   for (const name of IDENTITY_PROVIDERS) {
     router
       .route(`/auth/${name}`)
       .get(async (req, res) => {
-        const start = await identityProviders.start(contextOf(req), name as IdentityProviderName);
-        res.cookie(STATE_COOKIE, start.stateCookie, {
-          httpOnly: true,
-          sameSite: 'lax',
-          secure,
-          maxAge: OAUTH_STATE_TTL_SECONDS * 1000,
-          path: `/auth/${name}/callback`,
-        });
-        res.redirect(302, start.url);
+        await startProviderSignIn(req, res, { identityProviders, name, baseUrl });
       })
       .all(methodNotAllowed(['GET', 'HEAD']));
 
@@ -42,11 +55,15 @@ export function identityProviderRouter(options: { identityProviders: IdentityPro
       .route(`/auth/${name}/callback`)
       .get(async (req, res) => {
         const url = `${baseUrl}${req.originalUrl}`;
-        const result = await identityProviders.callback(contextOf(req), name, url, cookie(req, STATE_COOKIE));
+        const { signIn: result, returnTo } = await identityProviders.callback(contextOf(req), name, url, cookie(req, STATE_COOKIE));
         res.clearCookie(STATE_COOKIE, { path: `/auth/${name}/callback` });
         if (result.kind === 'session') {
           setSessionCookie(res, result.session, baseUrl);
-          res.redirect(302, `${baseUrl}/`);
+          res.redirect(302, returnTo ?? `${baseUrl}/`);
+        } else if (returnTo) {
+          // the consent page asks for the terms itself: the token goes to it, in a cookie of its path
+          setLegalAcceptanceCookie(res, result.legal_acceptance_token, baseUrl, new URL(returnTo).pathname);
+          res.redirect(302, returnTo);
         } else {
           // the token goes in a short-lived HttpOnly cookie, never in the URL
           setLegalAcceptanceCookie(res, result.legal_acceptance_token, baseUrl);

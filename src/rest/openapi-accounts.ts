@@ -20,6 +20,7 @@ import {
   registerBodySchema,
   userRecordSchema,
 } from '../modules/accounts/account.schema.js';
+import { passwordAuthorizeSchema } from '../oauth/consent.schema.js';
 
 const usageRecordSchema = z.object({
   plan: z.string(),
@@ -47,6 +48,7 @@ export const ACCOUNTS_REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   DeleteAccountBody: deleteAccountBodySchema,
   DevLoginBody: devLoginBodySchema,
   CreateKeyBody: createKeyBodySchema,
+  PasswordAuthorizeBody: passwordAuthorizeSchema,
 };
 
 /** Response records. */
@@ -57,6 +59,8 @@ export const ACCOUNTS_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ApiKey: apiKeyRecordSchema,
   CreatedApiKey: createdApiKeySchema,
   Usage: usageRecordSchema,
+  PasswordAuthorized: z.object({ redirect_url: z.url().describe('Where to send the browser: the authorization server, which redirects to the client with the code.') }),
+  PasswordAuthorizeTermsRequired: z.object({ detail: z.string(), legal_acceptance_required: z.literal(true), terms_version: z.string() }),
 };
 
 export const SECURITY_SCHEMES = {
@@ -102,6 +106,23 @@ export function accountsOperations(): AccountsOperation[] {
     { method: 'post', path: '/auth/verify-email/request', name: 'verify_email_request', summary: 'Verify Email Request', description: 'Mails the signed-in account a one-time token valid 24 hours.', security: AUTHENTICATED, responses: { '200': detail, '401': UNAUTHORIZED, '503': error('The e-mail could not be sent') } },
     { method: 'post', path: '/auth/verify-email/confirm', name: 'verify_email_confirm', summary: 'Verify Email Confirm', description: 'Consumes the token once and marks the e-mail verified.', requestBody: body('EmailVerificationConfirm'), responses: { '200': detail, '400': error('Invalid or expired token') } },
     { method: 'post', path: '/auth/dev-login', name: 'dev_login', summary: 'Dev Login', description: 'Only with DEV_LOGIN=true; 404 otherwise.', requestBody: body('DevLoginBody'), responses: { '200': signIn, '404': error('Not Found') } },
+    {
+      method: 'post',
+      path: '/auth/password-authorize',
+      name: 'password_authorize',
+      summary: 'Password Authorize',
+      description:
+        'The OAuth consent page signs in with e-mail and password and approves the pending authorization in `mcp_flow` (signed, bound to the page\'s browser cookie). ' +
+        'Accepts JSON or a form; a form posted by a browser (Accept: text/html) gets a 303 to the same URL instead.',
+      requestBody: body('PasswordAuthorizeBody'),
+      responses: {
+        '200': ok(ref('PasswordAuthorized')),
+        '400': error('mcp_flow invalid, altered or expired'),
+        '401': error('Invalid email or password'),
+        '403': ok(ref('PasswordAuthorizeTermsRequired'), 'The terms must be accepted (send accept_terms and acknowledge_privacy), or a cross-site / other-browser request'),
+        '429': error('Too many failed attempts (Retry-After)'),
+      },
+    },
     { method: 'get', path: '/auth/me', name: 'me', summary: 'Me', security: AUTHENTICATED, responses: { '200': ok(ref('Me')), '401': UNAUTHORIZED } },
     { method: 'delete', path: '/auth/me', name: 'delete_me', summary: 'Delete Me', description: 'Body `{"confirmation": "DELETE"}`.', security: AUTHENTICATED, requestBody: body('DeleteAccountBody'), responses: { '200': detail, '401': UNAUTHORIZED } },
     ...(['github', 'google', 'microsoft'] as const).flatMap((idp): AccountsOperation[] => [

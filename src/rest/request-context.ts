@@ -18,10 +18,22 @@ export function contextOf(req: Request): RequestContext {
   return (withContext[CONTEXT] ??= anonymousContext(req.ip ?? null));
 }
 
-/** Authenticates every request that carries credentials; the rest are anonymous without any lookup. */
-export function authenticateRequests(authenticator: Pick<Authenticator, 'authenticate'>): RequestHandler {
+/**
+ * Authenticates every request that carries credentials; the rest are anonymous without any lookup.
+ * `protectedResourceOf` names the OAuth protected resource a path belongs to (the MCP endpoints),
+ * the only requests where an OAuth access token can authenticate (its `aud` must name it).
+ */
+export function authenticateRequests(
+  authenticator: Pick<Authenticator, 'authenticate'>,
+  options: { protectedResourceOf?: (path: string) => string | null } = {},
+): RequestHandler {
   return (req, res, next) => {
-    const credentials = { authorization: req.header('authorization'), cookie: req.header('cookie'), ip: req.ip ?? null };
+    const credentials = {
+      authorization: req.header('authorization'),
+      cookie: req.header('cookie'),
+      ip: req.ip ?? null,
+      resource: options.protectedResourceOf?.(req.path) ?? null,
+    };
     const withContext = req as WithContext;
     rateLimitHeadersOnWrite(res, () => withContext[CONTEXT]);
     if (!Authenticator.hasCredentials(credentials)) {

@@ -85,6 +85,7 @@ describe('/openapi.json', () => {
         '/auth/verify-email/request',
         '/auth/verify-email/confirm',
         '/auth/dev-login',
+        '/auth/password-authorize',
         '/auth/me',
         '/auth/github',
         '/auth/github/callback',

@@ -11,7 +11,7 @@ import { type CounterStore, MemoryCounterStore, RedisCounterStore } from '../usa
 import { UsageRecorder, UsageService } from '../usage/usage.service.js';
 import { AccountsService } from './accounts.service.js';
 import { ApiKeyService } from './api-key.service.js';
-import { Authenticator } from './authenticator.js';
+import { Authenticator, type AccessTokenChecker } from './authenticator.js';
 import { IdentityProviderService } from './identity-providers.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { resolveSessionSecret, TokenSigner } from './tokens.js';
@@ -22,12 +22,22 @@ export interface AccountsModule {
   usage: UsageService;
   identityProviders: IdentityProviderService;
   authenticator: Authenticator;
+  /** Signs the accounts' tokens; derives keys for the authorization server (`derivedKey`). */
+  tokens: TokenSigner;
   counters: CounterStore;
   close(): Promise<void>;
 }
 
-/** Builds the accounts and usage services over an ORM (the database must be migrated). */
-export async function createAccountsModule(config: Config, orm: MikroORM, logger: Logger): Promise<AccountsModule> {
+/**
+ * Builds the accounts and usage services over an ORM (the database must be migrated).
+ * `accessTokens` makes the authenticator accept the authorization server's access tokens.
+ */
+export async function createAccountsModule(
+  config: Config,
+  orm: MikroORM,
+  logger: Logger,
+  options: { accessTokens?: AccessTokenChecker } = {},
+): Promise<AccountsModule> {
   const settings = config.accounts;
   let counters: CounterStore;
   if (settings.redisUrl) {
@@ -62,7 +72,7 @@ export async function createAccountsModule(config: Config, orm: MikroORM, logger
   });
   const apiKeys = new ApiKeyService({ orm, accounts, counters, logger });
   const identityProviders = new IdentityProviderService({ accounts, tokens, providers: settings.identityProviders, baseUrl: config.baseUrl });
-  const authenticator = new Authenticator({ accounts, apiKeys });
+  const authenticator = new Authenticator({ accounts, apiKeys, accessTokens: options.accessTokens });
   if (!settings.rateLimits) logger.info('usage: RATE_LIMITS=off: requests are counted but never limited');
   if (settings.allowAnonymous) logger.info('usage: ALLOW_ANONYMOUS=true: callers without credentials use the Anonymous plan');
   return {
@@ -71,6 +81,7 @@ export async function createAccountsModule(config: Config, orm: MikroORM, logger
     usage,
     identityProviders,
     authenticator,
+    tokens,
     counters,
     async close() {
       await recorder.flush();

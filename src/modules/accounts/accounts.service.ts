@@ -69,6 +69,7 @@ const LOGIN_WINDOW_MS = 15 * 60_000;
 export const LOGIN_FAILURES_PER_EMAIL = 5;
 export const LOGIN_FAILURES_PER_IP = 20;
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class AccountsService {
   constructor(
@@ -356,7 +357,7 @@ export class AccountsService {
   }
 
   /**
-   * Deletes the account and its keys, links and one-time tokens, and anonymises its usage rows
+   * Deletes the account and its keys, links, one-time tokens and OAuth grants, and anonymises its usage rows
    * (written or still queued in the batch writer, and those of calls still running) and its
    * feedback reports, in one transaction.
    */
@@ -377,6 +378,8 @@ export class AccountsService {
         await run('delete from api_key where user_id = ?');
         await run('delete from identity_link where user_id = ?');
         await run('delete from password_reset where user_id = ?');
+        // the authorization server's grants, codes, refresh tokens and sign-in sessions of the account
+        await run("delete from oauth_model where payload->>'accountId' = ?");
         await run('delete from app_user where id = ?');
       });
     } catch (error) {
@@ -389,20 +392,47 @@ export class AccountsService {
   async authenticateSession(token: string, ip: string | null): Promise<AccountCaller | null> {
     const verified = await this.deps.tokens.verify('session', token);
     if (!verified) return null;
+    return this.authenticateUser(verified.userId, verified.issuedAtMs, { kind: 'user', ip, keyId: null });
+  }
+
+  /**
+   * The caller for a credential issued to `userId` at `issuedAtMs` (a session, an OAuth access
+   * token), or null when the account is gone or every credential issued before a password reset
+   * or an account takeover was ended (`sessions_valid_after`).
+   */
+  async authenticateUser(userId: string, issuedAtMs: number, how: { kind: AccountCaller['kind']; ip: string | null; keyId: null }): Promise<AccountCaller | null> {
+    const row = await this.callerRow(userId);
+    if (!row || !this.issuedWhileValid(row, issuedAtMs)) return null;
+    return this.callerFromRow(row, how);
+  }
+
+  /**
+   * Whether a credential issued to `userId` at `issuedAtMs` still stands (the authorization
+   * server asks before it refreshes a token): the account exists and was not signed out since.
+   */
+  async credentialStillValid(userId: string, issuedAtMs: number): Promise<boolean> {
+    const row = await this.callerRow(userId);
+    return Boolean(row && this.issuedWhileValid(row, issuedAtMs));
+  }
+
+  private async callerRow(userId: string): Promise<CallerRow | null> {
+    if (!UUID.test(userId)) return null;
     const [row] = (await this.deps.orm.em
       .fork()
       .getConnection()
       .execute(
         `select id, email, email_verified, plan, sessions_valid_after, billing_period_start, billing_period_end from app_user where id = ?`,
-        [verified.userId],
+        [userId],
       )) as CallerRow[];
-    if (!row) return null;
-    if (row.sessions_valid_after && verified.issuedAtMs < new Date(row.sessions_valid_after).getTime()) return null;
-    return this.callerFromRow(row, { kind: 'user', ip, keyId: null });
+    return row ?? null;
   }
 
-  /** Builds an account caller from a user row (used by the session and API key authenticators). */
-  callerFromRow(row: CallerRow, how: { kind: 'user' | 'api_key'; ip: string | null; keyId: string | null }): AccountCaller {
+  private issuedWhileValid(row: CallerRow, issuedAtMs: number): boolean {
+    return !row.sessions_valid_after || issuedAtMs >= new Date(row.sessions_valid_after).getTime();
+  }
+
+  /** Builds an account caller from a user row (used by the session, API key and access-token authenticators). */
+  callerFromRow(row: CallerRow, how: { kind: AccountCaller['kind']; ip: string | null; keyId: string | null }): AccountCaller {
     const start = row.billing_period_start ? new Date(row.billing_period_start).getTime() : null;
     const end = row.billing_period_end ? new Date(row.billing_period_end).getTime() : null;
     return {

@@ -3,8 +3,13 @@
  * Authorization header, session cookie and IP to `authenticate` and puts the Caller it returns
  * into the RequestContext. Credentials that were sent but are not valid give an anonymous caller
  * carrying the reason, so a billable call answers 401 rather than serving the Anonymous plan.
+ *
+ * A bearer token is an API key (`sk-…`) or an OAuth access token of the platform's authorization
+ * server. Access tokens are audience-bound: they are accepted only on a request addressed to a
+ * protected resource (`resource`: the MCP endpoints) and only when their `aud` names it.
  */
 import type { Caller } from '../../context.js';
+import { looksLikeJwt, type AccessTokenCheck } from '../../oauth/access-token-verifier.js';
 import type { AccountsService } from './accounts.service.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { hasCookie, readCookie } from './cookies.js';
@@ -14,10 +19,24 @@ export interface Credentials {
   authorization: string | undefined;
   cookie: string | undefined;
   ip: string | null;
+  /** The protected resource (RFC 8707 URI) the request is addressed to; null/undefined when it is none. */
+  resource?: string | null;
+}
+
+/** Checks OAuth access tokens (src/oauth/access-token-verifier.ts). */
+export interface AccessTokenChecker {
+  verify(token: string, resource: string): Promise<AccessTokenCheck>;
 }
 
 export class Authenticator {
-  constructor(private readonly deps: { accounts: AccountsService; apiKeys: ApiKeyService }) {}
+  constructor(
+    private readonly deps: {
+      accounts: AccountsService;
+      apiKeys: ApiKeyService;
+      /** The authorization server's token check (src/platform.ts); without it only API keys are bearer tokens. */
+      accessTokens?: AccessTokenChecker;
+    },
+  ) {}
 
   /** True when the request carries credentials worth looking up. */
   static hasCredentials(credentials: Credentials): boolean {
@@ -33,6 +52,7 @@ export class Authenticator {
       if (token.startsWith('sk-')) {
         return (await this.deps.apiKeys.authenticate(token, ip)) ?? { kind: 'anonymous', ip, rejected: 'Invalid or revoked API key' };
       }
+      if (this.deps.accessTokens && looksLikeJwt(token)) return this.authenticateAccessToken(token, credentials);
       return { kind: 'anonymous', ip, rejected: 'Invalid bearer token' };
     }
     if (hasCookie(credentials.cookie, SESSION_COOKIE)) {
@@ -48,6 +68,18 @@ export class Authenticator {
       );
     }
     return { kind: 'anonymous', ip };
+  }
+
+  /** An OAuth access token: valid for the request's resource, and its user still exists and was not signed out since. */
+  private async authenticateAccessToken(token: string, credentials: Credentials): Promise<Caller> {
+    const { ip, resource } = credentials;
+    if (!resource) {
+      return { kind: 'anonymous', ip, rejected: 'OAuth access tokens are accepted only by the MCP endpoints (/mcp, /sse); use an API key here' };
+    }
+    const check = await this.deps.accessTokens!.verify(token, resource);
+    if (!check.ok) return { kind: 'anonymous', ip, rejected: check.reason };
+    const caller = await this.deps.accounts.authenticateUser(check.token.userId, check.token.issuedAtMs, { kind: 'oauth', ip, keyId: null });
+    return caller ?? { kind: 'anonymous', ip, rejected: 'The account of this access token no longer exists or was signed out; authorize again' };
   }
 }
 

@@ -43,6 +43,13 @@ export interface AuthorizationStart {
   stateCookie: string;
 }
 
+/** A finished provider sign-in, and where the browser goes next when the sign-in was started for it. */
+export interface ProviderSignIn {
+  signIn: SignInResult;
+  /** The page that started the sign-in (the OAuth consent page), or null for a dashboard sign-in. */
+  returnTo: string | null;
+}
+
 export class IdentityProviderService {
   private readonly configurations = new Map<IdentityProviderName, Promise<oidc.Configuration>>();
 
@@ -64,8 +71,15 @@ export class IdentityProviderService {
     return `${this.deps.baseUrl}/auth/${name}/callback`;
   }
 
-  /** The provider's authorization URL with a fresh state and PKCE challenge. */
-  async start(_ctx: RequestContext, name: IdentityProviderName): Promise<AuthorizationStart> {
+  /**
+   * The provider's authorization URL with a fresh state and PKCE challenge. `returnTo` (an OAuth
+   * consent page of this service) is where the callback sends the browser after signing in.
+   */
+  async start(_ctx: RequestContext, name: IdentityProviderName, options: { returnTo?: string } = {}): Promise<AuthorizationStart> {
+    const returnTo = options.returnTo ?? '';
+    if (returnTo && !returnTo.startsWith(`${this.deps.baseUrl}/oauth/interaction/`)) {
+      throw new DomainError('bad_request', 'A provider sign-in can only return to an authorization page of this service');
+    }
     const config = await this.configuration(name);
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -79,12 +93,12 @@ export class IdentityProviderService {
     };
     if (nonce) params.nonce = nonce;
     const url = oidc.buildAuthorizationUrl(config, params);
-    const stateCookie = await this.tokens().signData('oauth_state', { provider: name, state, verifier, nonce }, OAUTH_STATE_TTL_SECONDS);
+    const stateCookie = await this.tokens().signData('oauth_state', { provider: name, state, verifier, nonce, return_to: returnTo }, OAUTH_STATE_TTL_SECONDS);
     return { url: url.href, stateCookie };
   }
 
   /** Checks state, exchanges the code, reads the verified e-mail and signs in (or creates the account). */
-  async callback(ctx: RequestContext, name: IdentityProviderName, callbackUrl: string, stateCookie: string | undefined): Promise<SignInResult> {
+  async callback(ctx: RequestContext, name: IdentityProviderName, callbackUrl: string, stateCookie: string | undefined): Promise<ProviderSignIn> {
     const config = await this.configuration(name);
     const saved = stateCookie ? await this.tokens().verifyData('oauth_state', stateCookie) : null;
     if (!saved || saved.provider !== name) throw new DomainError('bad_request', 'Sign-in expired or was started elsewhere; start again');
@@ -106,7 +120,7 @@ export class IdentityProviderService {
     const identity = DEFAULTS[name].oidc
       ? await this.openIdIdentity(name, config, tokens)
       : await this.githubIdentity(name, config, tokens.access_token);
-    return this.deps.accounts.signInWithProvider(ctx, identity);
+    return { signIn: await this.deps.accounts.signInWithProvider(ctx, identity), returnTo: saved.return_to || null };
   }
 
   private async openIdIdentity(name: IdentityProviderName, config: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers) {

@@ -3,7 +3,7 @@
  * session cookie and the short-lived legal-acceptance token. The secret is SESSION_SECRET, or in
  * development a random secret generated once into DATA_DIR and reused (never logged).
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
@@ -35,6 +35,15 @@ export function resolveSessionSecret(configured: string | undefined, dataDir: st
 
 export class TokenSigner {
   constructor(private readonly secret: Uint8Array) {}
+
+  /**
+   * A key for another use of the server secret (the authorization server's cookie signatures,
+   * the consent page's signed flow), derived with HMAC-SHA256 so each purpose gets its own key
+   * and the secret itself never leaves this class.
+   */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.secret).update(`legal-search:${purpose}`).digest();
+  }
 
   /** A signed token for `userId`, valid `ttlSeconds`; `jti` identifies a single-use token. */
   sign(purpose: TokenPurpose, userId: string, ttlSeconds: number, jti?: string): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * Per-account limits on expensive account operations (reading a month of usage rows, creating
- * API keys), kept in the same CounterStore as the plan limits (Redis when REDIS_URL is set), so
+ * API keys) and per-IP limits on open ones (registering OAuth clients), kept in the same CounterStore as the plan limits (Redis when REDIS_URL is set), so
  * every door (REST, GraphQL, MCP) and every server process shares one budget. Independent of the
  * plan and of RATE_LIMITS, like the sign-in throttle: they protect the service, not a quota.
  */
@@ -18,6 +18,9 @@ export interface OperationLimit {
 export const USAGE_READ_LIMIT: OperationLimit = { operation: 'usage', limit: 30, durationSeconds: 60 };
 /** POST /v1/keys and the `createKey` mutation: per account (refused attempts count too). */
 export const CREATE_KEY_LIMIT: OperationLimit = { operation: 'create_key', limit: 20, durationSeconds: 60 };
+
+/** POST /oauth/register (dynamic client registration is open to anyone): per client IP. */
+export const REGISTER_CLIENT_LIMIT: OperationLimit = { operation: 'client_registration', limit: 50, durationSeconds: 3600 };
 
 /** Counts one call of `rule.operation` by `who`; 429 with Retry-After once the budget is spent. */
 export async function throttleOperation(store: CounterStore, who: string, rule: OperationLimit, now = Date.now()): Promise<void> {

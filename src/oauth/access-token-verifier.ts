@@ -1,0 +1,70 @@
+/**
+ * Local verification of the JWT access tokens this authorization server issues (RFC 9068
+ * `at+jwt`): signature with the persisted signing key, issuer (BASE_URL), expiry, and audience
+ * (the protected resource the request is addressed to). No database or network round trip:
+ * the caller's account is looked up afterwards, as for an API key.
+ */
+import { errors, importJWK, jwtVerify, type JWK } from 'jose';
+import { ACCESS_TOKEN_ALG } from './signing-key.js';
+import { acceptedAudiences } from './protected-resource.js';
+
+/** What a valid access token says. */
+export interface VerifiedAccessToken {
+  /** `sub`: the user the token was issued to. */
+  userId: string;
+  clientId: string | null;
+  scope: string;
+  /** `iat` in milliseconds (tokens issued before a password reset are void). */
+  issuedAtMs: number;
+}
+
+export type AccessTokenCheck = { ok: true; token: VerifiedAccessToken } | { ok: false; reason: string };
+
+/** True when `token` has the shape of a JWT (three base64url parts), i.e. may be an access token. */
+export function looksLikeJwt(token: string): boolean {
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
+}
+
+/** Seconds of clock skew tolerated on `exp`/`iat`. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+export class AccessTokenVerifier {
+  private readonly key: ReturnType<typeof importJWK>;
+
+  constructor(private readonly options: { publicJwk: JWK; issuer: string }) {
+    this.key = importJWK(options.publicJwk, ACCESS_TOKEN_ALG);
+  }
+
+  /** Checks `token` for the protected resource `resource`; the reason says what is wrong otherwise. */
+  async verify(token: string, resource: string): Promise<AccessTokenCheck> {
+    try {
+      const { payload } = await jwtVerify(token, await this.key, {
+        algorithms: [ACCESS_TOKEN_ALG],
+        issuer: this.options.issuer,
+        audience: acceptedAudiences(this.options.issuer, resource),
+        typ: 'at+jwt',
+        requiredClaims: ['sub', 'exp', 'iat'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
+      return {
+        ok: true,
+        token: {
+          userId: payload.sub!,
+          clientId: typeof payload.client_id === 'string' ? payload.client_id : null,
+          scope: typeof payload.scope === 'string' ? payload.scope : '',
+          issuedAtMs: payload.iat! * 1000,
+        },
+      };
+    } catch (error) {
+      return { ok: false, reason: rejection(error, resource) };
+    }
+  }
+}
+
+function rejection(error: unknown, resource: string): string {
+  if (error instanceof errors.JWTExpired) return 'Access token expired; refresh it or authorize again';
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud') {
+    return `Access token was issued for another resource; ask for one with resource=${resource}`;
+  }
+  return 'Invalid access token';
+}

@@ -1,0 +1,69 @@
+import { migrateUp } from '../db/orm.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../db/test-databases.js';
+import { createLogger } from '../logger.js';
+import { OidcAdapter } from './oidc-adapter.js';
+import { loadOrCreateSigningKey } from './signing-key.js';
+
+describe.each(TEST_BACKENDS)('authorization-server storage on %s', (backend) => {
+  let db: TestDatabase;
+  let adapter: (model: string) => ReturnType<ReturnType<typeof OidcAdapter.factory>>;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(backend);
+    await migrateUp(db.orm);
+    adapter = OidcAdapter.factory(db.orm, createLogger('silent'));
+  });
+  afterAll(async () => {
+    await db?.dispose();
+  });
+
+  it('stores, updates and finds a model by id, uid and user code; models do not see each other', async () => {
+    const sessions = adapter('Session');
+    await sessions.upsert('s1', { uid: 'uid-1', accountId: 'a1' }, 60);
+    expect(await sessions.find('s1')).toEqual({ uid: 'uid-1', accountId: 'a1' });
+    expect(await sessions.findByUid('uid-1')).toEqual({ uid: 'uid-1', accountId: 'a1' });
+    await sessions.upsert('s1', { uid: 'uid-1', accountId: 'a2' }, 60);
+    expect(await sessions.find('s1')).toMatchObject({ accountId: 'a2' });
+    expect(await adapter('Grant').find('s1')).toBeUndefined();
+    const codes = adapter('DeviceCode');
+    await codes.upsert('d1', { userCode: 'ABCD-EFGH' }, 60);
+    expect(await codes.findByUserCode('ABCD-EFGH')).toEqual({ userCode: 'ABCD-EFGH' });
+  });
+
+  it('never returns an expired row, and keeps rows without expiry (clients)', async () => {
+    const codes = adapter('AuthorizationCode');
+    await codes.upsert('expired', { jti: 'expired' }, -1);
+    expect(await codes.find('expired')).toBeUndefined();
+    const clients = adapter('Client');
+    await clients.upsert('client-1', { client_id: 'client-1', redirect_uris: ['https://a.example/cb'] });
+    expect(await clients.find('client-1')).toMatchObject({ client_id: 'client-1' });
+  });
+
+  it('marks a code consumed in its payload, destroys, and revokes everything of a grant', async () => {
+    const codes = adapter('AuthorizationCode');
+    const tokens = adapter('RefreshToken');
+    await codes.upsert('c1', { jti: 'c1', grantId: 'g1' }, 60);
+    await codes.consume('c1');
+    expect((await codes.find('c1'))!.consumed).toEqual(expect.any(Number));
+    await tokens.upsert('r1', { jti: 'r1', grantId: 'g1' }, 60);
+    await tokens.upsert('r2', { jti: 'r2', grantId: 'g2' }, 60);
+    await tokens.revokeByGrantId('g1');
+    expect(await tokens.find('r1')).toBeUndefined();
+    expect(await tokens.find('r2')).toBeDefined();
+    expect(await codes.find('c1')).toBeDefined(); // another model's rows of the grant are revoked by its own adapter
+    await codes.destroy('c1');
+    expect(await codes.find('c1')).toBeUndefined();
+  });
+
+  it('creates one signing key, even when several processes start at once, and keeps it', async () => {
+    // on PostgreSQL each call runs in its own pooled connection: a real race on the empty table
+    const [a, b, c] = await Promise.all([loadOrCreateSigningKey(db.orm), loadOrCreateSigningKey(db.orm), loadOrCreateSigningKey(db.orm)]);
+    expect(new Set([a.kid, b.kid, c.kid]).size).toBe(1);
+    expect(a.publicJwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', kid: a.kid });
+    expect(a.publicJwk.d).toBeUndefined();
+    expect(a.privateJwk.d).toEqual(expect.any(String));
+    const rows = await db.orm.em.fork().getConnection().execute('select kid from oauth_signing_key');
+    expect(rows).toEqual([{ kid: a.kid }]);
+    expect((await loadOrCreateSigningKey(db.orm)).kid).toBe(a.kid);
+  });
+});

@@ -24,6 +24,7 @@ const { values } = parseArgs({
     'learning-rate': { type: 'string' },
     'skip-svd': { type: 'boolean' },
     'skip-contrastive': { type: 'boolean' },
+    'random-batches': { type: 'boolean' },
     'progress-json': { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -48,6 +49,7 @@ const summary = await trainDomainModel({
   learningRate: positiveNumberOrExit('learning-rate', values['learning-rate']),
   skipSvd: values['skip-svd'],
   skipContrastive: values['skip-contrastive'],
+  groupedBatches: values['random-batches'] ? false : undefined,
   log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   // Machine-readable progress for the server that started this trainer (train-in-background.ts).
   onProgress: values['progress-json'] ? (p) => process.stdout.write(progressLine(p)) : undefined,

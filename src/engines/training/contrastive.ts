@@ -19,6 +19,10 @@ export interface PairSet {
   passageOffsets: Int32Array;
   passageTokens: Int32Array;
   count: number;
+  /** Group of each pair (its act, or its source): grouped batches take their negatives from the same group. */
+  groups?: Int32Array;
+  /** Document of each pair: two pairs of one document are never each other's negatives. */
+  docs?: Int32Array;
 }
 
 export interface ContrastiveOptions {
@@ -27,13 +31,19 @@ export interface ContrastiveOptions {
   learningRate: number;
   temperature: number;
   seed: number;
+  /**
+   * Build each batch from two runs of pairs of one group (half a batch each) instead of a
+   * random sample, so that the negatives are the hard ones: other articles of the same act,
+   * other decisions of the same court. Needs `groups`.
+   */
+  groupedBatches?: boolean;
   /** Stop after this many milliseconds (the time budget of a training run). */
   deadline?: number;
   onBatch?: (info: { epoch: number; batch: number; batches: number; loss: number }) => void;
 }
 
 /** Builds a PairSet from token id arrays. */
-export function toPairSet(pairs: { anchor: number[]; passage: number[] }[]): PairSet {
+export function toPairSet(pairs: { anchor: number[]; passage: number[]; group?: number; doc?: number }[]): PairSet {
   const anchorOffsets = new Int32Array(pairs.length + 1);
   const passageOffsets = new Int32Array(pairs.length + 1);
   let na = 0;
@@ -50,7 +60,43 @@ export function toPairSet(pairs: { anchor: number[]; passage: number[] }[]): Pai
     anchorTokens.set(p.anchor, anchorOffsets[i]);
     passageTokens.set(p.passage, passageOffsets[i]);
   });
-  return { anchorOffsets, anchorTokens, passageOffsets, passageTokens, count: pairs.length };
+  const withGroups = pairs.length > 0 && pairs.every((p) => p.group !== undefined && p.doc !== undefined);
+  return {
+    anchorOffsets,
+    anchorTokens,
+    passageOffsets,
+    passageTokens,
+    count: pairs.length,
+    ...(withGroups ? { groups: Int32Array.from(pairs, (p) => p.group!), docs: Int32Array.from(pairs, (p) => p.doc!) } : {}),
+  };
+}
+
+/**
+ * The order of one epoch for grouped batches: the pairs of each group together (groups in a
+ * random order, pairs shuffled inside), cut into runs of half a batch, and the runs shuffled,
+ * so that a batch holds two runs: mostly two groups' pairs.
+ */
+function groupedOrder(order: Int32Array, groups: Int32Array, run: number, random: () => number): Int32Array {
+  const groupKey = new Map<number, number>();
+  for (let i = 0; i < order.length; i++) {
+    const g = groups[order[i]];
+    if (!groupKey.has(g)) groupKey.set(g, random());
+  }
+  // `order` is already shuffled: a stable sort by the group's key keeps pairs shuffled inside.
+  const sorted = Array.from(order).sort((x, y) => groupKey.get(groups[x])! - groupKey.get(groups[y])!);
+  const runs: number[][] = [];
+  for (let i = 0; i < sorted.length; i += run) runs.push(sorted.slice(i, i + run));
+  shuffle(runs, random);
+  return Int32Array.from(runs.flat());
+}
+
+function shuffle<T>(items: T[] | Int32Array, random: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const t = items[i];
+    items[i] = items[j];
+    items[j] = t;
+  }
 }
 
 /** The normalised embedding of tokens[from, to) into `out` (offset `at`); returns the norm before normalising. */
@@ -97,14 +143,12 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
   const invTau = 1 / options.temperature;
   let lastEpochLoss = NaN;
 
-  const order = Int32Array.from({ length: pairs.count }, (_, i) => i);
+  const shuffled = Int32Array.from({ length: pairs.count }, (_, i) => i);
+  const grouped = options.groupedBatches === true && pairs.groups !== undefined;
+  const docs = pairs.docs;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      const t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+    shuffle(shuffled, random);
+    const order = grouped ? groupedOrder(shuffled, pairs.groups!, Math.max(1, Math.floor(B / 2)), random) : shuffled;
     const batches = Math.floor(order.length / B);
     let epochLoss = 0;
     for (let b = 0; b < batches; b++) {
@@ -122,6 +166,12 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
           const po = j * dim;
           for (let d = 0; d < dim; d++) s += a[ao + d] * p[po + d];
           sims[i * B + j] = s * invTau;
+        }
+      }
+      // Another pair of the same document is no negative (its passage may be the same text).
+      if (docs) {
+        for (let i = 0; i < B; i++) {
+          for (let j = 0; j < B; j++) if (i !== j && docs[ids[i]] === docs[ids[j]]) sims[i * B + j] = -Infinity;
         }
       }
       // g = dLoss/dS (S already divided by tau): rows (anchor -> passages) and columns (passage -> anchors).

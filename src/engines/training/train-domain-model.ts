@@ -34,6 +34,8 @@ export interface TrainOptions {
   /** Tokens of an anchor / a passage the trainer looks at. */
   anchorTokens?: number;
   passageTokens?: number;
+  /** Batches of two runs of one act's (one source's) pairs: hard in-batch negatives (contrastive.ts). */
+  groupedBatches?: boolean;
   /** Skip the SVD initialisation (random initial vectors): for comparisons only. */
   skipSvd?: boolean;
   /** Skip contrastive fine-tuning (SVD vectors only): for comparisons only. */
@@ -73,6 +75,7 @@ export const TRAIN_DEFAULTS = {
   anchorTokens: 64,
   passageTokens: 160,
   maxMinutes: 25,
+  groupedBatches: true,
 } as const;
 
 /** Trains and writes the model; the directory appears only when complete (written to a temp folder first). */
@@ -146,8 +149,14 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
   for (let t = 0; t < SPECIAL_TOKENS.length; t++) table.fill(0, t * dim, (t + 1) * dim);
 
   // 5. Contrastive fine-tuning.
+  const groupIds = new Map<string, number>();
+  const groupId = (group: string) => groupIds.get(group) ?? groupIds.set(group, groupIds.size).get(group)!;
   const encodePairs = (pairs: TextPair[]): PairSet =>
-    toPairSet(pairs.map((p) => ({ anchor: encoder.encode(p.anchor, o.anchorTokens), passage: encoder.encode(p.passage, o.passageTokens) })).filter((p) => p.anchor.length > 0 && p.passage.length > 0));
+    toPairSet(
+      pairs
+        .map((p) => ({ anchor: encoder.encode(p.anchor, o.anchorTokens), passage: encoder.encode(p.passage, o.passageTokens), group: groupId(p.group), doc: p.doc }))
+        .filter((p) => p.anchor.length > 0 && p.passage.length > 0),
+    );
   const train = encodePairs(corpus.train);
   // A sample of held-out pairs spread over the corpus (every k-th), the same for a seed.
   const step = Math.max(1, Math.floor(corpus.heldOut.length / 1000));
@@ -166,6 +175,7 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
       learningRate: o.learningRate,
       temperature: o.temperature,
       seed: o.seed,
+      groupedBatches: o.groupedBatches,
       deadline,
       onBatch: ({ epoch, batch, batches, loss }) => {
         lossSum += loss;

@@ -25,6 +25,10 @@ export interface TextPair {
   anchor: string;
   passage: string;
   kind: 'header' | 'sibling' | 'cloze' | 'translation';
+  /** The pair's group: its act for an article, else its source (grouped batches draw negatives from it). */
+  group: string;
+  /** Index of the document the passage comes from. */
+  doc: number;
 }
 
 export interface CorpusPairs {
@@ -92,15 +96,17 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
       const passages = chunkText(text.slice(0, maxPassages * 1300)).slice(0, maxPassages).map((p) => p.slice(0, passageChars));
       for (const p of passages) out.passages.push(p);
       const head = header(doc);
-      if (head) target.push({ anchor: head, passage: passages[0], kind: 'header' });
+      const group = doc.granularity === 'article' && doc.parent_source_id ? `${doc.source}|${doc.parent_source_id}` : doc.source;
+      const pair = (anchor: string, passage: string, kind: TextPair['kind']) => target.push({ anchor, passage, kind, group, doc: out.documents });
+      if (head) pair(head, passages[0], 'header');
       if (doc.granularity === 'article') {
         const key = `${doc.source}|${parentPath(doc.canonical_path) ?? doc.parent_source_id ?? ''}`;
-        if (previous && previous.key === key) target.push({ anchor: previous.text, passage: passages[0], kind: 'sibling' });
+        if (previous && previous.key === key) pair(previous.text, passages[0], 'sibling');
         previous = { key, text: passages[0] };
         if (doc.language && doc.unit_number && doc.parent_source_id) {
           const unit = `${doc.source}|${doc.parent_source_id}|${doc.unit_number}`;
           const other = articleByUnit.get(unit);
-          if (other && other.language !== doc.language) target.push({ anchor: other.text, passage: passages[0], kind: 'translation' });
+          if (other && other.language !== doc.language) pair(other.text, passages[0], 'translation');
           else if (!other) articleByUnit.set(unit, { language: doc.language, text: passages[0] });
         }
       }
@@ -111,7 +117,7 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
         // Most of the time the sentence is removed from its context (the model must learn the
         // topic, not the words), sometimes kept (as BM25-like lexical overlap is real too).
         const rest = random() < 0.9 ? p.replace(sentence, ' ') : p;
-        target.push({ anchor: sentence, passage: rest, kind: 'cloze' });
+        pair(sentence, rest, 'cloze');
       }
       options.onDocument?.(out.documents, file.relativePath);
     }

@@ -123,6 +123,21 @@ describe('POST /v1/resolve on a slice of the real corpus', () => {
     expect(res).toMatchObject({ resolved: false, match_type: 'timeout', documents: [], parsed: { act: 'BGB', unit_number: '823' } });
   });
 
+  it('puts the provision a search query cites first, within the filters', async () => {
+    const search = async (body: Record<string, unknown>) => {
+      const res = await post('/v1/search', { namespace: 'legislation', top_k: 5, alpha: 0, ...body });
+      expect(res.status).toBe(200);
+      return (res.body.hits as { source_id: string }[]).map((h) => h.source_id);
+    };
+    // The words point at § 823 (damages for injured property); the citation names § 433.
+    const words = 'Schadensersatz wegen Verletzung des Eigentums';
+    expect((await search({ q: words }))[0]).not.toBe('bgb/433');
+    expect((await search({ q: `${words}, siehe § 433 Abs. 1 BGB` }))[0]).toBe('bgb/433');
+    // Within the filters only, and nothing doubtful: a provision the act lacks adds nothing.
+    expect(await search({ q: `${words}, siehe § 433 BGB`, country: ['FR'] })).not.toContain('bgb/433');
+    expect(await search({ q: `${words}, siehe § 9999 BGB` })).toEqual(await search({ q: `${words}, siehe BGB` }));
+  });
+
   it('drops cached resolutions when the index changes', async () => {
     const first = await post('/v1/resolve', { reference: '§ 241 BGB' });
     expect(first.body.documents[0].id).toBe('DE/GesetzeImInternet/bgb/241');

@@ -80,6 +80,12 @@ export interface SearchEngine {
    */
   documentPlaces(ids: string[]): Promise<Map<string, DocumentPlace>>;
 
+  /**
+   * Those of these documents that pass the filters, each with its first passage (score 0): for
+   * documents a query names (a cited provision) rather than matches.
+   */
+  documentsMatching(ids: string[], filters: EngineFilters): Promise<DocumentHit[]>;
+
   /** Full documents by id; unknown ids are absent from the map. */
   getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;
   /** The same without text and extra fields (a search hit's text is its passage): far less to read. */

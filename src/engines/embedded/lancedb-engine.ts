@@ -490,6 +490,21 @@ export class LanceDbEngine implements SearchEngine {
     return out;
   }
 
+  async documentsMatching(ids: string[], filters: EngineFilters): Promise<DocumentHit[]> {
+    this.requireOpen();
+    const wanted = [...new Set(ids)];
+    const found = new Map<string, string>();
+    for (const where of inLists('doc_id', wanted)) {
+      const rows = (await this.chunks
+        .query()
+        .where(`${where} AND seq = 0 AND ${buildWhere(filters)}`)
+        .select(['doc_id', 'content'])
+        .toArray()) as { doc_id: string; content: string }[];
+      for (const r of rows) found.set(r.doc_id, r.content);
+    }
+    return wanted.filter((id) => found.has(id)).map((id) => ({ docId: id, score: 0, passage: found.get(id)! }));
+  }
+
   async getDocuments(ids: string[]): Promise<Map<string, LegalDocument>> {
     this.requireOpen();
     const out = new Map<string, LegalDocument>();

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from '../../context.js';
 import type { Embedder } from '../../engines/embedder.js';
+import type { EngineFilters } from '../../engines/search-engine.js';
 import type { SearchEngine } from '../../engines/search-engine.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
@@ -18,6 +19,7 @@ import type { LegalDataApi } from './legal-data.port.js';
 import { documentId, NAMESPACES, type LegalDocument } from './legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import { ReferenceResolver } from './resolver/resolve.service.js';
+import type { ResolveHints } from './resolver/resolver.js';
 import { search } from './search.service.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import type { SearchResponse } from './search.schema.js';
@@ -119,7 +121,8 @@ export class LegalDataService implements LegalDataApi {
 
   /** Billable: charged to the caller (see UsageGuard). */
   search(ctx: RequestContext, input: unknown): Promise<SearchResponse> {
-    return this.deps.usage.charge(ctx, 'search', () => search(this.deps, input));
+    const citations = (text: string, filters: EngineFilters) => this.resolver.citedDocuments(text, citationHints(filters));
+    return this.deps.usage.charge(ctx, 'search', () => search({ engine: this.deps.engine, embedder: this.deps.embedder, citations }, input));
   }
 
   /** Billable: charged to the caller (see UsageGuard). */
@@ -215,4 +218,12 @@ export class LegalDataService implements LegalDataApi {
     if (!this.snapshot) await this.refreshCatalog();
     return this.snapshot!;
   }
+}
+
+/** What a search's filters tell the resolver about the references in its query. */
+function citationHints(filters: EngineFilters): ResolveHints {
+  return {
+    country: filters.countries?.length === 1 ? filters.countries[0] : null,
+    type: filters.namespace === 'doctrine' ? null : filters.namespace,
+  };
 }

@@ -54,6 +54,14 @@ describe('search: nested documents', () => {
     );
   });
 
+  it('gives the documents a query names that pass the filters, with their first passage', async () => {
+    expect(await engine.documentsMatching(['XX/Acts/tenancy/1', 'XX/Acts/missing'], { namespace: 'legislation' })).toEqual([
+      { docId: 'XX/Acts/tenancy/1', score: 0, passage: 'The landlord returns the deposit.' },
+    ]);
+    expect(await engine.documentsMatching(['XX/Acts/tenancy/1'], { namespace: 'legislation', countries: ['YY'] })).toEqual([]);
+    expect(await engine.documentsMatching(['XX/Acts/tenancy/1'], { namespace: 'case_law' })).toEqual([]);
+  });
+
   it('knows no section for an article whose path names none', async () => {
     expect(await engine.documentPlaces(['XX/Acts/tenancy/2'])).toEqual(new Map([['XX/Acts/tenancy/2', { parentId: 'XX/Acts/tenancy', section: null }]]));
   });

@@ -22,6 +22,8 @@ export interface SearchDeps {
   engine: SearchEngine;
   /** Null until a model is configured: every alpha then serves the keyword ranking. */
   embedder: Embedder | null;
+  /** Ids of the provisions a query cites precisely (the resolver's `citedDocuments`). */
+  citations?: (query: string, filters: EngineFilters) => string[];
 }
 
 export async function search(deps: SearchDeps, input: unknown): Promise<SearchResponse> {
@@ -64,12 +66,17 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   const semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
   const alpha = semanticOn ? r.alpha : 0;
   const keywordOn = alpha < 1;
-  const [keyword, semantic] = await Promise.all([
+  const [keywordLeg, semanticLeg, cited] = await Promise.all([
     keywordOn ? deps.engine.keywordSearch(r.q, filters, limit) : [],
     semanticOn
       ? deps.embedder!.embedQueries([r.q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit))
       : [],
+    citedDocuments(deps, r.q, filters),
   ]);
+  // A cited provision is a perfect match in each leg: the keyword leg's best score, the top of
+  // the model's scale in the vector leg (both normalise to 1 in the fusion).
+  const keyword = keywordOn ? withCitedFirst(keywordLeg, cited, keywordLeg[0]?.score ?? 1) : [];
+  const semantic = semanticOn ? withCitedFirst(semanticLeg, cited, Math.max(semanticLeg[0]?.score ?? 0, deps.embedder!.scale?.high ?? 1)) : [];
   const places = await documentPlaces(deps.engine, [...keyword, ...semantic]);
   const [keywordHits, semanticHits] = withoutEnclosingDocuments(places, keyword, semantic);
   const total = new Set([...keywordHits.map((h) => h.docId), ...semanticHits.map((h) => h.docId)]).size;
@@ -77,6 +84,28 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
   return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections), total };
+}
+
+/**
+ * The provisions the query cites precisely ("… under Article 17 GDPR …", "§ 823 BGB"), within
+ * the filters: a lawyer who names a provision wants it among the results whatever its words.
+ */
+async function citedDocuments(deps: SearchDeps, query: string, filters: EngineFilters): Promise<DocumentHit[]> {
+  const ids = deps.citations?.(query, filters) ?? [];
+  if (ids.length === 0) return [];
+  try {
+    return await deps.engine.documentsMatching(ids, filters);
+  } catch {
+    return []; // only a refinement: never fail a search for it
+  }
+}
+
+/** The leg with the cited documents first at `score` (a document the leg found keeps its own passage). */
+function withCitedFirst(leg: DocumentHit[], cited: DocumentHit[], score: number): DocumentHit[] {
+  if (cited.length === 0) return leg;
+  const found = new Map(leg.map((h) => [h.docId, h]));
+  const citedIds = new Set(cited.map((c) => c.docId));
+  return [...cited.map((c) => ({ docId: c.docId, score, passage: found.get(c.docId)?.passage ?? c.passage })), ...leg.filter((h) => !citedIds.has(h.docId))];
 }
 
 /** Where the legs' documents stand in their acts; empty when the engine cannot say (only a refinement). */

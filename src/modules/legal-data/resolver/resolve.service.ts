@@ -15,6 +15,7 @@ import {
   type ResolvedDocument,
   type ResolveResponse,
 } from '../resolve.schema.js';
+import { findCitations } from './citations-in-text.js';
 import { buildCoverage } from './coverage.js';
 import { cleanReference, foldText, titleKey } from './normalise.js';
 import { ReferenceIndex } from './reference-index.js';
@@ -29,6 +30,9 @@ export interface ResolverDeps {
 }
 
 class Timeout extends Error {}
+
+/** Citations of one search query taken at most (a query is not a brief). */
+const MAX_CITATIONS_PER_TEXT = 5;
 
 /** Content words of a text (folded, 2+ letters or any number), for title comparisons. */
 function words(text: string): string[] {
@@ -108,6 +112,18 @@ export class ReferenceResolver {
     };
     this.remember(key, answer);
     return { ...answer, elapsed_ms: elapsed() };
+  }
+
+  /**
+   * Ids of the provisions a free text cites precisely ("… under Article 17 GDPR …"), resolved as
+   * strictly as `resolve`. Never waits: none while the reference index is first built.
+   */
+  citedDocuments(text: string, hints: ResolveHints): string[] {
+    if (!this.index) {
+      this.currentIndex().catch(() => undefined);
+      return [];
+    }
+    return findCitations(this.index, text, { hints, max: MAX_CITATIONS_PER_TEXT }).map((c) => c.doc.id);
   }
 
   /** Per source: which resolve patterns reach its documents, and totals. */

@@ -1,0 +1,58 @@
+/** Citations found in running text and resolved strictly, over an index of real corpus records. */
+import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
+import { parseDocumentRecord } from '../ingest/corpus-reader.js';
+import type { DocumentMetadata } from '../legal-document.js';
+import { findCitations } from './citations-in-text.js';
+import { ReferenceIndex } from './reference-index.js';
+
+const DE_IDS = ['bgb', 'bgb/823', 'bgb/433'];
+const FR_IDS = ['LEGITEXT000006070721', 'LEGITEXT000006070721/1240'];
+const EU_IDS = ['32016R0679', '32016R0679/6', '32016R0679/17'];
+const pick = (ids: string[]) => (r: Record<string, unknown>) => ids.includes(String(r.source_id));
+
+let index: ReferenceIndex;
+
+beforeAll(async () => {
+  const records = [
+    ...(await readRecords('legislation/DE-GesetzeImInternet.jsonl.gz', DE_IDS.length, pick(DE_IDS))),
+    ...(await readRecords('legislation/FR-LegifranceCodes.jsonl.gz', FR_IDS.length, pick(FR_IDS))),
+    ...(await readRecords('legislation/EU-EUR-Lex.jsonl.gz', EU_IDS.length, pick(EU_IDS))),
+  ];
+  const metadata: DocumentMetadata[] = records.map((r) => {
+    const parsed = parseDocumentRecord(r);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const { text: _t, extra: _e, summary: _s, ...meta } = parsed.value;
+    return meta;
+  });
+  index = await ReferenceIndex.build((async function* () {
+    yield metadata;
+  })());
+});
+
+const cited = (text: string) => findCitations(index, text).map((c) => [text.slice(c.start, c.end), c.doc.source_id]);
+
+describe('findCitations', () => {
+  it('finds a provision cited in a sentence, with its extent', () => {
+    expect(cited('Die Klägerin verlangt Schadensersatz gemäß § 823 Abs. 1 BGB wegen der Verletzung ihres Eigentums.')).toEqual([['§ 823 Abs. 1 BGB', 'bgb/823']]);
+    expect(cited("Selon l'article 1240 du code civil, tout fait quelconque de l'homme oblige à réparer.")).toEqual([['article 1240 du code civil', 'LEGITEXT000006070721/1240']]);
+  });
+
+  it('finds every citation of a text in order, with sub-units and parentheses', () => {
+    const text = 'Processing is lawful under Article 6(1)(c) GDPR, and the data subject may rely on Article 17 GDPR (right to erasure); see also Art. 433 BGB.';
+    expect(cited(text)).toEqual([
+      ['Article 6(1)(c) GDPR', '32016R0679/6'],
+      ['Article 17 GDPR', '32016R0679/17'],
+      ['Art. 433 BGB', 'bgb/433'],
+    ]);
+  });
+
+  it('takes nothing doubtful: no act named, an act not in the index, an article the act lacks', () => {
+    expect(cited('Under Article 6 the controller must act; § 823 applies too.')).toEqual([]);
+    expect(cited('Article 5 of the Directive on unfair terms, Art. 12 UWG and § 9999 BGB.')).toEqual([]);
+    expect(cited('The article was published in 2016 and cost 823 euros.')).toEqual([]);
+  });
+
+  it('stops at the asked number of citations', () => {
+    expect(findCitations(index, '§ 823 BGB und § 433 BGB', { max: 1 })).toHaveLength(1);
+  });
+});

@@ -70,7 +70,7 @@ export const TRAIN_DEFAULTS = {
   epochs: 3,
   batchSize: 128,
   learningRate: 0.05,
-  temperature: 0.05,
+  temperature: 0.1,
   sifA: 1e-3,
   anchorTokens: 64,
   passageTokens: 160,

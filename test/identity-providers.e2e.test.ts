@@ -6,7 +6,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
@@ -15,16 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { Browser, formAction } from './helpers/browser.js';
-import { call, cookieFrom } from './helpers/http.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
+import { call, cookieFrom, freePort } from './helpers/http.js';
 
 /** The identity the local provider signs in as (changed by the tests). */
 const identity = { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true, name: 'Idp User' };

@@ -5,7 +5,6 @@
  * an authorization a user is in the middle of. Real PostgreSQL, real HTTP, the official SDK.
  */
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,22 +14,13 @@ import { openTestDatabase, type TestDatabase } from '../src/db/test-databases.js
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { Browser, inputValue } from './helpers/browser.js';
-import { call } from './helpers/http.js';
+import { call, freePort } from './helpers/http.js';
 import { jwtClaims, MemoryOAuthClient } from './helpers/oauth-client.js';
 
 const PASSWORD = 'correct horse battery staple 42';
 const EMAIL = 'restart-user@example.org';
 const REDIRECT_URI = 'http://127.0.0.1:9/oauth/callback';
 const SESSION_SECRET = 'restart-test-secret-0123456789-abcdefghij';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('authorization server across a restart on the same PostgreSQL database', () => {
   let db: TestDatabase;

@@ -9,7 +9,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -21,7 +20,7 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { DEFAULT_SLICES, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { Browser, formAction, inputValue } from './helpers/browser.js';
-import { call, cookieFrom } from './helpers/http.js';
+import { call, cookieFrom, freePort } from './helpers/http.js';
 import { jwtClaims, MemoryOAuthClient } from './helpers/oauth-client.js';
 
 const PASSWORD = 'correct horse battery staple 42';
@@ -30,15 +29,6 @@ const REDIRECT_URI = 'http://127.0.0.1:9/oauth/callback';
 
 /** The base URL of the running platform (for the helpers outside the describe). */
 let currentBase = '';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('OAuth 2.1 authorization server for MCP clients', () => {
   let platform: Platform;

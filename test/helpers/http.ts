@@ -1,6 +1,6 @@
 /** Small HTTP helpers for end-to-end tests: JSON calls that keep status, headers and body. */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 
@@ -49,4 +49,15 @@ export async function call(
 export function cookieFrom(headers: Headers, name: string): string | null {
   const set = headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
   return set ? set.split(';')[0]! : null;
+}
+
+/** A TCP port free at the time of asking (for a platform whose BASE_URL must be known before it listens). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
 }

@@ -42,7 +42,7 @@ export function findCitations(index: ReferenceIndex, text: string, options: { hi
 }
 
 /** Where citations may start in `text` (a provision word and a number), in text order. */
-export function* citationStarts(text: string): Generator<number> {
+function* citationStarts(text: string): Generator<number> {
   const anchor = new RegExp(ANCHOR);
   for (let match = anchor.exec(text); match; match = anchor.exec(text)) yield match.index;
 }
@@ -52,7 +52,7 @@ export function* citationStarts(text: string): Generator<number> {
  * document (an act's name may take several words), and the shortest run that still resolves
  * to it gives the citation's extent (the grammar forgives trailing words).
  */
-export function citationAt(index: ReferenceIndex, text: string, start: number, hints: ResolveHints = NO_HINTS): TextCitation | null {
+function citationAt(index: ReferenceIndex, text: string, start: number, hints: ResolveHints = NO_HINTS): TextCitation | null {
   const window = text.slice(start, start + 160);
   const spans: string[] = [];
   const word = /\S+/g;

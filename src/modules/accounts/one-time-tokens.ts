@@ -12,6 +12,8 @@ export type OneTimePurpose = 'password_reset' | 'verify_email' | 'legal_acceptan
 
 export const RESET_TOKEN_TTL_MS = 3600_000;
 export const VERIFY_EMAIL_TOKEN_TTL_MS = 24 * 3600_000;
+/** How long an expired token's row is kept (for support questions about a late click). */
+const PRUNE_AFTER_EXPIRY_MS = 24 * 3600_000;
 
 function tokenHash(purpose: OneTimePurpose, token: string): string {
   const input = purpose === 'password_reset' ? token : `${purpose}:${token}`;
@@ -35,14 +37,16 @@ export async function issueOneTimeToken(
   token: string = randomToken(),
 ): Promise<string> {
   const now = Date.now();
-  await em
-    .getConnection()
-    .execute(
-      'insert into password_reset (id, user_id, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)',
-      [randomUUID(), userId, tokenHash(purpose, token), new Date(now + ttlMs), new Date(now)],
-      'run',
-      em.getTransactionContext(),
-    );
+  const connection = em.getConnection();
+  // Tokens past their expiry serve no one: each new token clears them, so the table holds
+  // only live tokens and those expired within the last day.
+  await connection.execute('delete from password_reset where expires_at < ?', [new Date(now - PRUNE_AFTER_EXPIRY_MS)], 'run', em.getTransactionContext());
+  await connection.execute(
+    'insert into password_reset (id, user_id, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)',
+    [randomUUID(), userId, tokenHash(purpose, token), new Date(now + ttlMs), new Date(now)],
+    'run',
+    em.getTransactionContext(),
+  );
   return token;
 }
 

@@ -107,13 +107,13 @@ export function fuseHybrid(
     });
   }
 
+  const all = [...byId.values()];
   if (sections && sections.weight > 0) {
-    addSectionContext([...byId.values()], 'keyword', sections);
-    addSectionContext([...byId.values()], 'semantic', sections);
+    addSectionContext(all, 'keyword', sections);
+    addSectionContext(all, 'semantic', sections);
   }
 
   const semanticFirst = a >= 0.5;
-  const all = [...byId.values()];
   for (const c of all) c.score = a * c.semantic + (1 - a) * c.keyword;
   all.sort((x, y) => {
     if (y.score !== x.score) return y.score - x.score;

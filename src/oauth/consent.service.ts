@@ -18,7 +18,6 @@ import { approveSchema, passwordAuthorizeSchema } from './consent.schema.js';
 import { browserHash, McpFlowCodec, type PendingAuthorization } from './mcp-flow.js';
 import { MCP_SCOPE } from './protected-resource.js';
 
-
 export type PasswordAuthorizeResult =
   | { kind: 'authorized'; redirect_url: string }
   | { kind: 'legal_acceptance_required'; terms_version: string };
@@ -135,18 +134,19 @@ export class ConsentService {
 
   /** The interaction a signed `mcp_flow` names (to show its page again); no browser check. */
   async interactionOfFlow(mcpFlow: string): Promise<Interaction> {
+    return this.interaction(this.decodeFlow(mcpFlow).uid);
+  }
+
+  /** The pending authorization a signed `mcp_flow` carries, or a 400 saying it is altered or expired. */
+  private decodeFlow(mcpFlow: string): PendingAuthorization {
     const check = this.deps.flows.decode(mcpFlow);
     if (!check.ok) throw check.reason === 'expired' ? expired() : invalidFlow();
-    return this.interaction(check.flow.uid);
+    return check.flow;
   }
 
   /** The interaction an `mcp_flow` names, once its signature, expiry, browser and parameters check out. */
   private async pendingFromFlow(mcpFlow: string, browserCookie: string | null): Promise<Interaction> {
-    const check = this.deps.flows.decode(mcpFlow);
-    if (!check.ok) {
-      throw check.reason === 'expired' ? expired() : invalidFlow();
-    }
-    const { flow } = check;
+    const flow = this.decodeFlow(mcpFlow);
     if (!browserCookie || browserHash(browserCookie) !== flow.browser) {
       throw new DomainError('forbidden', 'mcp_flow was issued to another browser: submit the form of the authorization page you opened');
     }

@@ -16,7 +16,7 @@ interface PayloadRow {
   payload: AdapterPayload;
 }
 
-/** One adapter per oidc-provider model; `create(orm, logger)` gives the factory oidc-provider takes. */
+/** One adapter per oidc-provider model; `OidcAdapter.factory(orm, logger)` gives the factory oidc-provider takes. */
 export class OidcAdapter implements Adapter {
   constructor(
     private readonly model: string,

@@ -318,9 +318,10 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
         period_end: null,
         requests_today: 4,
         requests_in_period: 4,
-        daily_limit: 20,
-        period_limit: 600,
         per_minute_limit: 10,
+        per_day_limit: 20,
+        per_period_limit: 600,
+        has_daily_limit: true,
       });
       expect(usage.body.daily_history).toHaveLength(31);
       expect(usage.body.daily_history.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), count: 4 });

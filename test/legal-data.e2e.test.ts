@@ -208,25 +208,34 @@ describe('legal-data API on a slice of the real corpus', () => {
     }
     const countries = await get('/v1/discover/countries');
     expect(countries.status).toBe(200);
-    expect(countries.body.map((c: any) => c.code).sort()).toEqual([...expected.keys()].sort());
-    for (const c of countries.body) {
+    expect(Object.keys(countries.body)).toEqual(['countries']);
+    expect(countries.body.countries.map((c: any) => c.code).sort()).toEqual([...expected.keys()].sort());
+    for (const c of countries.body.countries) {
       const e = expected.get(c.code)!;
       expect(c).toEqual({ code: c.code, case_law_sources: e.case_law.size, legislation_sources: e.legislation.size, doctrine_sources: e.doctrine.size, total_documents: e.total });
     }
 
-    const de = await get('/v1/discover/countries/DE/sources');
+    const de = await get('/v1/discover/countries/de/sources');
+    expect(de.body.country).toBe('DE');
     const deSources = new Set(records.filter((r) => r.country === 'DE').map((r) => r.source));
-    expect(de.body.map((s: any) => s.source).sort()).toEqual([...deSources].sort());
-    const gii = de.body.find((s: any) => s.source === 'DE/GesetzeImInternet');
-    expect(gii.total_documents).toBe(records.filter((r) => r.source === 'DE/GesetzeImInternet').length);
+    expect(de.body.sources.map((s: any) => s.source_id).sort()).toEqual([...deSources].sort());
+    const gii = de.body.sources.find((s: any) => s.source_id === 'DE/GesetzeImInternet');
+    const giiRecords = records.filter((r) => r.source === 'DE/GesetzeImInternet');
+    expect(gii.document_count).toBe(giiRecords.length);
+    expect(gii.total_documents).toBe(giiRecords.length);
     expect(gii.license_name).toBeTruthy();
+    const bgh = de.body.sources.find((s: any) => s.source_id === 'DE/BGH');
+    const bghDates = records.filter((r) => r.source === 'DE/BGH' && r.date).map((r) => String(r.date)).sort();
+    expect(bgh.date_range).toEqual({ min: bghDates[0], max: bghDates.at(-1) });
+    expect(bgh.data_types).toContain('case_law');
     const withEmpty = await get('/v1/discover/countries/DE/sources?include_empty=true');
-    expect(withEmpty.body.length).toBeGreaterThan(de.body.length);
-    expect(withEmpty.body.some((s: any) => s.total_documents === 0)).toBe(true);
+    expect(withEmpty.body.sources.length).toBeGreaterThan(de.body.sources.length);
+    const empty = withEmpty.body.sources.find((s: any) => s.document_count === 0);
+    expect(empty).toMatchObject({ document_count: 0, date_range: null });
     expect((await get('/v1/discover/countries/XX/sources')).status).toBe(404);
     // The default is the service's: without options, empty sources stay hidden.
     const viaService = await platform.legalData.sources(anonymousContext(), 'DE');
-    expect(viaService.map((s) => s.source)).toEqual(de.body.map((s: any) => s.source));
+    expect(viaService.sources.map((s) => s.source_id)).toEqual(de.body.sources.map((s: any) => s.source_id));
 
     const bghRecords = records.filter((r) => r.source === 'DE/BGH');
     const filters = await get('/v1/discover/sources/DE/BGH/filters');

@@ -79,7 +79,7 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
     expect(bogus.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or revoked API key", resource_metadata="https:\/\/legal\.example\/\.well-known\/oauth-protected-resource\/mcp"$/);
   });
 
-  it('serves RFC 9728 protected-resource metadata for the service, /mcp, /sse and paths under them', async () => {
+  it('serves RFC 9728 protected-resource metadata for the service, /mcp, /sse, paths under them and any other path', async () => {
     const root = await call(`${url}/.well-known/oauth-protected-resource`, 'GET');
     expect(root.status).toBe(200);
     expect(root.body).toMatchObject({ resource: BASE_URL, authorization_servers: [BASE_URL], bearer_methods_supported: ['header'] });
@@ -90,7 +90,12 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
       expect(doc.body.resource).toBe(`${BASE_URL}${resource}`);
       expect(doc.body.authorization_servers).toEqual([BASE_URL]);
     }
-    expect((await call(`${url}/.well-known/oauth-protected-resource/v1/search`, 'GET')).status).toBe(404);
+    // the spec's path-aware fallback: any other path answers, with the whole service as the resource
+    for (const other of ['/v1/search', '/anything/else']) {
+      const fallback = await call(`${url}/.well-known/oauth-protected-resource${other}`, 'GET');
+      expect(fallback.status).toBe(200);
+      expect(fallback.body).toMatchObject({ resource: BASE_URL, authorization_servers: [BASE_URL] });
+    }
   });
 
   it('rejects a session cookie (cross-site requests would carry it): agents send a bearer token', async () => {
@@ -149,7 +154,8 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
       const countries = await client.callTool({ name: 'discover_countries', arguments: {} });
       expect((countries.structuredContent as { countries: { code: string }[] }).countries.map((c) => c.code)).toContain('DE');
       const sources = await client.callTool({ name: 'discover_sources', arguments: { country: 'DE' } });
-      expect((sources.structuredContent as { sources: { source: string }[] }).sources.map((s) => s.source)).toEqual(expect.arrayContaining(['DE/BGH', 'DE/GesetzeImInternet']));
+      expect(sources.structuredContent).toMatchObject({ country: 'DE' });
+      expect((sources.structuredContent as { sources: { source_id: string }[] }).sources.map((s) => s.source_id)).toEqual(expect.arrayContaining(['DE/BGH', 'DE/GesetzeImInternet']));
       const filters = await client.callTool({ name: 'get_filters', arguments: { source: 'DE/BGH' } });
       expect(filters.structuredContent).toMatchObject({ source: 'DE/BGH', namespace: 'case_law' });
       const courts = await client.callTool({ name: 'get_courts', arguments: { country: 'DE' } });

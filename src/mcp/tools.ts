@@ -115,7 +115,7 @@ export function registerTools(
       outputSchema: { countries: z.array(countryInfoSchema) },
       annotations: READ_ONLY,
     },
-    run('discover_countries', async (ctx) => ({ countries: await legalData.countries(ctx) })),
+    run('discover_countries', (ctx) => legalData.countries(ctx)),
   );
 
   server.registerTool(
@@ -128,12 +128,12 @@ export function registerTools(
         country: z.string().min(1).describe('Jurisdiction code, e.g. DE, FR, EU, CoE (see discover_countries).'),
         include_empty: z.boolean().default(false).describe('Also list catalogued sources that have no documents yet.'),
       },
-      outputSchema: { sources: z.array(sourceInfoSchema) },
+      outputSchema: { country: z.string(), sources: z.array(sourceInfoSchema) },
       annotations: READ_ONLY,
     },
-    run('discover_sources', async (ctx, args: { country: string; include_empty: boolean }) => ({
-      sources: await legalData.sources(ctx, args.country, { includeEmpty: args.include_empty }),
-    })),
+    run('discover_sources', (ctx, args: { country: string; include_empty: boolean }) =>
+      legalData.sources(ctx, args.country, { includeEmpty: args.include_empty }),
+    ),
   );
 
   server.registerTool(

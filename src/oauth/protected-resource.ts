@@ -61,9 +61,10 @@ export function protectedResourceMetadata(baseUrl: string, resourcePath: string)
 
 /**
  * `/.well-known/oauth-protected-resource` (the whole service, covering /mcp and /sse), its
- * `/mcp` and `/sse` forms, and the path-aware fallback for any path under them
- * (`/.well-known/oauth-protected-resource/sse/messages`). Other paths are not protected
- * resources: 404.
+ * `/mcp` and `/sse` forms, and the spec's path-aware fallback for any other path: a path under
+ * /mcp or /sse (`/sse/messages`) gets its endpoint's document, every other path the whole
+ * service's (resource BASE_URL, whose tokens both endpoints accept; a client checks that the
+ * resource is a prefix of the URL it asked about, which BASE_URL is).
  */
 export function protectedResourceRouter(baseUrl: string): Router {
   const router = Router();
@@ -75,11 +76,11 @@ export function protectedResourceRouter(baseUrl: string): Router {
   };
   router.options([WELL_KNOWN, `${WELL_KNOWN}/*path`], metadataPreflight);
   router.get(WELL_KNOWN, (_req, res) => send(res, ''));
-  router.get(`${WELL_KNOWN}/*path`, (req, res, next) => {
+  router.get(`${WELL_KNOWN}/*path`, (req, res) => {
     const segments = (req.params as { path: string[] }).path;
-    const resourcePath = `/${segments.join('/')}`;
-    if (!PROTECTED_RESOURCE_PATHS.some((p) => resourcePath === p || resourcePath.startsWith(`${p}/`))) return next();
-    send(res, resourcePath);
+    const path = `/${segments.join('/')}`;
+    const endpoint = PROTECTED_RESOURCE_PATHS.find((p) => path === p || path.startsWith(`${p}/`));
+    send(res, endpoint ? path : '');
   });
   return router;
 }

@@ -7,7 +7,7 @@ import express from 'express';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { NotFoundError, type ValidationIssue } from '../errors.js';
-import type { CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, Stats } from '../modules/legal-data/catalog.schema.js';
+import type { CountriesResponse, CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, SourcesResponse, Stats } from '../modules/legal-data/catalog.schema.js';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { documentId, NAMESPACES, type LegalDocument } from '../modules/legal-data/legal-document.js';
 import { searchRequestSchema, type SearchRequest, type SearchResponse } from '../modules/legal-data/search.schema.js';
@@ -55,21 +55,22 @@ class InMemoryLegalData implements LegalDataApi {
     return found;
   }
 
-  async countries(): Promise<CountryInfo[]> {
-    return ['DE', 'EU', 'FR'].map((code) => ({
+  async countries(): Promise<CountriesResponse> {
+    const countries = ['DE', 'EU', 'FR'].map((code) => ({
       code,
       case_law_sources: code === 'EU' ? 1 : 0,
       legislation_sources: code === 'EU' ? 0 : 1,
       doctrine_sources: 0,
       total_documents: 1,
     }));
+    return { countries };
   }
 
-  async sources(_ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]> {
+  async sources(_ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourcesResponse> {
     this.lastCall = ['sources', country, options];
     const sources = DOCUMENTS.filter((d) => d.country === country);
     if (!sources.length) throw new NotFoundError(`Unknown country: ${country}`);
-    return sources.map((d) => ({ source: d.source, country: d.country, name: d.source.split('/')[1]! }) as SourceInfo);
+    return { country, sources: sources.map((d) => ({ source_id: d.source, source: d.source, country: d.country, name: d.source.split('/')[1]! }) as SourceInfo) };
   }
 
   async filters(_ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters> {
@@ -395,7 +396,7 @@ describe('discovery routes', () => {
   it('lists countries', async () => {
     const res = await get('/v1/discover/countries');
     expect(res.status).toBe(200);
-    expect(res.body.map((c: CountryInfo) => c.code)).toEqual(['DE', 'EU', 'FR']);
+    expect(res.body.countries.map((c: CountryInfo) => c.code)).toEqual(['DE', 'EU', 'FR']);
   });
 
   it('lists sources of a country, with include_empty parsed like FastAPI', async () => {

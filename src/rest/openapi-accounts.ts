@@ -29,9 +29,10 @@ const usageRecordSchema = z.object({
   period_type: z.enum(['rolling_30d', 'billing_period']),
   requests_today: z.number().int().describe('Counted requests in the last 24 hours.'),
   requests_in_period: z.number().int(),
-  daily_limit: z.number().int().nullable(),
-  period_limit: z.number().int().nullable(),
   per_minute_limit: z.number().int(),
+  per_day_limit: z.number().int().describe('The daily cap; plans without one report their period allowance (has_daily_limit false).'),
+  per_period_limit: z.number().int().describe('Requests in the period (per seat x seats for per-seat plans).'),
+  has_daily_limit: z.boolean(),
   limits_enforced: z.boolean(),
   daily_history: z.array(z.object({ date: z.string(), count: z.number().int() })),
 });

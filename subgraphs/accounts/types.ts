@@ -60,9 +60,10 @@ export class UsageType {
   @Field(() => String) period_type!: string;
   @Field(() => Int) requests_today!: number;
   @Field(() => Int) requests_in_period!: number;
-  @Field(() => Int, { nullable: true }) daily_limit!: number | null;
-  @Field(() => Int, { nullable: true }) period_limit!: number | null;
   @Field(() => Int) per_minute_limit!: number;
+  @Field(() => Int, { description: 'The daily cap; plans without one report their period allowance.' }) per_day_limit!: number;
+  @Field(() => Int) per_period_limit!: number;
+  @Field(() => Boolean) has_daily_limit!: boolean;
   @Field(() => Boolean) limits_enforced!: boolean;
   @Field(() => [UsageDayType]) daily_history!: UsageDayType[];
 }

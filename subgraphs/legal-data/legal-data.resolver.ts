@@ -41,13 +41,13 @@ export class LegalDataResolver {
   }
 
   @Query(() => [CountryInfo], { description: 'Jurisdictions with catalogued sources.' })
-  countries(@Ctx() context: GraphqlContext) {
-    return this.api.countries(requestContextOf(context));
+  async countries(@Ctx() context: GraphqlContext) {
+    return (await this.api.countries(requestContextOf(context))).countries;
   }
 
   @Query(() => [SourceInfo], { description: 'Sources of a jurisdiction; NOT_FOUND when it has none.' })
-  sources(@Args(() => SourcesArgs) { country, includeEmpty }: SourcesArgs, @Ctx() context: GraphqlContext) {
-    return this.api.sources(requestContextOf(context), country, { includeEmpty });
+  async sources(@Args(() => SourcesArgs) { country, includeEmpty }: SourcesArgs, @Ctx() context: GraphqlContext) {
+    return (await this.api.sources(requestContextOf(context), country, { includeEmpty })).sources;
   }
 
   @Query(() => SourceFilters, { description: 'Filter values present in a source; NOT_FOUND for an unknown source.' })

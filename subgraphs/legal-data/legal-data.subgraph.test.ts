@@ -20,12 +20,14 @@ import {
   sourceFiltersSchema,
   sourceInfoSchema,
   statsSchema,
+  type CountriesResponse,
   type CountryInfo,
   type CourtInfo,
   type Manifest,
   type Readiness,
   type SourceFilters,
   type SourceInfo,
+  type SourcesResponse,
   type Stats,
 } from '../../src/modules/legal-data/catalog.schema.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
@@ -125,18 +127,19 @@ class InMemoryLegalData implements LegalDataApi {
     return found;
   }
 
-  async countries(ctx: RequestContext): Promise<CountryInfo[]> {
+  async countries(ctx: RequestContext): Promise<CountriesResponse> {
     this.record('countries', ctx);
-    return [...new Set(DOCUMENTS.map((d) => d.country))].map((code) => ({
+    const countries = [...new Set(DOCUMENTS.map((d) => d.country))].map((code) => ({
       code,
       case_law_sources: new Set(DOCUMENTS.filter((d) => d.country === code && d.namespace === 'case_law').map((d) => d.source)).size,
       legislation_sources: new Set(DOCUMENTS.filter((d) => d.country === code && d.namespace === 'legislation').map((d) => d.source)).size,
       doctrine_sources: 0,
       total_documents: DOCUMENTS.filter((d) => d.country === code).length,
     }));
+    return { countries };
   }
 
-  async sources(ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourceInfo[]> {
+  async sources(ctx: RequestContext, country: string, options: { includeEmpty: boolean }): Promise<SourcesResponse> {
     this.record('sources', ctx);
     const sources = [...new Set(DOCUMENTS.filter((d) => d.country === country).map((d) => d.source))];
     if (sources.length === 0) throw new NotFoundError(`No source for country ${country}`);
@@ -144,6 +147,9 @@ class InMemoryLegalData implements LegalDataApi {
       const docs = DOCUMENTS.filter((d) => d.source === source);
       const count = (ns: string) => docs.filter((d) => d.namespace === ns).length;
       return {
+        source_id: source,
+        document_count: docs.length,
+        date_range: null,
         source,
         country,
         name: source.split('/')[1]!,
@@ -162,7 +168,7 @@ class InMemoryLegalData implements LegalDataApi {
         documents_by_namespace: { case_law: count('case_law'), legislation: count('legislation'), doctrine: count('doctrine') },
       };
     });
-    return infos;
+    return { country, sources: infos };
   }
 
   async filters(ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters> {

@@ -57,7 +57,7 @@ export class ResolveResponse {
   match_type!: string;
   @Field(() => [ResolvedDocument]) documents!: ResolvedDocument[];
   @Field(() => ParsedReference) parsed!: ParsedReference;
-  @Field(() => Float) elapsed_ms!: number;
+  @Field(() => Int) elapsed_ms!: number;
 }
 
 @ObjectType()

@@ -186,7 +186,7 @@ export class SearchResponse {
   alpha!: number;
   @Field(() => String, { description: NAMESPACE_VALUES })
   namespace!: string;
-  @Field(() => Float)
+  @Field(() => Int)
   elapsed_ms!: number;
 }
 
@@ -303,7 +303,13 @@ export class CountryInfo {
 
 @ObjectType()
 export class SourceInfo {
-  @Field(() => String, { description: '<country>/<source_name>' })
+  @Field(() => String, { description: '<country>/<source_name>: the value search.source and filters take.' })
+  source_id!: string;
+  @Field(() => Int, { description: 'Documents of this source in every namespace.' })
+  document_count!: number;
+  @Field(() => DateRange, { nullable: true, description: 'Earliest and latest document date; null when no document is dated.' })
+  date_range!: DateRange | null;
+  @Field(() => String, { description: '<country>/<source_name> (the same value as source_id)' })
   source!: string;
   @Field(() => String)
   country!: string;

@@ -139,10 +139,25 @@ export class CatalogSnapshot {
     return [...byCountry.values()].sort((a, b) => a.code.localeCompare(b.code));
   }
 
+  /** Earliest and latest document date of a source over its namespaces; null when none is dated. */
+  private dateRangeOf(source: string): { min: string | null; max: string | null } | null {
+    let min: string | null = null;
+    let max: string | null = null;
+    for (const f of this.facets.get(source)?.values() ?? []) {
+      if (f.minDate && (min === null || f.minDate < min)) min = f.minDate;
+      if (f.maxDate && (max === null || f.maxDate > max)) max = f.maxDate;
+    }
+    return min === null && max === null ? null : { min, max };
+  }
+
   sourceInfo(source: string): SourceInfo {
     const c = this.catalogue.get(source);
     const counts = this.countsOf(source);
+    const total = counts.case_law + counts.legislation + counts.doctrine;
     return {
+      source_id: source,
+      document_count: total,
+      date_range: this.dateRangeOf(source),
       source,
       country: this.countryOf(source),
       name: c?.name ?? source.split('/')[1],
@@ -157,7 +172,7 @@ export class CatalogSnapshot {
       court_name: c?.court_name ?? null,
       tier: c?.tier ?? null,
       notes: c?.notes ?? null,
-      total_documents: counts.case_law + counts.legislation + counts.doctrine,
+      total_documents: total,
       documents_by_namespace: counts,
     };
   }

@@ -72,8 +72,21 @@ export const countryInfoSchema = z.object({
 });
 export type CountryInfo = z.infer<typeof countryInfoSchema>;
 
+/** GET /v1/discover/countries (the spec's CountriesResponse). */
+export const countriesResponseSchema = z.object({ countries: z.array(countryInfoSchema) });
+export type CountriesResponse = z.infer<typeof countriesResponseSchema>;
+
+const dateRangeSchema = z.object({ min: nullableString, max: nullableString });
+
+/**
+ * The spec's SourceInfo (source_id, data_types, court_name, tier, document_count, date_range,
+ * notes) and, beside it, the catalogue's other fields and the per-namespace counts.
+ */
 export const sourceInfoSchema = z.object({
-  source: z.string().describe('<country>/<source_name>'),
+  source_id: z.string().describe('<country>/<source_name>: the value search.source and the filters endpoint take.'),
+  document_count: z.number().int().describe('Documents of this source in every namespace.'),
+  date_range: dateRangeSchema.nullable().describe('Earliest and latest document date; null when no document is dated.'),
+  source: z.string().describe('<country>/<source_name> (the same value as source_id).'),
   country: z.string(),
   name: z.string(),
   data_types: z.array(z.string()),
@@ -92,6 +105,13 @@ export const sourceInfoSchema = z.object({
 });
 export type SourceInfo = z.infer<typeof sourceInfoSchema>;
 
+/** GET /v1/discover/countries/{country_code}/sources (the spec's SourcesResponse). */
+export const sourcesResponseSchema = z.object({
+  country: z.string().describe('The canonical jurisdiction code (`coe` is answered as `CoE`).'),
+  sources: z.array(sourceInfoSchema),
+});
+export type SourcesResponse = z.infer<typeof sourcesResponseSchema>;
+
 export const sourceFiltersSchema = z.object({
   source: z.string(),
   namespace: z.enum(NAMESPACES),
@@ -103,7 +123,7 @@ export const sourceFiltersSchema = z.object({
   languages: z.array(z.string()),
   subdivisions: z.array(z.string()),
   court_tiers: z.array(z.number().int()),
-  date_range: z.object({ min: nullableString, max: nullableString }),
+  date_range: dateRangeSchema,
 });
 export type SourceFilters = z.infer<typeof sourceFiltersSchema>;
 

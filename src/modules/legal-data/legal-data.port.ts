@@ -3,7 +3,7 @@
  * the request context first and validates its own input: a door only maps protocols.
  */
 import type { RequestContext } from '../../context.js';
-import type { CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, Stats } from './catalog.schema.js';
+import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
 import type { LegalDocument } from './legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import type { SearchResponse } from './search.schema.js';
@@ -13,10 +13,13 @@ export interface LegalDataApi {
   search(ctx: RequestContext, input: unknown): Promise<SearchResponse>;
   /** NotFoundError when unknown. `source` is `<country>/<source_name>`. */
   getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument>;
-  countries(ctx: RequestContext): Promise<CountryInfo[]>;
-  /** NotFoundError for a country with no catalogued source. */
-  /** Sources without documents are left out unless `includeEmpty` (default false). */
-  sources(ctx: RequestContext, country: string, options?: { includeEmpty?: boolean }): Promise<SourceInfo[]>;
+  /** The spec's CountriesResponse: jurisdictions with documents. */
+  countries(ctx: RequestContext): Promise<CountriesResponse>;
+  /**
+   * The spec's SourcesResponse (the canonical country code and its sources). NotFoundError for a
+   * country with no catalogued source; sources without documents are left out unless `includeEmpty`.
+   */
+  sources(ctx: RequestContext, country: string, options?: { includeEmpty?: boolean }): Promise<SourcesResponse>;
   /** NotFoundError for an unknown source; namespace defaults to the source's largest one. */
   filters(ctx: RequestContext, source: string, namespace?: string): Promise<SourceFilters>;
   courts(ctx: RequestContext, options: { country?: string; source?: string }): Promise<CourtInfo[]>;

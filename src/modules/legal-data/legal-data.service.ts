@@ -12,7 +12,7 @@ import { parseInput } from '../../validation.js';
 import { z } from 'zod';
 import { broadcast } from '../../util/broadcast.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
-import type { CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, Stats } from './catalog.schema.js';
+import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
 import type { CatalogSource } from './ingest/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { LegalDataApi } from './legal-data.port.js';
@@ -135,16 +135,16 @@ export class LegalDataService implements LegalDataApi {
     });
   }
 
-  countries(ctx: RequestContext): Promise<CountryInfo[]> {
-    return this.agentBillable(ctx, 'discover_countries', async () => (await this.catalog()).countries());
+  countries(ctx: RequestContext): Promise<CountriesResponse> {
+    return this.agentBillable(ctx, 'discover_countries', async () => ({ countries: (await this.catalog()).countries() }));
   }
 
-  sources(ctx: RequestContext, country: string, options: { includeEmpty?: boolean } = {}): Promise<SourceInfo[]> {
+  sources(ctx: RequestContext, country: string, options: { includeEmpty?: boolean } = {}): Promise<SourcesResponse> {
     return this.agentBillable(ctx, 'discover_sources', async () => {
       const snapshot = await this.catalog();
       const code = snapshot.resolveCountry(country);
       if (!code) throw new NotFoundError(`Unknown country: ${country}`);
-      return snapshot.sourcesOf(code, options.includeEmpty ?? false);
+      return { country: code, sources: snapshot.sourcesOf(code, options.includeEmpty ?? false) };
     });
   }
 

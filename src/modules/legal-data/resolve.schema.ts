@@ -59,7 +59,7 @@ export const resolveResponseSchema = z.object({
   match_type: z.enum(MATCH_TYPES),
   documents: z.array(resolvedDocumentSchema),
   parsed: parsedReferenceSchema,
-  elapsed_ms: z.number(),
+  elapsed_ms: z.number().int(),
 });
 export type ResolveResponse = z.infer<typeof resolveResponseSchema>;
 

@@ -92,6 +92,6 @@ export const searchResponseSchema = z.object({
   total_hits: z.number().int().describe('Distinct documents that matched within the candidate window.'),
   alpha: z.number(),
   namespace: z.enum(NAMESPACES),
-  elapsed_ms: z.number(),
+  elapsed_ms: z.number().int(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

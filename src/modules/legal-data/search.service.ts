@@ -42,7 +42,7 @@ export async function search(deps: SearchDeps, input: unknown): Promise<SearchRe
     total_hits: found.total,
     alpha: request.alpha,
     namespace: request.namespace,
-    elapsed_ms: Math.round((performance.now() - started) * 100) / 100,
+    elapsed_ms: Math.round(performance.now() - started),
   };
 }
 

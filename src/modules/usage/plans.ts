@@ -1,6 +1,6 @@
 /**
  * The plan table: every limit of every plan, in one place. `perPeriod` of a per-seat plan is per
- * seat. null = no limit of that kind.
+ * seat. `perDay` null = no daily cap (every plan has a period allowance).
  */
 import type { PlanId } from '../../context.js';
 
@@ -8,7 +8,7 @@ export interface PlanLimits {
   id: PlanId;
   name: string;
   perDay: number | null;
-  perPeriod: number | null;
+  perPeriod: number;
   perMinute: number;
   /** The period quota is multiplied by the workspace's seats. */
   perSeat: boolean;

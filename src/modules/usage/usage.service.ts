@@ -37,9 +37,14 @@ export interface UsageRecord {
   period_type: 'rolling_30d' | 'billing_period';
   requests_today: number;
   requests_in_period: number;
-  daily_limit: number | null;
-  period_limit: number | null;
   per_minute_limit: number;
+  /**
+   * The spec types it as an integer: plans without a daily cap report their period allowance,
+   * the most a day can use (has_daily_limit false says so).
+   */
+  per_day_limit: number;
+  per_period_limit: number;
+  has_daily_limit: boolean;
   /** Administrators and RATE_LIMITS=off: counted, never refused. */
   limits_enforced: boolean;
   daily_history: UsageDay[];
@@ -255,6 +260,7 @@ export class UsageService {
       history.push({ date, count: byDay.get(date) ?? 0 });
     }
     const seats = plan.perSeat ? caller.seats : 1;
+    const periodLimit = plan.perPeriod * seats;
     return {
       plan: plan.id,
       period_start: new Date(periodStart).toISOString(),
@@ -262,9 +268,10 @@ export class UsageService {
       period_type: billing ? 'billing_period' : 'rolling_30d',
       requests_today: Number(totals?.today ?? 0),
       requests_in_period: Number(totals?.period ?? 0),
-      daily_limit: plan.perDay,
-      period_limit: plan.perPeriod === null ? null : plan.perPeriod * seats,
       per_minute_limit: plan.perMinute,
+      per_day_limit: plan.perDay ?? periodLimit,
+      per_period_limit: periodLimit,
+      has_daily_limit: plan.perDay !== null,
       limits_enforced: this.deps.settings.rateLimits && !caller.isAdmin,
       daily_history: history,
     };
@@ -291,7 +298,7 @@ export function limitWindows(plan: PlanLimits, caller: Caller, now: number): Win
   if (plan.perDay !== null) windows.push({ name: 'day', limit: plan.perDay, durationMs: DAY, bucketMs: MINUTE });
   windows.push({
     name: 'period',
-    limit: plan.perPeriod === null ? null : plan.perPeriod * seats,
+    limit: plan.perPeriod * seats,
     durationMs: billing ? billing.end - billing.start : ROLLING_PERIOD_MS,
     bucketMs: 3600_000,
     ...(billing && billing.end > now ? { fixed: billing } : {}),

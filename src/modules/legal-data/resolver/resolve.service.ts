@@ -85,7 +85,8 @@ export class ReferenceResolver {
     const hints: ResolveHints = { country: request.hint_country ?? null, type: request.hint_type ?? null };
     const reference = cleanReference(request.reference);
     const key = `${foldText(reference)}|${(hints.country ?? '').toLowerCase()}|${hints.type ?? ''}`;
-    const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
+    // whole milliseconds: the spec types elapsed_ms as an integer
+    const elapsed = () => Math.round(performance.now() - started);
     const cached = this.cache.get(key);
     if (cached) {
       // Re-insert: the Map's order doubles as the LRU order.

@@ -6,7 +6,7 @@ export const PUBLIC_ENDPOINTS = [
   'GET /v1/documents/{country}/{source_name}/{source_id}',
   'GET /v1/documents/{country}/{source_name}?source_id=',
   'GET /v1/discover/countries',
-  'GET /v1/discover/countries/{code}/sources',
+  'GET /v1/discover/countries/{country_code}/sources',
   'GET /v1/discover/sources/{source}/filters',
   'GET /v1/discover/courts',
   'GET /v1/stats',

@@ -9,10 +9,18 @@ import { IDENTITY_PROVIDERS, type IdentityProviderName } from '../config.js';
 import { readCookie } from '../modules/accounts/cookies.js';
 import { OAUTH_STATE_TTL_SECONDS, type IdentityProviderService } from '../modules/accounts/identity-providers.js';
 import { setLegalAcceptanceCookie, setSessionCookie } from './accounts.routes.js';
-import { methodNotAllowed } from './errors.js';
+import { z } from 'zod';
+import { parseInput } from '../validation.js';
+import { methodNotAllowed, withLoc } from './errors.js';
 import { contextOf } from './request-context.js';
 
 const STATE_COOKIE = 'oauth_state';
+
+/**
+ * The spec's query of the callback: `code` and `state` are required (422 otherwise), except on the
+ * provider's error redirect (`?error=access_denied&state=…`), which the service reports itself.
+ */
+export const callbackQuerySchema = z.object({ code: z.string().min(1), state: z.string().min(1) });
 
 function cookie(req: Request, name: string): string | undefined {
   return readCookie(req.header('cookie'), name) ?? undefined;
@@ -54,6 +62,7 @@ export function identityProviderRouter(options: { identityProviders: IdentityPro
     router
       .route(`/auth/${name}/callback`)
       .get(async (req, res) => {
+        if (req.query.error === undefined) await withLoc('query', () => parseInput(callbackQuerySchema, req.query));
         const url = `${baseUrl}${req.originalUrl}`;
         const { signIn: result, returnTo } = await identityProviders.callback(contextOf(req), name, url, cookie(req, STATE_COOKIE));
         res.clearCookie(STATE_COOKIE, { path: `/auth/${name}/callback` });

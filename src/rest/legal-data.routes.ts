@@ -18,7 +18,7 @@ export const documentQuerySchema = z.object({
   source_id: z.string().describe('Identifier of the document within its source (may contain slashes).'),
 });
 
-/** `?include_empty=` for GET /v1/discover/countries/{code}/sources. */
+/** `?include_empty=` for GET /v1/discover/countries/{country_code}/sources. */
 export const sourcesQuerySchema = z.object({
   include_empty: laxBool()
     .prefault(false)
@@ -88,10 +88,10 @@ export function legalDataRouter(api: LegalDataApi): express.Router {
     res.json(await api.countries(context(req)));
   });
 
-  get('/v1/discover/countries/:code/sources', async (req, res) => {
-    const sources = await withLoc({ code: 'path', '*': 'query' }, () => {
+  get('/v1/discover/countries/:country_code/sources', async (req, res) => {
+    const sources = await withLoc({ country_code: 'path', '*': 'query' }, () => {
       const query = parseInput(sourcesQuerySchema, queryParams(req));
-      return api.sources(context(req), String(req.params.code), { includeEmpty: query.include_empty });
+      return api.sources(context(req), String(req.params.country_code), { includeEmpty: query.include_empty });
     });
     res.json(sources);
   });

@@ -41,14 +41,14 @@ const usageRecordSchema = z.object({
 export const ACCOUNTS_REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   _EmailPasswordBody: registerBodySchema,
   LoginBody: loginBodySchema,
-  // after an identity-provider sign-in the token comes in the HttpOnly legal_acceptance cookie instead
-  LegalAcceptanceBody: legalAcceptanceBodySchema.partial({ legal_acceptance_token: true }),
-  PasswordResetRequest: passwordResetRequestSchema,
-  PasswordResetConfirm: passwordResetConfirmSchema,
+  // after an identity-provider sign-in the token may come in the HttpOnly legal_acceptance cookie instead
+  _LegalAcceptanceBody: legalAcceptanceBodySchema,
+  _PasswordResetRequestBody: passwordResetRequestSchema,
+  _PasswordResetConfirmBody: passwordResetConfirmSchema,
   EmailVerificationConfirm: emailVerificationConfirmSchema,
-  DeleteAccountBody: deleteAccountBodySchema,
+  _DeleteAccountBody: deleteAccountBodySchema,
   DevLoginBody: devLoginBodySchema,
-  CreateKeyBody: createKeyBodySchema,
+  CreateKeyRequest: createKeyBodySchema,
   PasswordAuthorizeBody: passwordAuthorizeSchema,
 };
 
@@ -57,9 +57,9 @@ export const ACCOUNTS_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   User: userRecordSchema,
   Me: meRecordSchema,
   LegalAcceptanceRequired: legalAcceptanceRequiredSchema,
-  ApiKey: apiKeyRecordSchema,
-  CreatedApiKey: createdApiKeySchema,
-  Usage: usageRecordSchema,
+  KeyListingItem: apiKeyRecordSchema,
+  KeyCreationResponse: createdApiKeySchema,
+  UsageRecord: usageRecordSchema,
   PasswordAuthorized: z.object({ redirect_url: z.url().describe('Where to send the browser: the authorization server, which redirects to the client with the code.') }),
   PasswordAuthorizeTermsRequired: z.object({ detail: z.string(), legal_acceptance_required: z.literal(true), terms_version: z.string() }),
 };
@@ -101,9 +101,9 @@ export function accountsOperations(): AccountsOperation[] {
     { method: 'post', path: '/auth/register', name: 'register', summary: 'Register', requestBody: body('_EmailPasswordBody'), responses: { '200': ok(ref('User')), '409': error('E-mail already registered') } },
     { method: 'post', path: '/auth/login', name: 'login', summary: 'Login', requestBody: body('LoginBody'), responses: { '200': signIn, '401': error('Invalid email or password'), '429': error('Too many failed attempts (Retry-After)') } },
     { method: 'post', path: '/auth/logout', name: 'logout', summary: 'Logout', responses: { '200': detail } },
-    { method: 'post', path: '/auth/legal-acceptance', name: 'legal_acceptance', summary: 'Legal Acceptance', requestBody: body('LegalAcceptanceBody'), responses: { '200': ok(ref('User')), '401': error('Invalid or expired token') } },
-    { method: 'post', path: '/auth/password-reset/request', name: 'password_reset_request', summary: 'Password Reset Request', description: 'Always 200: no account enumeration.', requestBody: body('PasswordResetRequest'), responses: { '200': detail } },
-    { method: 'post', path: '/auth/password-reset/confirm', name: 'password_reset_confirm', summary: 'Password Reset Confirm', requestBody: body('PasswordResetConfirm'), responses: { '200': detail, '400': error('Invalid or expired token') } },
+    { method: 'post', path: '/auth/legal-acceptance', name: 'legal_acceptance', summary: 'Legal Acceptance', requestBody: body('_LegalAcceptanceBody'), responses: { '200': ok(ref('User')), '401': error('Invalid or expired token') } },
+    { method: 'post', path: '/auth/password-reset/request', name: 'password_reset_request', summary: 'Password Reset Request', description: 'Always 200: no account enumeration.', requestBody: body('_PasswordResetRequestBody'), responses: { '200': detail } },
+    { method: 'post', path: '/auth/password-reset/confirm', name: 'password_reset_confirm', summary: 'Password Reset Confirm', requestBody: body('_PasswordResetConfirmBody'), responses: { '200': detail, '400': error('Invalid or expired token') } },
     { method: 'post', path: '/auth/verify-email/request', name: 'verify_email_request', summary: 'Verify Email Request', description: 'Mails the signed-in account a one-time token valid 24 hours.', security: AUTHENTICATED, responses: { '200': detail, '401': UNAUTHORIZED, '503': error('The e-mail could not be sent') } },
     { method: 'post', path: '/auth/verify-email/confirm', name: 'verify_email_confirm', summary: 'Verify Email Confirm', description: 'Consumes the token once and marks the e-mail verified.', requestBody: body('EmailVerificationConfirm'), responses: { '200': detail, '400': error('Invalid or expired token') } },
     { method: 'post', path: '/auth/dev-login', name: 'dev_login', summary: 'Dev Login', description: 'Only with DEV_LOGIN=true; 404 otherwise.', requestBody: body('DevLoginBody'), responses: { '200': signIn, '404': error('Not Found') } },
@@ -125,7 +125,7 @@ export function accountsOperations(): AccountsOperation[] {
       },
     },
     { method: 'get', path: '/auth/me', name: 'me', summary: 'Me', security: AUTHENTICATED, responses: { '200': ok(ref('Me')), '401': UNAUTHORIZED } },
-    { method: 'delete', path: '/auth/me', name: 'delete_me', summary: 'Delete Me', description: 'Body `{"confirmation": "DELETE"}`.', security: AUTHENTICATED, requestBody: body('DeleteAccountBody'), responses: { '200': detail, '401': UNAUTHORIZED } },
+    { method: 'delete', path: '/auth/me', name: 'delete_me', summary: 'Delete Me', description: 'Body `{"confirmation": "DELETE"}`.', security: AUTHENTICATED, requestBody: body('_DeleteAccountBody'), responses: { '200': detail, '401': UNAUTHORIZED } },
     ...(['github', 'google', 'microsoft'] as const).flatMap((idp): AccountsOperation[] => [
       { method: 'get', path: `/auth/${idp}`, name: `${idp}_login`, summary: `${idp} Login`, responses: { '302': { description: 'Redirect to the provider' } } },
       {
@@ -137,9 +137,9 @@ export function accountsOperations(): AccountsOperation[] {
         responses: { '302': { description: 'Signed in: redirect to the dashboard' }, '400': error('Invalid state or code') },
       },
     ]),
-    { method: 'get', path: '/v1/keys', name: 'list_keys', summary: 'List Keys', security: AUTHENTICATED, responses: { '200': ok({ type: 'array', items: ref('ApiKey') }), '401': UNAUTHORIZED } },
-    { method: 'post', path: '/v1/keys', name: 'create_key', summary: 'Create Key', security: AUTHENTICATED, requestBody: { ...body('CreateKeyBody'), required: false }, responses: { '200': ok(ref('CreatedApiKey')), '401': UNAUTHORIZED, '409': error('10 active keys already') } },
+    { method: 'get', path: '/v1/keys', name: 'list_keys', summary: 'List Keys', security: AUTHENTICATED, responses: { '200': ok({ type: 'array', items: ref('KeyListingItem') }), '401': UNAUTHORIZED } },
+    { method: 'post', path: '/v1/keys', name: 'create_key', summary: 'Create Key', security: AUTHENTICATED, requestBody: { ...body('CreateKeyRequest'), required: false }, responses: { '200': ok(ref('KeyCreationResponse')), '401': UNAUTHORIZED, '409': error('10 active keys already') } },
     { method: 'delete', path: '/v1/keys/{key_id}', name: 'revoke_key', summary: 'Revoke Key', security: AUTHENTICATED, parameters: [keyId], responses: { '204': { description: 'Revoked' }, '401': UNAUTHORIZED, '404': error('Not Found') } },
-    { method: 'get', path: '/v1/usage/me', name: 'usage_me', summary: 'Usage Me', security: AUTHENTICATED, responses: { '200': ok(ref('Usage')), '401': UNAUTHORIZED } },
+    { method: 'get', path: '/v1/usage/me', name: 'usage_me', summary: 'Usage Me', security: AUTHENTICATED, responses: { '200': ok(ref('UsageRecord')), '401': UNAUTHORIZED } },
   ];
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  countriesResponseSchema,
   countryInfoSchema,
   courtInfoSchema,
   documentSchema,
@@ -12,6 +13,7 @@ import {
   readinessSchema,
   sourceFiltersSchema,
   sourceInfoSchema,
+  sourcesResponseSchema,
   statsSchema,
 } from '../modules/legal-data/catalog.schema.js';
 import { resolveCoverageSchema, resolveRequestSchema, resolveResponseSchema } from '../modules/legal-data/resolve.schema.js';
@@ -51,9 +53,11 @@ const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   ResolveResponse: resolveResponseSchema,
   ResolveCoverage: resolveCoverageSchema,
   LegalDocument: documentSchema,
+  CountriesResponse: countriesResponseSchema,
   CountryInfo: countryInfoSchema,
+  SourcesResponse: sourcesResponseSchema,
   SourceInfo: sourceInfoSchema,
-  SourceFilters: sourceFiltersSchema,
+  FilterOptions: sourceFiltersSchema,
   CourtInfo: courtInfoSchema,
   Stats: statsSchema,
   Manifest: manifestSchema,
@@ -237,14 +241,14 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     name: 'list_countries',
     summary: 'List Countries',
     tags: ['discovery'],
-    responses: { '200': json({ type: 'array', items: ref('CountryInfo') }) },
+    responses: { '200': json(ref('CountriesResponse')) },
   });
-  add('get', '/v1/discover/countries/{code}/sources', {
+  add('get', '/v1/discover/countries/{country_code}/sources', {
     name: 'list_sources',
     summary: 'List Sources',
     tags: ['discovery'],
-    parameters: [pathParameter('code', 'Jurisdiction code, e.g. DE.'), ...queryParameters(sourcesQuerySchema)],
-    responses: { '200': json({ type: 'array', items: ref('SourceInfo') }), '404': NOT_FOUND },
+    parameters: [pathParameter('country_code', 'Jurisdiction code, e.g. DE.'), ...queryParameters(sourcesQuerySchema)],
+    responses: { '200': json(ref('SourcesResponse')), '404': NOT_FOUND },
   });
   add('get', '/v1/discover/sources/{source}/filters', {
     name: 'source_filters',
@@ -252,7 +256,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
     description: 'The filter values a source offers. `source` is `<country>/<source_name>`, with the slash as is or URL-encoded.',
     tags: ['discovery'],
     parameters: [pathParameter('source', '<country>/<source_name>'), ...queryParameters(filtersQuerySchema)],
-    responses: { '200': json(ref('SourceFilters')), '404': NOT_FOUND },
+    responses: { '200': json(ref('FilterOptions')), '404': NOT_FOUND },
   });
   add('get', '/v1/discover/courts', {
     name: 'list_courts',

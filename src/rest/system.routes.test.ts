@@ -65,7 +65,7 @@ describe('/openapi.json', () => {
         '/health',
         '/ready',
         '/v1/discover/countries',
-        '/v1/discover/countries/{code}/sources',
+        '/v1/discover/countries/{country_code}/sources',
         '/v1/discover/courts',
         '/v1/discover/sources/{source}/filters',
         '/v1/documents/{country}/{source_name}',
@@ -149,7 +149,7 @@ describe('/openapi.json', () => {
   });
 
   it('documents query parameters from the route schemas', () => {
-    const params = doc.paths['/v1/discover/countries/{code}/sources'].get.parameters;
+    const params = doc.paths['/v1/discover/countries/{country_code}/sources'].get.parameters;
     expect(params).toContainEqual(expect.objectContaining({ name: 'include_empty', in: 'query', required: false, schema: { type: 'boolean', default: false } }));
     const byQuery = doc.paths['/v1/documents/{country}/{source_name}'].get.parameters;
     expect(byQuery).toContainEqual(expect.objectContaining({ name: 'source_id', in: 'query', required: true }));

@@ -142,11 +142,23 @@ export class SearchHit {
   @Field(() => String, { nullable: true })
   decision_type?: string;
   @Field(() => String, { nullable: true })
+  decision_number?: string;
+  @Field(() => String, { nullable: true })
+  authority?: string;
+  @Field(() => String, { nullable: true })
   document_type?: string;
   @Field(() => String, { nullable: true })
   status?: string;
   @Field(() => String, { nullable: true })
+  identifier?: string;
+  @Field(() => String, { nullable: true })
   eli_uri?: string;
+  @Field(() => String, { nullable: true })
+  effective_date?: string;
+  @Field(() => String, { nullable: true })
+  expiry_date?: string;
+  @Field(() => Int, { nullable: true })
+  quality_tier?: number;
   @Field(() => String, { nullable: true })
   canonical_path?: string;
   @Field(() => String, { nullable: true })

@@ -40,10 +40,11 @@ export const loginBodySchema = z.object({
   acknowledge_privacy: z.unknown().optional(),
 });
 
+/** `_LegalAcceptanceBody`; the token may also come in the legal_acceptance cookie (see accounts.routes). */
 export const legalAcceptanceBodySchema = z.object({
   legal_acceptance_token: z.string().min(1),
-  accept_terms: laxBool().refine((v) => v, { message: 'the terms must be accepted' }),
-  acknowledge_privacy: laxBool().refine((v) => v, { message: 'the privacy policy must be acknowledged' }),
+  accept_terms: laxBool().prefault(false).refine((v) => v, { message: 'the terms must be accepted' }),
+  acknowledge_privacy: laxBool().prefault(false).refine((v) => v, { message: 'the privacy policy must be acknowledged' }),
 });
 
 export const passwordResetRequestSchema = z.object({ email: z.string().max(254) });

@@ -99,7 +99,9 @@ export class LegalDataService implements LegalDataApi {
     return this.deps.usage.charge(ctx, 'resolve', () => this.resolver.resolve(input));
   }
 
-  resolveCoverage(_ctx: RequestContext): Promise<ResolveCoverage> {
+  /** Needs credentials (the spec opens only discovery, stats and the manifest), not billable. */
+  async resolveCoverage(ctx: RequestContext): Promise<ResolveCoverage> {
+    this.deps.usage.admit(ctx);
     return this.resolver.coverage();
   }
 

@@ -7,7 +7,7 @@ import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
-import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
+import { searchHitSchema, searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
 import { buildSnippet } from './snippet.js';
 
 /** Longest text a full_text / full_metadata hit carries; `full_text_size` gives the whole length. */
@@ -202,9 +202,7 @@ function unavailableHit(hit: FusedHit, r: SearchRequest): SearchHit {
   };
 }
 
-/** The metadata fields a SearchHit may carry (the rest stay in the document). */
-const searchHitFields = Object.fromEntries(
-  ['url', 'language', 'court', 'court_tier', 'jurisdiction', 'chamber', 'date', 'ecli', 'case_number', 'decision_type', 'document_type', 'status', 'eli_uri', 'canonical_path', 'parent_source_id', 'granularity', 'unit_type', 'unit_number', 'subdivision'].map((f) => [f, true]),
-);
+/** The metadata fields a SearchHit may carry: those of its schema (the rest stay in the document). */
+const searchHitFields = searchHitSchema.shape;
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

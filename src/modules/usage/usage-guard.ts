@@ -8,4 +8,10 @@ export interface UsageGuard {
    * (server errors are not counted).
    */
   charge<T>(ctx: RequestContext, endpoint: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * For the data API's endpoints that are not billable yet not open (the spec opens only
+   * discovery, stats, manifest and plans): 401 where charge() would refuse the caller, nothing
+   * counted.
+   */
+  admit(ctx: RequestContext): void;
 }

@@ -141,12 +141,16 @@ export class UsageService {
   }
 
   /** Runs one billable call for `ctx`'s caller: authenticate, limit, run, count once (see the module comment). */
+  admit(ctx: RequestContext): void {
+    const caller = ctx.caller;
+    if (isAccount(caller)) return;
+    if (caller.rejected) throw new DomainError('unauthorized', caller.rejected);
+    if (!this.deps.settings.allowAnonymous) throw new DomainError('unauthorized', UNAUTHENTICATED_DETAIL);
+  }
+
   async charge<T>(ctx: RequestContext, endpoint: BillableEndpoint, work: () => Promise<T>): Promise<T> {
     const caller = ctx.caller;
-    if (!isAccount(caller)) {
-      if (caller.rejected) throw new DomainError('unauthorized', caller.rejected);
-      if (!this.deps.settings.allowAnonymous) throw new DomainError('unauthorized', UNAUTHENTICATED_DETAIL);
-    }
+    this.admit(ctx);
     const plan = isAccount(caller) ? planOf(caller.plan) : PLANS.anonymous;
     const now = this.now();
     const windows = limitWindows(plan, caller, now);

@@ -10,6 +10,7 @@ import { authenticateRequests } from './rest/request-context.js';
 import { errorHandler, notFoundHandler } from './rest/errors.js';
 import { legalDataRouter } from './rest/legal-data.routes.js';
 import { resolveRouter } from './rest/resolve.routes.js';
+import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
@@ -45,21 +46,23 @@ export async function buildApp(options: {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(systemRouter(services.legalData, options.baseUrl));
+  // every REST route is described where it is mounted; /openapi.json is generated from `rest`
+  const rest = new RestApi(options.baseUrl);
+  app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at
   // the MCP endpoints also an OAuth access token issued for that resource.
   app.use(authenticateRequests(services.accounts.authenticator, { protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path) }));
   if (services.oauth) {
     const { identityProviders, counters } = services.accounts;
-    app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }));
+    app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }, rest));
   }
   const mcp = mcpRouter({ services, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger });
   app.use(mcp.router);
-  app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }));
-  app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }));
-  app.use(legalDataRouter(services.legalData));
-  app.use(resolveRouter(services.legalData));
+  app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }, rest));
+  app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));
+  app.use(legalDataRouter(services.legalData, rest));
+  app.use(resolveRouter(services.legalData, rest));
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

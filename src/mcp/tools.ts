@@ -68,8 +68,10 @@ export function registerTools(
         'Pick the namespace first (default case_law); narrow with country codes (DE, FR, EU, CoE...), sources (<country>/<source_name>), court, court_tier, language and dates. ' +
         'Each hit has an id, source and source_id: pass source and source_id to get_document for the full text. ' +
         'For a known citation (e.g. "§ 823 BGB", an ECLI or CELEX number) use resolve_reference instead.',
-      inputSchema: searchInput,
-      outputSchema: searchResponseSchema,
+      // shapes, not the named schemas: a named (meta id) schema would turn the tool's JSON schema
+      // into a bare $ref, and MCP requires `type: object` at the root
+      inputSchema: searchInput.shape,
+      outputSchema: searchResponseSchema.shape,
       annotations: READ_ONLY,
     },
     run('search', (ctx, args) => legalData.search(ctx, args)),
@@ -85,7 +87,7 @@ export function registerTools(
         source: sourceParam.describe('The source as <country>/<source_name>, e.g. DE/BGH or EU/EUR-Lex.'),
         source_id: z.string().min(1).describe('The document id within its source, e.g. bgb/823 (may contain slashes).'),
       },
-      outputSchema: documentSchema,
+      outputSchema: documentSchema.shape,
       annotations: READ_ONLY,
     },
     run('get_document', (ctx, args: { source: string; source_id: string }) => legalData.getDocument(ctx, args.source, args.source_id)),
@@ -98,8 +100,8 @@ export function registerTools(
       description:
         'Turns a citation into the exact document(s): ECLI, CELEX, ELI, national article citations (§ 823 Abs. 1 BGB, article L. 1234-1 du Code du travail, Article 6(1)(a) GDPR), case numbers (C-311/18, VI ZR 174/22). ' +
         'Strict: match_type "none" means the corpus holds no certain match (then try search); "ambiguous" returns every candidate with resolved=false.',
-      inputSchema: resolveRequestSchema,
-      outputSchema: resolveResponseSchema,
+      inputSchema: resolveRequestSchema.shape,
+      outputSchema: resolveResponseSchema.shape,
       annotations: READ_ONLY,
     },
     run('resolve_reference', (ctx, args) => legalData.resolve(ctx, args)),
@@ -146,7 +148,7 @@ export function registerTools(
         source: sourceParam.describe('The source as <country>/<source_name>, e.g. DE/BGH.'),
         namespace: z.enum(NAMESPACES).optional().describe("Namespace to describe; default: the source's largest."),
       },
-      outputSchema: sourceFiltersSchema,
+      outputSchema: sourceFiltersSchema.shape,
       annotations: READ_ONLY,
     },
     run('get_filters', (ctx, args: { source: string; namespace?: string }) => legalData.filters(ctx, args.source, args.namespace)),

@@ -30,6 +30,8 @@ import { authorizationServerMetadataRouter } from './authorization-server-metada
 import { renderConsentPage, renderErrorPage } from './consent-page.js';
 import type { ConsentService } from './consent.service.js';
 import { acceptPublicClientCredentials } from './public-clients.js';
+import type { RestApi } from '../rest/rest-api.js';
+import { passwordAuthorizedSchema, passwordAuthorizeSchema, passwordAuthorizeTermsRequiredSchema } from './consent.schema.js';
 import { BROWSER_COOKIE, newBrowserBinding } from './mcp-flow.js';
 
 /** How long the browser-binding cookie lives (longer than an interaction: 10 minutes). */
@@ -45,7 +47,7 @@ export interface OAuthRoutesOptions {
 }
 
 /** The router of the authorization server: metadata, consent step, registration throttle, oidc-provider. */
-export function oauthRouter(options: OAuthRoutesOptions): Router {
+export function oauthRouter(options: OAuthRoutesOptions, rest: RestApi): Router {
   const { provider, consent, identityProviders, counters, baseUrl } = options;
   const router = Router();
   const secure = baseUrl.startsWith('https://');
@@ -153,30 +155,51 @@ export function oauthRouter(options: OAuthRoutesOptions): Router {
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
 
-  router
-    .route(PASSWORD_AUTHORIZE_PATH)
-    .post(sameOrigin, form, jsonBody(), async (req, res) => {
-      const html = wantsHtml(req);
-      const browser = readCookie(req.header('cookie'), BROWSER_COOKIE);
-      try {
-        const result = await withLoc('body', () => consent.passwordAuthorize(contextOf(req), req.body, browser));
-        if (result.kind === 'authorized') {
-          if (html) res.redirect(303, result.redirect_url);
-          else res.json({ redirect_url: result.redirect_url });
-          return;
+  rest.route(router, PASSWORD_AUTHORIZE_PATH, {
+    post: [
+      {
+        name: 'password_authorize',
+        summary: 'Password Authorize',
+        description:
+          "The OAuth consent page signs in with e-mail and password and approves the pending authorization in `mcp_flow` (signed, bound to the page's browser cookie). " +
+          'Accepts JSON or a form; a form posted by a browser (Accept: text/html) gets a 303 to the same URL instead.',
+        tags: ['auth'],
+        access: 'open',
+        body: passwordAuthorizeSchema,
+        responses: {
+          200: passwordAuthorizedSchema,
+          400: 'mcp_flow invalid, altered or expired',
+          401: 'Invalid email or password',
+          403: { description: 'The terms must be accepted (send accept_terms and acknowledge_privacy), or a cross-site / other-browser request', schema: passwordAuthorizeTermsRequiredSchema },
+          429: 'Too many failed attempts (Retry-After)',
+        },
+      },
+      sameOrigin,
+      form,
+      jsonBody(),
+      async (req, res) => {
+        const html = wantsHtml(req);
+        const browser = readCookie(req.header('cookie'), BROWSER_COOKIE);
+        try {
+          const result = await withLoc('body', () => consent.passwordAuthorize(contextOf(req), req.body, browser));
+          if (result.kind === 'authorized') {
+            if (html) res.redirect(303, result.redirect_url);
+            else res.json({ redirect_url: result.redirect_url });
+            return;
+          }
+          const detail = `This account has not accepted the current terms of service (version ${result.terms_version}): send accept_terms=true and acknowledge_privacy=true with the sign-in to accept them and continue`;
+          if (html) await renderAgain(req, res, 403, detail, { termsRequired: true });
+          else res.status(403).json({ detail, legal_acceptance_required: true, terms_version: result.terms_version });
+        } catch (error) {
+          if (!html) throw error;
+          const message = error instanceof DomainError ? error.message : 'The sign-in could not be processed';
+          const retryAfter = error instanceof DomainError ? error.details?.retryAfterSeconds : undefined;
+          if (retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+          await renderAgain(req, res, httpStatusOf(error), message, {}).catch((again) => sendErrorPage(res, again instanceof DomainError ? again : error));
         }
-        const detail = `This account has not accepted the current terms of service (version ${result.terms_version}): send accept_terms=true and acknowledge_privacy=true with the sign-in to accept them and continue`;
-        if (html) await renderAgain(req, res, 403, detail, { termsRequired: true });
-        else res.status(403).json({ detail, legal_acceptance_required: true, terms_version: result.terms_version });
-      } catch (error) {
-        if (!html) throw error;
-        const message = error instanceof DomainError ? error.message : 'The sign-in could not be processed';
-        const retryAfter = error instanceof DomainError ? error.details?.retryAfterSeconds : undefined;
-        if (retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
-        await renderAgain(req, res, httpStatusOf(error), message, {}).catch((again) => sendErrorPage(res, again instanceof DomainError ? again : error));
-      }
-    })
-    .all(methodNotAllowed(['POST']));
+      },
+    ],
+  });
 
   /** The consent page again, with a message (a browser form that failed: wrong password, terms). */
   async function renderAgain(req: Request, res: Response, status: number, message: string, extra: { termsRequired?: boolean }) {

@@ -4,13 +4,32 @@
  * with the request context; the session cookie is set here from the session the service issued.
  */
 import express, { type Request, type Response } from 'express';
+import { z } from 'zod';
+import {
+  apiKeyRecordSchema,
+  createdApiKeySchema,
+  createKeyBodySchema,
+  deleteAccountBodySchema,
+  devLoginBodySchema,
+  emailVerificationConfirmSchema,
+  legalAcceptanceBodySchema,
+  legalAcceptanceRequiredSchema,
+  loginBodySchema,
+  meRecordSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+  registerBodySchema,
+  userRecordSchema,
+} from '../modules/accounts/account.schema.js';
 import type { AccountsService, IssuedSession, SignInResult } from '../modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../modules/accounts/api-key.service.js';
 import { readCookie } from '../modules/accounts/cookies.js';
 import { LEGAL_TOKEN_TTL_SECONDS, SESSION_COOKIE } from '../modules/accounts/tokens.js';
+import { usageRecordSchema } from '../modules/usage/usage.schema.js';
 import type { UsageService } from '../modules/usage/usage.service.js';
-import { jsonBody, methodNotAllowed, withLoc } from './errors.js';
+import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from './request-context.js';
+import type { RestApi } from './rest-api.js';
 
 export interface AccountsRoutesOptions {
   accounts: AccountsService;
@@ -76,103 +95,168 @@ export function sendSignIn(res: Response, result: SignInResult, baseUrl: string)
   res.json({ legal_acceptance_required: true, legal_acceptance_token: result.legal_acceptance_token, terms_version: result.terms_version });
 }
 
-export function accountsRouter(options: AccountsRoutesOptions): express.Router {
+export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): express.Router {
   const { accounts, apiKeys, usage, baseUrl } = options;
   const router = express.Router();
   const ctx = (req: Request) => contextOf(req);
-  const route = (path: string) => router.route(path);
+  const auth = ['auth'];
+  const detail = z.object({ detail: z.string() });
+  const signIn = { description: 'The user (with the session cookie), or a legal-acceptance token', schema: z.union([userRecordSchema, legalAcceptanceRequiredSchema]) };
 
-  route('/auth/register')
-    .post(jsonBody(), async (req, res) => {
-      res.json(await withLoc('body', () => accounts.register(ctx(req), req.body)));
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/register', {
+    post: [
+      { name: 'register', summary: 'Register', tags: auth, access: 'open', body: registerBodySchema, responses: { 200: userRecordSchema, 409: 'E-mail already registered' } },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => accounts.register(ctx(req), req.body)));
+      },
+    ],
+  });
 
-  route('/auth/login')
-    .post(jsonBody(), async (req, res) => {
-      sendSignIn(res, await withLoc('body', () => accounts.login(ctx(req), req.body)), baseUrl);
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/login', {
+    post: [
+      { name: 'login', summary: 'Login', tags: auth, access: 'open', body: loginBodySchema, responses: { 200: signIn, 401: 'Invalid email or password', 429: 'Too many failed attempts (Retry-After)' } },
+      jsonBody(),
+      async (req, res) => {
+        sendSignIn(res, await withLoc('body', () => accounts.login(ctx(req), req.body)), baseUrl);
+      },
+    ],
+  });
 
-  route('/auth/logout')
-    .post(async (_req, res) => {
-      clearSessionCookie(res, baseUrl);
-      res.json({ detail: 'Signed out' });
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/logout', {
+    post: [
+      { name: 'logout', summary: 'Logout', tags: auth, access: 'open', responses: { 200: detail } },
+      async (_req, res) => {
+        clearSessionCookie(res, baseUrl);
+        res.json({ detail: 'Signed out' });
+      },
+    ],
+  });
 
-  route('/auth/legal-acceptance')
-    .post(jsonBody(), async (req, res) => {
-      const result = await withLoc('body', () => accounts.acceptLegal(ctx(req), withLegalToken(req)));
-      res.clearCookie(LEGAL_ACCEPTANCE_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https://'), path: LEGAL_ACCEPTANCE_PATH });
-      sendSignIn(res, result, baseUrl);
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/legal-acceptance', {
+    post: [
+      {
+        name: 'legal_acceptance',
+        summary: 'Legal Acceptance',
+        description: 'After an identity-provider sign-in the token may come in the HttpOnly legal_acceptance cookie instead of the body.',
+        tags: auth,
+        access: 'open',
+        body: legalAcceptanceBodySchema,
+        responses: { 200: userRecordSchema, 401: 'Invalid or expired token' },
+      },
+      jsonBody(),
+      async (req, res) => {
+        const result = await withLoc('body', () => accounts.acceptLegal(ctx(req), withLegalToken(req)));
+        res.clearCookie(LEGAL_ACCEPTANCE_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https://'), path: LEGAL_ACCEPTANCE_PATH });
+        sendSignIn(res, result, baseUrl);
+      },
+    ],
+  });
 
-  route('/auth/password-reset/request')
-    .post(jsonBody(), async (req, res) => {
-      res.json(await withLoc('body', () => accounts.requestPasswordReset(ctx(req), req.body)));
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/password-reset/request', {
+    post: [
+      { name: 'password_reset_request', summary: 'Password Reset Request', description: 'Always 200: no account enumeration.', tags: auth, access: 'open', body: passwordResetRequestSchema, responses: { 200: detail } },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => accounts.requestPasswordReset(ctx(req), req.body)));
+      },
+    ],
+  });
 
-  route('/auth/password-reset/confirm')
-    .post(jsonBody(), async (req, res) => {
-      const { detail, session } = await withLoc('body', () => accounts.confirmPasswordReset(ctx(req), req.body));
-      setSessionCookie(res, session, baseUrl);
-      res.json({ detail });
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/password-reset/confirm', {
+    post: [
+      { name: 'password_reset_confirm', summary: 'Password Reset Confirm', tags: auth, access: 'open', body: passwordResetConfirmSchema, responses: { 200: detail, 400: 'Invalid or expired token' } },
+      jsonBody(),
+      async (req, res) => {
+        const { detail, session } = await withLoc('body', () => accounts.confirmPasswordReset(ctx(req), req.body));
+        setSessionCookie(res, session, baseUrl);
+        res.json({ detail });
+      },
+    ],
+  });
 
-  route('/auth/verify-email/request')
-    .post(async (req, res) => {
-      res.json(await accounts.requestEmailVerification(ctx(req)));
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/verify-email/request', {
+    post: [
+      { name: 'verify_email_request', summary: 'Verify Email Request', description: 'Mails the signed-in account a one-time token valid 24 hours.', tags: auth, access: 'account', responses: { 200: detail, 503: 'The e-mail could not be sent' } },
+      async (req, res) => {
+        res.json(await accounts.requestEmailVerification(ctx(req)));
+      },
+    ],
+  });
 
-  route('/auth/verify-email/confirm')
-    .post(jsonBody(), async (req, res) => {
-      res.json(await withLoc('body', () => accounts.confirmEmailVerification(ctx(req), req.body)));
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/verify-email/confirm', {
+    post: [
+      { name: 'verify_email_confirm', summary: 'Verify Email Confirm', description: 'Consumes the token once and marks the e-mail verified.', tags: auth, access: 'open', body: emailVerificationConfirmSchema, responses: { 200: detail, 400: 'Invalid or expired token' } },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => accounts.confirmEmailVerification(ctx(req), req.body)));
+      },
+    ],
+  });
 
-  route('/auth/dev-login')
-    .post(jsonBody(), async (req, res) => {
-      sendSignIn(res, await withLoc('body', () => accounts.devLogin(ctx(req), req.body)), baseUrl);
-    })
-    .all(methodNotAllowed(['POST']));
+  rest.route(router, '/auth/dev-login', {
+    post: [
+      { name: 'dev_login', summary: 'Dev Login', description: 'Only with DEV_LOGIN=true; 404 otherwise.', tags: auth, access: 'open', body: devLoginBodySchema, responses: { 200: signIn, 404: 'Not Found' } },
+      jsonBody(),
+      async (req, res) => {
+        sendSignIn(res, await withLoc('body', () => accounts.devLogin(ctx(req), req.body)), baseUrl);
+      },
+    ],
+  });
 
-  route('/auth/me')
-    .get(async (req, res) => {
-      res.json(await accounts.me(ctx(req)));
-    })
-    .delete(jsonBody(), async (req, res) => {
-      await withLoc('body', () => accounts.deleteMe(ctx(req), req.body));
-      clearSessionCookie(res, baseUrl);
-      res.json({ detail: 'Account deleted' });
-    })
-    .all(methodNotAllowed(['GET', 'HEAD', 'DELETE']));
+  rest.route(router, '/auth/me', {
+    get: [
+      { name: 'me', summary: 'Me', tags: auth, access: 'account', responses: { 200: meRecordSchema } },
+      async (req, res) => {
+        res.json(await accounts.me(ctx(req)));
+      },
+    ],
+    delete: [
+      { name: 'delete_me', summary: 'Delete Me', description: 'Body `{"confirmation": "DELETE"}`.', tags: auth, access: 'account', body: deleteAccountBodySchema, responses: { 200: detail } },
+      jsonBody(),
+      async (req, res) => {
+        await withLoc('body', () => accounts.deleteMe(ctx(req), req.body));
+        clearSessionCookie(res, baseUrl);
+        res.json({ detail: 'Account deleted' });
+      },
+    ],
+  });
 
-  route('/v1/keys')
-    .get(async (req, res) => {
-      res.json(await apiKeys.list(ctx(req)));
-    })
-    .post(jsonBody(), async (req, res) => {
-      res.json(await withLoc('body', () => apiKeys.create(ctx(req), req.body)));
-    })
-    .all(methodNotAllowed(['GET', 'HEAD', 'POST']));
+  const keys = ['keys'];
+  rest.route(router, '/v1/keys', {
+    get: [
+      { name: 'list_keys', summary: 'List Keys', tags: keys, access: 'account', responses: { 200: z.array(apiKeyRecordSchema) } },
+      async (req, res) => {
+        res.json(await apiKeys.list(ctx(req)));
+      },
+    ],
+    post: [
+      { name: 'create_key', summary: 'Create Key', tags: keys, access: 'account', body: createKeyBodySchema, bodyRequired: false, responses: { 200: createdApiKeySchema, 409: '10 active keys already' } },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => apiKeys.create(ctx(req), req.body)));
+      },
+    ],
+  });
 
-  route('/v1/keys/:key_id')
-    .delete(async (req, res) => {
-      await apiKeys.revoke(ctx(req), String(req.params.key_id));
-      res.status(204).end();
-    })
-    .all(methodNotAllowed(['DELETE']));
+  rest.route(router, '/v1/keys/:key_id', {
+    delete: [
+      { name: 'revoke_key', summary: 'Revoke Key', tags: keys, access: 'account', responses: { 204: { description: 'Revoked' }, 404: 'Not Found' } },
+      async (req, res) => {
+        await apiKeys.revoke(ctx(req), String(req.params.key_id));
+        res.status(204).end();
+      },
+    ],
+  });
 
-  route('/v1/usage/me')
-    .get(async (req, res) => {
-      res.json(await usage.usageOf(ctx(req)));
-    })
-    .all(methodNotAllowed(['GET', 'HEAD']));
+  rest.route(router, '/v1/usage/me', {
+    get: [
+      { name: 'usage_me', summary: 'Usage Me', tags: ['usage'], access: 'account', responses: { 200: usageRecordSchema } },
+      async (req, res) => {
+        res.json(await usage.usageOf(ctx(req)));
+      },
+    ],
+  });
 
   return router;
 }

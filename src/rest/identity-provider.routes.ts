@@ -11,8 +11,9 @@ import { OAUTH_STATE_TTL_SECONDS, type IdentityProviderService } from '../module
 import { setLegalAcceptanceCookie, setSessionCookie } from './accounts.routes.js';
 import { z } from 'zod';
 import { parseInput } from '../validation.js';
-import { methodNotAllowed, withLoc } from './errors.js';
+import { withLoc } from './errors.js';
 import { contextOf } from './request-context.js';
+import type { OperationDoc, RestApi } from './rest-api.js';
 
 const STATE_COOKIE = 'oauth_state';
 
@@ -47,21 +48,31 @@ export async function startProviderSignIn(
   res.redirect(302, start.url);
 }
 
-export function identityProviderRouter(options: { identityProviders: IdentityProviderService; baseUrl: string }): express.Router {
+export function identityProviderRouter(options: { identityProviders: IdentityProviderService; baseUrl: string }, rest: RestApi): express.Router {
   const { identityProviders, baseUrl } = options;
   const router = express.Router();
+  const tags = ['auth'];
 
   for (const name of IDENTITY_PROVIDERS) {
-    router
-      .route(`/auth/${name}`)
-      .get(async (req, res) => {
-        await startProviderSignIn(req, res, { identityProviders, name, baseUrl });
-      })
-      .all(methodNotAllowed(['GET', 'HEAD']));
+    rest.route(router, `/auth/${name}`, {
+      get: [
+        { name: `${name}_login`, summary: `${name} Login`, tags, access: 'open', responses: { 302: { description: 'Redirect to the provider' }, 404: 'Sign-in with this provider is not configured' } },
+        async (req, res) => {
+          await startProviderSignIn(req, res, { identityProviders, name, baseUrl });
+        },
+      ],
+    });
 
-    router
-      .route(`/auth/${name}/callback`)
-      .get(async (req, res) => {
+    const callback: OperationDoc = {
+      name: `${name}_callback`,
+      summary: `${name} Callback`,
+      tags,
+      access: 'open',
+      query: callbackQuerySchema,
+      responses: { 302: { description: 'Signed in: redirect to the dashboard (or the legal-acceptance page)' }, 400: 'Invalid state or code' },
+    };
+    rest.route(router, `/auth/${name}/callback`, {
+      get: [callback, async (req, res) => {
         if (req.query.error === undefined) await withLoc('query', () => parseInput(callbackQuerySchema, req.query));
         const url = `${baseUrl}${req.originalUrl}`;
         const { signIn: result, returnTo } = await identityProviders.callback(contextOf(req), name, url, cookie(req, STATE_COOKIE));
@@ -78,8 +89,8 @@ export function identityProviderRouter(options: { identityProviders: IdentityPro
           setLegalAcceptanceCookie(res, result.legal_acceptance_token, baseUrl);
           res.redirect(302, `${baseUrl}/legal-acceptance`);
         }
-      })
-      .all(methodNotAllowed(['GET', 'HEAD']));
+      }],
+    });
   }
   return router;
 }

@@ -14,6 +14,7 @@ import { searchRequestSchema, type SearchRequest, type SearchResponse } from '..
 import { parseInput } from '../validation.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { legalDataRouter } from './legal-data.routes.js';
+import { RestApi } from './rest-api.js';
 import { systemRouter } from './system.routes.js';
 import { makeDocument } from '../../test/fixtures/documents.js';
 import { serve } from '../../test/helpers/http.js';
@@ -130,8 +131,9 @@ let base: string;
 
 beforeAll(async () => {
   const app = express();
-  app.use(systemRouter(api, 'http://localhost:8000'));
-  app.use(legalDataRouter(api));
+  const rest = new RestApi('http://localhost:8000');
+  app.use(systemRouter(api, rest));
+  app.use(legalDataRouter(api, rest));
   app.use(notFoundHandler);
   app.use(errorHandler({ error: (_message, error) => logged.push(error) }));
   ({ base, close } = await serve(app));

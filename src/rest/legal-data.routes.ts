@@ -1,6 +1,7 @@
 /**
  * The legal-data REST routes: each handler builds the request context, calls ONE LegalDataApi
- * method and sends its JSON. Services validate their own input; the query/path parameters
+ * method and sends its JSON; each route is described in /openapi.json where it is mounted.
+ * Services validate their own input; the query/path parameters
  * below are validated here with the same parseInput helper (pydantic-style 422s), and every
  * call runs inside withLoc() so a ValidationError's loc says where the bad value came from.
  * Mount errorHandler() (./errors.ts) after this router.
@@ -9,9 +10,20 @@ import express, { type Request } from 'express';
 import { z } from 'zod';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { NAMESPACES } from '../modules/legal-data/legal-document.js';
+import {
+  countriesResponseSchema,
+  courtInfoSchema,
+  documentSchema,
+  manifestSchema,
+  sourceFiltersSchema,
+  sourcesResponseSchema,
+  statsSchema,
+} from '../modules/legal-data/catalog.schema.js';
+import { searchRequestSchema, searchResponseSchema } from '../modules/legal-data/search.schema.js';
 import { laxBool, parseInput } from '../validation.js';
-import { jsonBody, methodNotAllowed, withLoc } from './errors.js';
+import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from './request-context.js';
+import type { RestApi } from './rest-api.js';
 
 /** `?source_id=` for GET /v1/documents/{country}/{source_name}. */
 export const documentQuerySchema = z.object({
@@ -56,70 +68,152 @@ function wildcard(value: unknown): string {
 /** The caller as the authentication middleware (./request-context.ts) found it. */
 const context = (req: Request) => contextOf(req);
 
-export function legalDataRouter(api: LegalDataApi): express.Router {
+export function legalDataRouter(api: LegalDataApi, rest: RestApi): express.Router {
   const router = express.Router();
-  // One route per path; other methods on it get FastAPI's 405 rather than a 404.
-  const get = (path: string, handler: express.RequestHandler) =>
-    router.route(path).get(handler).all(methodNotAllowed(['GET', 'HEAD']));
-  const post = (path: string, ...handlers: express.RequestHandler[]) =>
-    router.route(path).post(...handlers).all(methodNotAllowed(['POST']));
+  const tags = { search: ['search'], documents: ['documents'], discovery: ['discovery'] };
 
-  post('/v1/search', jsonBody(), async (req, res) => {
-    res.json(await withLoc('body', () => api.search(context(req), req.body)));
+  rest.route(router, '/v1/search', {
+    post: [
+      {
+        name: 'search',
+        summary: 'Search',
+        description: 'Hybrid semantic + keyword search over the corpus, with filters.',
+        tags: tags.search,
+        access: 'billable',
+        body: searchRequestSchema,
+        responses: { 200: searchResponseSchema },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => api.search(context(req), req.body)));
+      },
+    ],
   });
 
   // The document id is <country>/<source_name>/<source_id>, and source ids may contain slashes
   // (`bgb/823`): the wildcard takes the rest of the path, each segment URL-decoded.
-  get('/v1/documents/:country/:source_name/*source_id', async (req, res) => {
-    const { country, source_name } = req.params;
-    res.json(await withLoc('path', () => api.getDocument(context(req), `${country}/${source_name}`, wildcard(req.params.source_id))));
+  rest.route(router, '/v1/documents/:country/:source_name/*source_id', {
+    get: [
+      {
+        name: 'get_document',
+        summary: 'Get Document',
+        description: 'The full document. `source_id` is the rest of the path and may contain slashes (`bgb/823`).',
+        tags: tags.documents,
+        access: 'billable',
+        responses: { 200: documentSchema, 404: 'Not Found' },
+      },
+      async (req, res) => {
+        const { country, source_name } = req.params;
+        res.json(await withLoc('path', () => api.getDocument(context(req), `${country}/${source_name}`, wildcard(req.params.source_id))));
+      },
+    ],
   });
 
-  get('/v1/documents/:country/:source_name', async (req, res) => {
-    const { country, source_name } = req.params;
-    const document = await withLoc('query', () => {
-      const query = parseInput(documentQuerySchema, queryParams(req));
-      return api.getDocument(context(req), `${country}/${source_name}`, query.source_id);
-    });
-    res.json(document);
+  rest.route(router, '/v1/documents/:country/:source_name', {
+    get: [
+      {
+        name: 'get_document_by_query',
+        summary: 'Get Document By Query',
+        description: 'The full document, with its source id given as `?source_id=`.',
+        tags: tags.documents,
+        access: 'billable',
+        query: documentQuerySchema,
+        responses: { 200: documentSchema, 404: 'Not Found' },
+      },
+      async (req, res) => {
+        const { country, source_name } = req.params;
+        const document = await withLoc('query', () => {
+          const query = parseInput(documentQuerySchema, queryParams(req));
+          return api.getDocument(context(req), `${country}/${source_name}`, query.source_id);
+        });
+        res.json(document);
+      },
+    ],
   });
 
-  get('/v1/discover/countries', async (req, res) => {
-    res.json(await api.countries(context(req)));
+  rest.route(router, '/v1/discover/countries', {
+    get: [
+      { name: 'list_countries', summary: 'List Countries', tags: tags.discovery, access: 'open', responses: { 200: countriesResponseSchema } },
+      async (req, res) => {
+        res.json(await api.countries(context(req)));
+      },
+    ],
   });
 
-  get('/v1/discover/countries/:country_code/sources', async (req, res) => {
-    const sources = await withLoc({ country_code: 'path', '*': 'query' }, () => {
-      const query = parseInput(sourcesQuerySchema, queryParams(req));
-      return api.sources(context(req), String(req.params.country_code), { includeEmpty: query.include_empty });
-    });
-    res.json(sources);
+  rest.route(router, '/v1/discover/countries/:country_code/sources', {
+    get: [
+      {
+        name: 'list_sources',
+        summary: 'List Sources',
+        tags: tags.discovery,
+        access: 'open',
+        params: { country_code: 'Jurisdiction code, e.g. DE.' },
+        query: sourcesQuerySchema,
+        responses: { 200: sourcesResponseSchema, 404: 'Unknown country' },
+      },
+      async (req, res) => {
+        const sources = await withLoc({ country_code: 'path', '*': 'query' }, () => {
+          const query = parseInput(sourcesQuerySchema, queryParams(req));
+          return api.sources(context(req), String(req.params.country_code), { includeEmpty: query.include_empty });
+        });
+        res.json(sources);
+      },
+    ],
   });
 
   // `:source` is <country>/<source_name>: both `/sources/DE/GesetzeImInternet/filters` and the
   // URL-encoded `/sources/DE%2FGesetzeImInternet/filters` match this wildcard.
-  get('/v1/discover/sources/*source/filters', async (req, res) => {
-    const filters = await withLoc({ source: 'path', '*': 'query' }, () => {
-      const query = parseInput(filtersQuerySchema, queryParams(req));
-      return api.filters(context(req), wildcard(req.params.source), query.namespace);
-    });
-    res.json(filters);
+  rest.route(router, '/v1/discover/sources/*source/filters', {
+    get: [
+      {
+        name: 'source_filters',
+        summary: 'Source Filters',
+        description: 'The filter values a source offers. `source` is `<country>/<source_name>`, with the slash as is or URL-encoded.',
+        tags: tags.discovery,
+        access: 'open',
+        params: { source: '<country>/<source_name>' },
+        query: filtersQuerySchema,
+        responses: { 200: sourceFiltersSchema, 404: 'Unknown source' },
+      },
+      async (req, res) => {
+        const filters = await withLoc({ source: 'path', '*': 'query' }, () => {
+          const query = parseInput(filtersQuerySchema, queryParams(req));
+          return api.filters(context(req), wildcard(req.params.source), query.namespace);
+        });
+        res.json(filters);
+      },
+    ],
   });
 
-  get('/v1/discover/courts', async (req, res) => {
-    const courts = await withLoc('query', () => {
-      const query = parseInput(courtsQuerySchema, queryParams(req));
-      return api.courts(context(req), { country: query.country, source: query.source });
-    });
-    res.json(courts);
+  rest.route(router, '/v1/discover/courts', {
+    get: [
+      { name: 'list_courts', summary: 'List Courts', tags: tags.discovery, access: 'open', query: courtsQuerySchema, responses: { 200: z.array(courtInfoSchema), 404: 'Unknown country or source' } },
+      async (req, res) => {
+        const courts = await withLoc('query', () => {
+          const query = parseInput(courtsQuerySchema, queryParams(req));
+          return api.courts(context(req), { country: query.country, source: query.source });
+        });
+        res.json(courts);
+      },
+    ],
   });
 
-  get('/v1/stats', async (req, res) => {
-    res.json(await api.stats(context(req)));
+  rest.route(router, '/v1/stats', {
+    get: [
+      { name: 'stats', summary: 'Stats', tags: tags.discovery, access: 'open', responses: { 200: statsSchema } },
+      async (req, res) => {
+        res.json(await api.stats(context(req)));
+      },
+    ],
   });
 
-  get('/v1/manifest', async (req, res) => {
-    res.json(await api.manifest(context(req)));
+  rest.route(router, '/v1/manifest', {
+    get: [
+      { name: 'manifest', summary: 'Manifest', tags: tags.discovery, access: 'open', responses: { 200: manifestSchema } },
+      async (req, res) => {
+        res.json(await api.manifest(context(req)));
+      },
+    ],
   });
 
   return router;

@@ -29,7 +29,7 @@ export const registerBodySchema = z.object({
   name: z.string().max(100).nullable().optional(),
   accept_terms: laxBool().prefault(false).describe('Accept the current terms of service.'),
   acknowledge_privacy: laxBool().prefault(false).describe('Acknowledge the privacy policy.'),
-});
+}).meta({ id: '_EmailPasswordBody' });
 
 /** POST /auth/login: the same body; name and the legal flags are ignored. */
 export const loginBodySchema = z.object({
@@ -38,31 +38,49 @@ export const loginBodySchema = z.object({
   name: z.string().nullable().optional(),
   accept_terms: z.unknown().optional(),
   acknowledge_privacy: z.unknown().optional(),
-});
+}).meta({ id: 'LoginBody' });
 
-/** `_LegalAcceptanceBody`; the token may also come in the legal_acceptance cookie (see accounts.routes). */
-export const legalAcceptanceBodySchema = z.object({
-  legal_acceptance_token: z.string().min(1),
-  accept_terms: laxBool().prefault(false).refine((v) => v, { message: 'the terms must be accepted' }),
-  acknowledge_privacy: laxBool().prefault(false).refine((v) => v, { message: 'the privacy policy must be acknowledged' }),
-});
+/**
+ * `_LegalAcceptanceBody`; the token may also come in the legal_acceptance cookie (see
+ * accounts.routes). Both flags default to false, as the spec says, and must be true: that rule
+ * sits on the object so the fields stay optional in /openapi.json, and runs even when another
+ * field failed, so every problem is reported at once.
+ */
+const mustBeTrue = (field: 'accept_terms' | 'acknowledge_privacy', message: string): [(body: Record<typeof field, boolean>) => boolean, z.core.$ZodCustomParams] => [
+  (body) => body[field],
+  {
+    path: [field],
+    message,
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((issue) => !issue.path?.length || issue.path[0] === field),
+  },
+];
 
-export const passwordResetRequestSchema = z.object({ email: z.string().max(254) });
+export const legalAcceptanceBodySchema = z
+  .object({
+    legal_acceptance_token: z.string().min(1),
+    accept_terms: laxBool().prefault(false),
+    acknowledge_privacy: laxBool().prefault(false),
+  })
+  .refine(...mustBeTrue('accept_terms', 'the terms must be accepted'))
+  .refine(...mustBeTrue('acknowledge_privacy', 'the privacy policy must be acknowledged'))
+  .meta({ id: '_LegalAcceptanceBody' });
+
+export const passwordResetRequestSchema = z.object({ email: z.string().max(254) }).meta({ id: '_PasswordResetRequestBody' });
 
 export const passwordResetConfirmSchema = z.object({
   token: z.string().min(1),
   password: newPasswordField,
-});
+}).meta({ id: '_PasswordResetConfirmBody' });
 
 export const emailVerificationConfirmSchema = z.object({
   token: z.string().min(1).describe('The token from the verification e-mail.'),
-});
+}).meta({ id: 'EmailVerificationConfirm' });
 
 export const deleteAccountBodySchema = z.object({
   confirmation: z.literal('DELETE').describe('The exact word DELETE.'),
-});
+}).meta({ id: '_DeleteAccountBody' });
 
-export const devLoginBodySchema = z.object({ email: emailField, name: z.string().max(100).nullable().optional() });
+export const devLoginBodySchema = z.object({ email: emailField, name: z.string().max(100).nullable().optional() }).meta({ id: 'DevLoginBody' });
 
 export const userRecordSchema = z.object({
   id: z.string(),
@@ -72,7 +90,7 @@ export const userRecordSchema = z.object({
   is_admin: z.boolean(),
   email_verified: z.boolean(),
   created_at: z.string(),
-});
+}).meta({ id: 'User' });
 export type UserRecord = z.infer<typeof userRecordSchema>;
 
 export const legalStateSchema = z.object({
@@ -87,14 +105,14 @@ export const meRecordSchema = z.object({
   plan: z.string(),
   workspace_role: z.string().describe('Role in the current workspace (owner of the personal workspace until teams exist).'),
   legal_acceptance: legalStateSchema,
-});
+}).meta({ id: 'Me' });
 export type MeRecord = z.infer<typeof meRecordSchema>;
 
 export const legalAcceptanceRequiredSchema = z.object({
   legal_acceptance_required: z.literal(true),
   legal_acceptance_token: z.string(),
   terms_version: z.string(),
-});
+}).meta({ id: 'LegalAcceptanceRequired' });
 
 export const apiKeyRecordSchema = z.object({
   id: z.string(),
@@ -102,12 +120,12 @@ export const apiKeyRecordSchema = z.object({
   key_prefix: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
-});
+}).meta({ id: 'KeyListingItem' });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
-export const createdApiKeySchema = apiKeyRecordSchema.extend({ key: z.string().describe('The full key: shown once.') });
+export const createdApiKeySchema = apiKeyRecordSchema.extend({ key: z.string().describe('The full key: shown once.') }).meta({ id: 'KeyCreationResponse' });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const createKeyBodySchema = z.object({
   name: z.string().min(1).max(100).prefault('Default'),
-});
+}).meta({ id: 'CreateKeyRequest' });

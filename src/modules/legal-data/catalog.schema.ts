@@ -61,7 +61,7 @@ export const documentSchema = z.object({
   subdivision: nullableString,
   short_names: z.array(z.string()),
   extra: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: 'LegalDocument' });
 
 export const countryInfoSchema = z.object({
   code: z.string(),
@@ -69,11 +69,11 @@ export const countryInfoSchema = z.object({
   legislation_sources: z.number().int(),
   doctrine_sources: z.number().int(),
   total_documents: z.number().int(),
-});
+}).meta({ id: 'CountryInfo' });
 export type CountryInfo = z.infer<typeof countryInfoSchema>;
 
 /** GET /v1/discover/countries (the spec's CountriesResponse). */
-export const countriesResponseSchema = z.object({ countries: z.array(countryInfoSchema) });
+export const countriesResponseSchema = z.object({ countries: z.array(countryInfoSchema) }).meta({ id: 'CountriesResponse' });
 export type CountriesResponse = z.infer<typeof countriesResponseSchema>;
 
 const dateRangeSchema = z.object({ min: nullableString, max: nullableString });
@@ -102,14 +102,14 @@ export const sourceInfoSchema = z.object({
   notes: nullableString,
   total_documents: z.number().int(),
   documents_by_namespace: z.object({ case_law: z.number().int(), legislation: z.number().int(), doctrine: z.number().int() }),
-});
+}).meta({ id: 'SourceInfo' });
 export type SourceInfo = z.infer<typeof sourceInfoSchema>;
 
 /** GET /v1/discover/countries/{country_code}/sources (the spec's SourcesResponse). */
 export const sourcesResponseSchema = z.object({
   country: z.string().describe('The canonical jurisdiction code (`coe` is answered as `CoE`).'),
   sources: z.array(sourceInfoSchema),
-});
+}).meta({ id: 'SourcesResponse' });
 export type SourcesResponse = z.infer<typeof sourcesResponseSchema>;
 
 export const sourceFiltersSchema = z.object({
@@ -124,7 +124,7 @@ export const sourceFiltersSchema = z.object({
   subdivisions: z.array(z.string()),
   court_tiers: z.array(z.number().int()),
   date_range: dateRangeSchema,
-});
+}).meta({ id: 'FilterOptions' });
 export type SourceFilters = z.infer<typeof sourceFiltersSchema>;
 
 export const courtInfoSchema = z.object({
@@ -133,7 +133,7 @@ export const courtInfoSchema = z.object({
   source: z.string(),
   court_tier: z.number().int().nullable(),
   total_documents: z.number().int(),
-});
+}).meta({ id: 'CourtInfo' });
 export type CourtInfo = z.infer<typeof courtInfoSchema>;
 
 const countsByNamespace = z.object({ case_law: z.number().int(), legislation: z.number().int(), doctrine: z.number().int() });
@@ -154,7 +154,7 @@ export const statsSchema = z.object({
     ready: z.boolean(),
   }),
   generated_at: z.string(),
-});
+}).meta({ id: 'Stats' });
 export type Stats = z.infer<typeof statsSchema>;
 
 export const manifestSchema = z.object({
@@ -179,7 +179,7 @@ export const manifestSchema = z.object({
   search: z.object({ engine: z.string(), embedding_model: nullableString, hybrid: z.boolean() }),
   endpoints: z.array(z.string()),
   generated_at: z.string(),
-});
+}).meta({ id: 'Manifest' });
 export type Manifest = z.infer<typeof manifestSchema>;
 
 export const readinessSchema = z.object({
@@ -206,5 +206,5 @@ export const readinessSchema = z.object({
     })
     .nullable()
     .optional(),
-});
+}).meta({ id: 'Readiness' });
 export type Readiness = z.infer<typeof readinessSchema>;

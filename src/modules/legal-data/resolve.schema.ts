@@ -18,7 +18,7 @@ export const resolveRequestSchema = z.object({
   reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).describe('A citation in any national style: ECLI, CELEX, `§ 823 Abs. 1 BGB`, `article L. 1234-1 du Code du travail`, `Article 6(1)(a) GDPR`…'),
   hint_country: z.string().min(1).nullish().describe('Jurisdiction the reference belongs to (DE, FR, EU, CH, CoE…): preferred when the reference fits several.'),
   hint_type: z.enum(RESOLVE_HINT_TYPES).nullish().describe('legislation or case_law.'),
-});
+}).meta({ id: 'ResolveRequest' });
 export type ResolveRequest = z.output<typeof resolveRequestSchema>;
 
 export const resolvedDocumentSchema = z.object({
@@ -60,7 +60,7 @@ export const resolveResponseSchema = z.object({
   documents: z.array(resolvedDocumentSchema),
   parsed: parsedReferenceSchema,
   elapsed_ms: z.number().int(),
-});
+}).meta({ id: 'ResolveResponse' });
 export type ResolveResponse = z.infer<typeof resolveResponseSchema>;
 
 export const sourceCoverageSchema = z.object({
@@ -83,5 +83,5 @@ export const resolveCoverageSchema = z.object({
     resolvable_documents: z.number().int(),
     patterns: z.number().int(),
   }),
-});
+}).meta({ id: 'ResolveCoverage' });
 export type ResolveCoverage = z.infer<typeof resolveCoverageSchema>;

@@ -44,7 +44,7 @@ export const searchRequestSchema = z.object({
   date_end: isoDate.nullish().describe('Inclusive upper bound on the document date (YYYY-MM-DD).'),
   namespace: z.enum(NAMESPACES).default('case_law'),
   result_detail: z.enum(RESULT_DETAILS).default('snippet'),
-});
+}).meta({ id: 'SearchRequest' });
 
 export type SearchRequestInput = z.input<typeof searchRequestSchema>;
 export type SearchRequest = z.output<typeof searchRequestSchema>;
@@ -89,7 +89,7 @@ export const searchHitSchema = z.object({
   full_text_size: z.number().int().optional().describe('Length of the whole text in characters.'),
   text_unavailable: z.boolean().optional().describe('True when the text of this hit could not be loaded.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('full_metadata: every public field of the document.'),
-});
+}).meta({ id: 'SearchHit' });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 export const searchResponseSchema = z.object({
@@ -99,5 +99,5 @@ export const searchResponseSchema = z.object({
   alpha: z.number(),
   namespace: z.enum(NAMESPACES),
   elapsed_ms: z.number().int(),
-});
+}).meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -15,6 +15,7 @@ import type { Logger } from '../../logger.js';
 import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
+import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
 
@@ -29,26 +30,7 @@ export interface UsageDay {
   count: number;
 }
 
-/** GET /v1/usage/me. */
-export interface UsageRecord {
-  plan: PlanId;
-  period_start: string;
-  period_end: string | null;
-  period_type: 'rolling_30d' | 'billing_period';
-  requests_today: number;
-  requests_in_period: number;
-  per_minute_limit: number;
-  /**
-   * The spec types it as an integer: plans without a daily cap report their period allowance,
-   * the most a day can use (has_daily_limit false says so).
-   */
-  per_day_limit: number;
-  per_period_limit: number;
-  has_daily_limit: boolean;
-  /** Administrators and RATE_LIMITS=off: counted, never refused. */
-  limits_enforced: boolean;
-  daily_history: UsageDay[];
-}
+export type { UsageRecord } from './usage.schema.js';
 
 interface UsageRow {
   user_id: string | null;

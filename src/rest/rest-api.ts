@@ -1,0 +1,160 @@
+/**
+ * One list of REST routes. `RestApi.route()` mounts a path's handlers on an express router AND
+ * describes each of its operations in the OpenAPI registry (zod-to-openapi), from the same zod
+ * schemas the services validate with; /openapi.json is generated from that registry. A route
+ * cannot be served undocumented or documented unserved, and other methods on a path get
+ * FastAPI's 405. Component names come from the schemas' own `.meta({ id })`.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type express from 'express';
+import { z } from 'zod';
+import { methodNotAllowed } from './errors.js';
+
+export const API_VERSION = '0.1.0';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call an operation. `open`: anyone; `account`: an API key or the session cookie (401
+ * without); `billable`: the same, counted against the plan (429 over a limit).
+ */
+export type Access = 'open' | 'account' | 'billable';
+
+/** A response: a zod schema (200-style JSON), an error description (HTTPError body), or both spelled out. */
+type ResponseDoc = z.ZodType | string | { description: string; schema?: z.ZodType | { $ref: string } | Record<string, unknown> };
+
+export interface OperationDoc {
+  /** The handler's name (FastAPI's operationId is built from it: `search_v1_search_post`). */
+  name: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  /** JSON request body (a named schema shows as a $ref); `bodyRequired: false` when `{}` may be omitted. */
+  body?: z.ZodType;
+  bodyRequired?: boolean;
+  query?: z.ZodObject;
+  /** Descriptions of path parameters (every `:name`/`*name` of the path is declared anyway). */
+  params?: Record<string, string>;
+  responses: Record<number, ResponseDoc>;
+}
+
+type Route = [OperationDoc, ...express.RequestHandler[]];
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** FastAPI's own components, byte for byte (FastAPI >= 0.115 lists input and ctx too). */
+const FASTAPI_SCHEMAS: Record<string, Record<string, unknown>> = {
+  HTTPValidationError: {
+    properties: { detail: { items: ref('ValidationError'), type: 'array', title: 'Detail' } },
+    type: 'object',
+    title: 'HTTPValidationError',
+  },
+  ValidationError: {
+    properties: {
+      loc: { items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, type: 'array', title: 'Location' },
+      msg: { type: 'string', title: 'Message' },
+      type: { type: 'string', title: 'Error Type' },
+      input: { title: 'Input' },
+      ctx: { type: 'object', title: 'Context' },
+    },
+    type: 'object',
+    required: ['loc', 'msg', 'type'],
+    title: 'ValidationError',
+  },
+  HTTPError: {
+    properties: { detail: { type: 'string', title: 'Detail' } },
+    type: 'object',
+    required: ['detail'],
+    title: 'HTTPError',
+  },
+};
+
+export const SECURITY_SCHEMES = {
+  HTTPBearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer sk-...`' },
+  SessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The session cookie set by /auth/login' },
+} as const;
+
+/** Either credential: an API key or the session cookie. */
+const AUTHENTICATED: Record<string, string[]>[] = [{ HTTPBearer: [] }, { SessionCookie: [] }];
+
+/** `/v1/documents/:country/:source_name/*source_id` -> `/v1/documents/{country}/{source_name}/{source_id}`. */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/[:*](\w+)/g, '{$1}');
+}
+
+/** FastAPI's generate_unique_id: name + path with non-word characters as `_` + method. */
+function operationId(name: string, path: string, method: string): string {
+  return `${name}${path}`.replace(/\W/g, '_') + `_${method}`;
+}
+
+function response(doc: ResponseDoc): ResponseConfig {
+  if (typeof doc === 'string') return { description: doc, content: { 'application/json': { schema: ref('HTTPError') } } };
+  if (doc instanceof z.ZodType) return { description: 'Successful Response', content: { 'application/json': { schema: doc } } };
+  return { description: doc.description, ...(doc.schema ? { content: { 'application/json': { schema: doc.schema as never } } } : {}) };
+}
+
+export class RestApi {
+  private readonly registry = new OpenAPIRegistry();
+  private document: Record<string, unknown> | null = null;
+
+  constructor(private readonly baseUrl: string) {
+    for (const [name, schema] of Object.entries(FASTAPI_SCHEMAS)) this.registry.registerComponent('schemas', name, schema);
+    for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) this.registry.registerComponent('securitySchemes', name, scheme as never);
+  }
+
+  /** Mounts each method of `path` (express syntax) on `router`, documents it, and answers 405 to other methods. */
+  route(router: express.Router, path: string, methods: Partial<Record<Method, Route>>): void {
+    const route = router.route(path);
+    for (const [method, [doc, ...handlers]] of Object.entries(methods) as [Method, Route][]) {
+      route[method](...handlers);
+      this.describe(method, path, doc);
+    }
+    const allowed = Object.keys(methods).map((m) => m.toUpperCase());
+    route.all(methodNotAllowed(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed));
+  }
+
+  private describe(method: Method, expressPath: string, doc: OperationDoc): void {
+    this.document = null;
+    const path = openApiPath(expressPath);
+    const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const params = pathParams.length
+      ? z.object(Object.fromEntries(pathParams.map((name) => [name, doc.params?.[name] ? z.string().describe(doc.params[name]) : z.string()])))
+      : undefined;
+    const responses: Record<string, ResponseConfig> = {};
+    for (const [status, value] of Object.entries(doc.responses)) responses[status] = response(value);
+    if (doc.access !== 'open') responses['401'] ??= response('Not authenticated (WWW-Authenticate: Bearer)');
+    if (doc.access === 'billable') responses['429'] ??= response('Over a plan limit (Retry-After)');
+    if (doc.body || doc.query || params) responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: ref('HTTPValidationError') } } };
+    const config: RouteConfig = {
+      method,
+      path,
+      operationId: operationId(doc.name, path, method),
+      summary: doc.summary,
+      ...(doc.description ? { description: doc.description } : {}),
+      tags: doc.tags,
+      ...(doc.access !== 'open' ? { security: AUTHENTICATED } : {}),
+      request: {
+        ...(params ? { params } : {}),
+        ...(doc.query ? { query: doc.query } : {}),
+        ...(doc.body ? { body: { content: { 'application/json': { schema: doc.body } }, required: doc.bodyRequired ?? true } } : {}),
+      },
+      responses,
+    };
+    this.registry.registerPath(config);
+  }
+
+  /** The OpenAPI 3.1 document of every route described so far (built once, after the last route). */
+  openApiDocument(): Record<string, unknown> {
+    this.document ??= new OpenApiGeneratorV31(this.registry.definitions, { sortComponents: 'alphabetically' }).generateDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Legal Search Platform',
+        version: API_VERSION,
+        description: 'Hybrid semantic + keyword search over European and worldwide law, full documents, discovery and statistics.',
+      },
+      servers: [{ url: this.baseUrl }],
+    }) as unknown as Record<string, unknown>;
+    return this.document;
+  }
+}

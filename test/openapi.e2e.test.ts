@@ -1,0 +1,142 @@
+/**
+ * /openapi.json of the whole app, compared with the routes express really serves: every REST
+ * route (/v1, /auth, /health, /ready) is documented with its methods and nothing documented is
+ * unserved; the protocol endpoints outside it (OAuth, MCP, GraphQL, well-known metadata) are
+ * described by their own standards. Then the document's content: components from the zod
+ * schemas, FastAPI's operation ids and error components, credentials of each operation.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type express from 'express';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startPlatform, type Platform } from '../src/platform.js';
+import { openApiPath } from '../src/rest/rest-api.js';
+import { writeCorpusSlice } from './fixtures/corpus-slice.js';
+
+/** Every (METHOD path) an express app routes, from its router stack (all routers are mounted at the root). */
+function servedRoutes(app: express.Express): string[] {
+  const out: string[] = [];
+  const walk = (stack: any[]) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        for (const method of Object.keys(layer.route.methods)) if (method !== '_all') out.push(`${method.toUpperCase()} ${layer.route.path}`);
+      } else if (Array.isArray(layer.handle?.stack)) walk(layer.handle.stack);
+    }
+  };
+  walk((app as any).router.stack);
+  return out;
+}
+
+/** REST routes: described in /openapi.json. */
+const isRestPath = (p: string) => /^\/(v1|auth)\//.test(p) || p === '/health' || p === '/ready';
+
+describe('/openapi.json of the whole app', () => {
+  let platform: Platform;
+  let doc: any;
+
+  beforeAll(async () => {
+    const corpus = await writeCorpusSlice([{ file: 'case_law/DE-BGH.jsonl.gz', lines: 2 }]);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'openapi-e2e-'));
+    const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', EMBEDDER: 'none', BASE_URL: 'https://legal.example.org' });
+    platform = await startPlatform(config, createLogger('silent'));
+    const res = await fetch(`${platform.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    doc = await res.json();
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('documents exactly the REST routes express serves, method for method', () => {
+    const served = servedRoutes(platform.app.app);
+    const rest = served.filter((r) => isRestPath(r.split(' ')[1]!)).map((r) => {
+      const [method, p] = r.split(' ');
+      return `${method} ${openApiPath(p!)}`;
+    });
+    const documented = Object.entries<any>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${p}`));
+    expect([...new Set(rest)].sort()).toEqual(documented.sort());
+    expect(rest.length).toBeGreaterThan(30);
+    // what is left is the protocol endpoints, each described by its own standard
+    const others = [...new Set(served.filter((r) => !isRestPath(r.split(' ')[1]!)).map((r) => r.split(' ')[1]!))];
+    for (const p of others) expect([p, /^\/(openapi\.json|graphql|mcp|sse|oauth\/|\.well-known\/oauth-(authorization-server|protected-resource))/.test(p)]).toEqual([p, true]);
+  });
+
+  it('is an OpenAPI 3.1 document at version 0.1.0 with BASE_URL as server', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ version: '0.1.0', title: expect.any(String) });
+    expect(doc.servers).toEqual([{ url: 'https://legal.example.org' }]);
+    expect(doc.paths['/v1/search'].post.operationId).toBe('search_v1_search_post');
+    expect(doc.paths['/v1/keys/{key_id}'].delete.operationId).toBe('revoke_key_v1_keys__key_id__delete');
+    expect(doc.paths['/v1/resolve'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ResolveRequest' });
+    expect(doc.components.schemas.ResolveRequest.required).toEqual(['reference']);
+  });
+
+  it('describes the credentials of billable and account operations', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['HTTPBearer', 'SessionCookie']);
+    for (const [p, method] of [['/v1/search', 'post'], ['/v1/resolve', 'post'], ['/v1/documents/{country}/{source_name}/{source_id}', 'get'], ['/v1/keys', 'get'], ['/v1/usage/me', 'get'], ['/v1/resolve/coverage', 'get']]) {
+      const operation = doc.paths[p!][method!];
+      expect([p, operation.security]).toEqual([p, [{ HTTPBearer: [] }, { SessionCookie: [] }]]);
+      expect(operation.responses['401']).toBeDefined();
+    }
+    expect(doc.paths['/v1/search'].post.responses['429']).toBeDefined();
+    expect(doc.paths['/v1/keys'].get.responses['429']).toBeUndefined();
+    expect(doc.paths['/v1/stats'].get.security).toBeUndefined();
+    expect(doc.paths['/auth/register'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/_EmailPasswordBody' });
+    expect(doc.components.schemas._EmailPasswordBody.required).toEqual(['email', 'password']);
+    expect(doc.paths['/v1/keys'].post.requestBody.required).toBe(false);
+  });
+
+  it('describes the search request from the zod schema, bounds and defaults included', () => {
+    const search = doc.paths['/v1/search'].post;
+    expect(search.requestBody).toEqual({ content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchRequest' } } }, required: true });
+    expect(search.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SearchResponse' });
+    expect(search.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+    const request = doc.components.schemas.SearchRequest;
+    expect(request.required).toEqual(['q']);
+    expect(request.properties.q).toMatchObject({ type: 'string', minLength: 1 });
+    expect(request.properties.top_k).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+    expect(request.properties.alpha).toMatchObject({ type: 'number', minimum: 0, maximum: 1, default: 0.7 });
+    expect(JSON.stringify(request.properties.court_tier)).toMatch(/"minimum":1.*"maximum":3/);
+    expect(request.properties.namespace).toMatchObject({ enum: ['case_law', 'legislation', 'doctrine'], default: 'case_law' });
+    expect(JSON.stringify(request.properties.date_start)).toMatch(/"format":"date"/);
+    // a response component referenced, not inlined
+    expect(doc.components.schemas.SearchResponse.properties.hits.items).toEqual({ $ref: '#/components/schemas/SearchHit' });
+  });
+
+  it('has FastAPI’s validation error components', () => {
+    expect(doc.components.schemas.HTTPValidationError).toEqual({
+      properties: { detail: { items: { $ref: '#/components/schemas/ValidationError' }, type: 'array', title: 'Detail' } },
+      type: 'object',
+      title: 'HTTPValidationError',
+    });
+    expect(doc.components.schemas.ValidationError).toMatchObject({ required: ['loc', 'msg', 'type'], properties: { loc: { type: 'array' }, msg: { type: 'string' }, type: { type: 'string' } } });
+  });
+
+  it('documents query and path parameters from the route schemas', () => {
+    const params = doc.paths['/v1/discover/countries/{country_code}/sources'].get.parameters;
+    expect(params).toContainEqual(expect.objectContaining({ name: 'include_empty', in: 'query', required: false }));
+    expect(params).toContainEqual(expect.objectContaining({ name: 'country_code', in: 'path', required: true }));
+    const byQuery = doc.paths['/v1/documents/{country}/{source_name}'].get.parameters;
+    expect(byQuery).toContainEqual(expect.objectContaining({ name: 'source_id', in: 'query', required: true }));
+    const callback = doc.paths['/auth/github/callback'].get.parameters.map((p: any) => [p.name, p.in, p.required]);
+    expect(callback).toEqual(expect.arrayContaining([['code', 'query', true], ['state', 'query', true]]));
+  });
+
+  it('is internally consistent: refs resolve, path parameters are declared, operation ids are unique', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs) expect(doc.components.schemas).toHaveProperty([ref.slice('"$ref":"#/components/schemas/'.length, -1)]);
+    const ids = new Set<string>();
+    for (const [p, item] of Object.entries<any>(doc.paths)) {
+      for (const operation of Object.values<any>(item)) {
+        expect(Object.keys(operation.responses).some((code) => /^(200|204|302)$/.test(code))).toBe(true);
+        expect(ids.has(operation.operationId)).toBe(false);
+        ids.add(operation.operationId);
+        const declared = (operation.parameters ?? []).filter((x: any) => x.in === 'path').map((x: any) => x.name);
+        expect(declared.sort()).toEqual([...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort());
+      }
+    }
+  });
+});

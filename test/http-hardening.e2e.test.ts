@@ -122,7 +122,7 @@ describe('HTTP hardening', () => {
       const account = await newAccount();
       const res = await fetch(`${url}/v1/keys`, { method: 'POST', headers: { cookie: account.cookie }, body: new Blob(['{"name": "untyped"}']) });
       expect(res.status).toBe(422);
-      expect((await res.json()).detail[0]).toMatchObject({ type: 'model_attributes_type', loc: ['body'] });
+      expect(((await res.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ type: 'model_attributes_type', loc: ['body'] });
     });
   });
 

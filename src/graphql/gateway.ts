@@ -23,6 +23,7 @@ import type { Logger } from '../logger.js';
 import type { TrustProxySetting } from '../config.js';
 import { applyTrustProxy } from '../rest/trust-proxy.js';
 import { composeSupergraph } from './compose.js';
+import { operationResolutionPlugin } from './operation-resolution.js';
 import { type GraphqlContext, graphqlContext } from './context.js';
 import { buildSubgraphs, type GraphqlServices, SUBGRAPHS } from './subgraphs.js';
 
@@ -73,6 +74,7 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
     gateway,
     includeStacktraceInErrorResponses: false,
     logger: logger ? apolloLogger(logger) : undefined,
+    plugins: [operationResolutionPlugin()],
   });
   await server.start();
   app.use(

@@ -166,7 +166,7 @@ describe('request bodies', () => {
   }
 
   it('a body without Content-Type is not read as JSON (a cross-site no-CORS post sends one): 422 as for any non-JSON type', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }]) {
+    for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
       const res = await send(plain.base, 'POST', '/search', '{"q": "x"}', headers);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({

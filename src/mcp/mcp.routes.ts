@@ -141,6 +141,12 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
  * Lets through requests whose `Authorization: Bearer` authenticated an account and hands the
  * caller to the transports as AuthInfo (the tools read it from `extra.authInfo`); 401 with the
  * protected-resource metadata URL otherwise.
+ *
+ * Not the MCP SDK's `requireBearerAuth`: without credentials it answers `error="invalid_token"`
+ * (RFC 6750 §3.1: a request without credentials gets no error code), its bodies are
+ * `{error, error_description}` rather than the API's `{detail}`, it requires an expiry that API
+ * keys do not have, and its verifier sees only the token, so the caller that
+ * `authenticateRequests` already found (with the request's resource) would be looked up again.
  */
 function requireBearer(baseUrl: string, resourcePath: string): RequestHandler {
   const metadataUrl = protectedResourceMetadataUrl(baseUrl, resourcePath);

@@ -44,6 +44,15 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 const NUL = '\u0000';
+
+/**
+ * The loc of the first string (or object key) of `value` that holds a NUL, or null: the same
+ * rule for values that reach the database without a zod schema (oidc-provider's records).
+ */
+export function findNul(value: unknown): Path | null {
+  return nulIssues(value, value)[0]?.loc ?? null;
+}
+
 const NUL_MESSAGE = 'String should not contain the NUL character (\\u0000)';
 
 /**

@@ -140,6 +140,12 @@ describe('HTTP hardening', () => {
       expect(res.body.detail).toEqual([nulIssue('email')]);
     });
 
+    it('POST /oauth/register refuses a NUL in the client metadata with the OAuth error (400 invalid_client_metadata)', async () => {
+      const res = await call(`${url}/oauth/register`, 'POST', { redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'agent\u0000' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: 'client_name must not contain the NUL character' });
+    });
+
     it('POST /v1/keys refuses a NUL in the name with a 422 naming the field', async () => {
       const account = await newAccount();
       const res = await call(`${url}/v1/keys`, 'POST', { name: 'bad\u0000name' }, { cookie: account.cookie });

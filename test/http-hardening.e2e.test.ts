@@ -4,14 +4,9 @@
  * caps on open SSE streams, and NUL characters in strings that would reach the database. One
  * platform on a tiny slice of the real corpus, embedded PGlite, in-process counters.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { startPlatform, type Platform } from '../src/platform.js';
-import { writeCorpusSlice } from './fixtures/corpus-slice.js';
+import type { Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
+import { startTestPlatform } from './helpers/platform.js';
 
 const BASE_URL = 'https://legal.example';
 const FOREIGN = 'https://evil.example';
@@ -34,13 +29,7 @@ describe('HTTP hardening', () => {
   }
 
   beforeAll(async () => {
-    const corpus = await writeCorpusSlice([{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 5 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'http-hardening-'));
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      CORPUS_DIR: corpus.dir,
-      PORT: '0',
-      EMBEDDER: 'none',
+    platform = await startTestPlatform([{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 5 }], {
       BASE_URL,
       ALLOW_ANONYMOUS: 'true',
       DEV_LOGIN: 'true',
@@ -49,9 +38,7 @@ describe('HTTP hardening', () => {
       SSE_MAX_SESSIONS: '3',
       SSE_MAX_SESSIONS_PER_ACCOUNT: '2',
     });
-    platform = await startPlatform(config, createLogger('silent'));
     url = platform.url!;
-    await platform.ingestDone;
   });
 
   afterAll(async () => {

@@ -12,31 +12,18 @@ export type Coerced<T> = { ok: true; value: T } | { ok: false; error: PydanticEr
 /** The key under which a zod custom issue's params carry the pydantic error it stands for. */
 export const PYDANTIC = 'pydantic';
 
-export const INT_TYPE: PydanticErrorSpec = { type: 'int_type', msg: 'Input should be a valid integer' };
-export const INT_PARSING: PydanticErrorSpec = {
-  type: 'int_parsing',
-  msg: 'Input should be a valid integer, unable to parse string as an integer',
-};
-export const INT_FROM_FLOAT: PydanticErrorSpec = {
-  type: 'int_from_float',
-  msg: 'Input should be a valid integer, got a number with a fractional part',
-};
-export const FLOAT_TYPE: PydanticErrorSpec = { type: 'float_type', msg: 'Input should be a valid number' };
-export const FLOAT_PARSING: PydanticErrorSpec = {
-  type: 'float_parsing',
-  msg: 'Input should be a valid number, unable to parse string as a number',
-};
-export const FINITE_NUMBER: PydanticErrorSpec = { type: 'finite_number', msg: 'Input should be a finite number' };
-export const BOOL_TYPE: PydanticErrorSpec = { type: 'bool_type', msg: 'Input should be a valid boolean' };
-export const BOOL_PARSING: PydanticErrorSpec = {
-  type: 'bool_parsing',
-  msg: 'Input should be a valid boolean, unable to interpret input',
-};
-export const DATE_TYPE: PydanticErrorSpec = { type: 'date_type', msg: 'Input should be a valid date' };
-export const DATE_INEXACT: PydanticErrorSpec = {
-  type: 'date_from_datetime_inexact',
-  msg: 'Datetimes provided to dates should have zero time - e.g. be exact dates',
-};
+const spec = (type: string, msg: string): PydanticErrorSpec => ({ type, msg });
+
+export const INT_TYPE = spec('int_type', 'Input should be a valid integer');
+export const INT_PARSING = spec('int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
+export const INT_FROM_FLOAT = spec('int_from_float', 'Input should be a valid integer, got a number with a fractional part');
+export const FLOAT_TYPE = spec('float_type', 'Input should be a valid number');
+export const FLOAT_PARSING = spec('float_parsing', 'Input should be a valid number, unable to parse string as a number');
+export const FINITE_NUMBER = spec('finite_number', 'Input should be a finite number');
+export const BOOL_TYPE = spec('bool_type', 'Input should be a valid boolean');
+export const BOOL_PARSING = spec('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
+export const DATE_TYPE = spec('date_type', 'Input should be a valid date');
+export const DATE_INEXACT = spec('date_from_datetime_inexact', 'Datetimes provided to dates should have zero time - e.g. be exact dates');
 
 export const ok = <T>(value: T): Coerced<T> => ({ ok: true, value });
 export const fail = (error: PydanticErrorSpec): Coerced<never> => ({ ok: false, error });

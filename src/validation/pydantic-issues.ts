@@ -72,44 +72,10 @@ function convertIssue(issue: ZodIssue, prefix: Path, root: unknown): ValidationI
       }
       return [make(typeError(issue.expected, at.value))];
     }
-    case 'too_small': {
-      const min = issue.minimum;
-      if (issue.origin === 'string') {
-        return [make({ type: 'string_too_short', msg: `String should have at least ${plural(min, 'character')}`, ctx: { min_length: min } })];
-      }
-      if (issue.origin === 'array' || issue.origin === 'set') {
-        const actual = Array.isArray(at.value) ? at.value.length : 0;
-        return [
-          make({
-            type: 'too_short',
-            msg: `List should have at least ${plural(min, 'item')} after validation, not ${actual}`,
-            ctx: { field_type: 'List', min_length: min, actual_length: actual },
-          }),
-        ];
-      }
-      return issue.inclusive
-        ? [make({ type: 'greater_than_equal', msg: `Input should be greater than or equal to ${min}`, ctx: { ge: min } })]
-        : [make({ type: 'greater_than', msg: `Input should be greater than ${min}`, ctx: { gt: min } })];
-    }
-    case 'too_big': {
-      const max = issue.maximum;
-      if (issue.origin === 'string') {
-        return [make({ type: 'string_too_long', msg: `String should have at most ${plural(max, 'character')}`, ctx: { max_length: max } })];
-      }
-      if (issue.origin === 'array' || issue.origin === 'set') {
-        const actual = Array.isArray(at.value) ? at.value.length : 0;
-        return [
-          make({
-            type: 'too_long',
-            msg: `List should have at most ${plural(max, 'item')} after validation, not ${actual}`,
-            ctx: { field_type: 'List', max_length: max, actual_length: actual },
-          }),
-        ];
-      }
-      return issue.inclusive
-        ? [make({ type: 'less_than_equal', msg: `Input should be less than or equal to ${max}`, ctx: { le: max } })]
-        : [make({ type: 'less_than', msg: `Input should be less than ${max}`, ctx: { lt: max } })];
-    }
+    case 'too_small':
+      return [make(boundError('min', issue.origin, issue.minimum, Boolean(issue.inclusive), at.value))];
+    case 'too_big':
+      return [make(boundError('max', issue.origin, issue.maximum, Boolean(issue.inclusive), at.value))];
     case 'invalid_value': {
       const expected = orList(issue.values);
       return [make({ type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } })];
@@ -150,6 +116,28 @@ function convertIssue(issue: ZodIssue, prefix: Path, root: unknown): ValidationI
     default:
       return [make(valueError(issue.message))];
   }
+}
+
+/** pydantic's error for a value past a bound: string length, list length, or the number itself. */
+function boundError(side: 'min' | 'max', origin: string, bound: number | bigint, inclusive: boolean, value: unknown): PydanticErrorSpec {
+  const [atLeast, lengthKey] = side === 'min' ? ['at least', 'min_length'] : ['at most', 'max_length'];
+  if (origin === 'string') {
+    return { type: side === 'min' ? 'string_too_short' : 'string_too_long', msg: `String should have ${atLeast} ${plural(bound, 'character')}`, ctx: { [lengthKey]: bound } };
+  }
+  if (origin === 'array' || origin === 'set') {
+    const actual = Array.isArray(value) ? value.length : 0;
+    return {
+      type: side === 'min' ? 'too_short' : 'too_long',
+      msg: `List should have ${atLeast} ${plural(bound, 'item')} after validation, not ${actual}`,
+      ctx: { field_type: 'List', [lengthKey]: bound, actual_length: actual },
+    };
+  }
+  const [word, key] = side === 'min' ? ['greater', inclusive ? 'ge' : 'gt'] : ['less', inclusive ? 'le' : 'lt'];
+  return {
+    type: `${word}_than${inclusive ? '_equal' : ''}`,
+    msg: `Input should be ${word} than ${inclusive ? 'or equal to ' : ''}${bound}`,
+    ctx: { [key]: bound },
+  };
 }
 
 function typeError(expected: string, value: unknown): PydanticErrorSpec {

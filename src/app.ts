@@ -12,6 +12,9 @@ import { legalDataRouter } from './rest/legal-data.routes.js';
 import { resolveRouter } from './rest/resolve.routes.js';
 import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
+import { applyTrustProxy } from './rest/trust-proxy.js';
+import { refuseCrossSiteCookieRequests } from './rest/cross-site.js';
+import type { SseLimits, TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
 import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
@@ -41,15 +44,21 @@ export async function buildApp(options: {
   subgraphUrls: Record<string, string>;
   /** Announced by the MCP server. */
   version?: string;
+  /** TRUST_PROXY (default: loopback). */
+  trustProxy?: TrustProxySetting;
+  /** Caps on open SSE streams (default: the configuration's defaults). */
+  sse?: SseLimits;
 }): Promise<BuiltApp> {
   const { services, logger } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  applyTrustProxy(app, options.trustProxy);
   // every REST route is described where it is mounted; /openapi.json is generated from `rest`
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
+  // Before anything authenticates: a cookie-borne state change from another site never runs.
+  app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at
   // the MCP endpoints also an OAuth access token issued for that resource.
   app.use(authenticateRequests(services.accounts.authenticator, { protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path) }));
@@ -57,7 +66,7 @@ export async function buildApp(options: {
     const { identityProviders, counters } = services.accounts;
     app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }, rest));
   }
-  const mcp = mcpRouter({ services, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger });
+  const mcp = mcpRouter({ services, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
   app.use(mcp.router);
   app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }, rest));
   app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));

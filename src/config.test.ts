@@ -58,3 +58,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('takes express\'s trust-proxy values, loopback by default, and refuses anything else', () => {
+    expect(loadConfig({}).trustProxy).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.0.1, fc00::/7, 172.16.0.0/255.240.0.0' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.0.1',
+      'fc00::/7',
+      '172.16.0.0/255.240.0.0',
+    ]);
+    for (const bad of ['yes please', '10.0.0.0/33', '300.1.1.1', 'loopback,', 'example.org']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('caps SSE sessions with defaults', () => {
+    expect(loadConfig({}).sse).toEqual({ maxSessions: 500, maxSessionsPerAccount: 5 });
+    expect(loadConfig({ SSE_MAX_SESSIONS: '10', SSE_MAX_SESSIONS_PER_ACCOUNT: '1' }).sse).toEqual({ maxSessions: 10, maxSessionsPerAccount: 1 });
+    expect(() => loadConfig({ SSE_MAX_SESSIONS_PER_ACCOUNT: '0' })).toThrow(/SSE_MAX_SESSIONS_PER_ACCOUNT/);
+  });
+});

@@ -3,6 +3,7 @@
  * configuration table; an invalid value stops the boot with a readable list of problems.
  */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -31,6 +32,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_ON_START: booleanFlag.default(true),
   RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  TRUST_PROXY: z
+    .string()
+    .refine(isTrustProxyValue, 'must be true, false, a hop count, or comma-separated addresses, CIDR ranges and the names loopback, linklocal, uniquelocal')
+    .default('loopback'),
+  SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500),
+  SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5),
   SUBGRAPH_URLS: z
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
@@ -51,6 +58,39 @@ const envSchema = z.object({
   ...identityProviderEnv('GOOGLE'),
   ...identityProviderEnv('MICROSOFT'),
 });
+
+/**
+ * express's `trust proxy` setting: which hops in front of the service are believed when they
+ * say who the client is (X-Forwarded-For, -Proto, -Host). `true` trusts every hop (only behind
+ * a proxy that overwrites the header), a number trusts that many hops from the service, a list
+ * trusts those addresses, CIDR ranges and names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustProxySetting = boolean | number | string[];
+
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (isIP(bits) === 4 && family === 4) return true; // a netmask: 10.0.0.0/255.0.0.0
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function isTrustProxyValue(value: string): boolean {
+  return parseTrustProxy(value) !== null;
+}
+
+/** TRUST_PROXY's text as express's value; null when it is not one. */
+export function parseTrustProxy(value: string): TrustProxySetting | null {
+  const text = value.trim().toLowerCase();
+  if (['true', 'false'].includes(text)) return text === 'true';
+  if (/^\d{1,3}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim());
+  return entries.length > 0 && entries.every(trustProxyEntry) ? entries : null;
+}
 
 /** CLIENT_ID, CLIENT_SECRET and the endpoint overrides of one identity provider. */
 function identityProviderEnv<P extends string>(prefix: P) {
@@ -124,7 +164,16 @@ export interface Config {
   resolveTimeoutMs: number;
   /** Remote subgraph URLs by subgraph name; subgraphs not named run in-process. */
   subgraphUrls: Record<string, string>;
+  /** Which proxies in front of the service are believed about the client's IP (TRUST_PROXY). */
+  trustProxy: TrustProxySetting;
+  /** Caps on open MCP SSE streams (GET /sse): in all, and per account. */
+  sse: SseLimits;
   accounts: AccountsSettings;
+}
+
+export interface SseLimits {
+  maxSessions: number;
+  maxSessionsPerAccount: number;
 }
 
 export class ConfigError extends Error {
@@ -204,6 +253,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean)
         .map((pair) => pair.split('=', 2) as [string, string]),
     ),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
+    sse: { maxSessions: e.SSE_MAX_SESSIONS, maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT },
     accounts: {
       sessionSecret: e.SESSION_SECRET,
       adminEmails: (e.ADMIN_EMAILS ?? '')

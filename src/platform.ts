@@ -94,6 +94,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,
     version: VERSION,
+    trustProxy: config.trustProxy,
+    sse: config.sse,
   });
 
   let server: Server | null = null;

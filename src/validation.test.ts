@@ -172,3 +172,32 @@ describe('lax coercions', () => {
     expect(pyRepr(true)).toBe('True');
   });
 });
+
+describe('the NUL rule (PostgreSQL cannot store \\u0000)', () => {
+  const schema = z.object({ name: z.string().max(100).optional(), tags: z.array(z.string()).optional(), top_k: z.number().optional() });
+  const nulIssue = (loc: (string | number)[], input: unknown) => ({
+    type: 'value_error',
+    loc,
+    msg: 'Value error, String should not contain the NUL character (\\u0000)',
+    input,
+    ctx: { error: 'String should not contain the NUL character (\\u0000)' },
+  });
+
+  it('refuses a NUL in any accepted string, nested ones included, naming the field', () => {
+    expect(issuesOf(schema, { name: 'a\u0000b' })).toEqual([nulIssue(['name'], 'a\u0000b')]);
+    expect(issuesOf(schema, { tags: ['ok', '\u0000'] })).toEqual([nulIssue(['tags', 1], '\u0000')]);
+    expect(issuesOf(searchRequestSchema, { q: 'x\u0000' })).toEqual([nulIssue(['q'], 'x\u0000')]);
+  });
+
+  it('reports it beside the schema\'s own problems, once per field', () => {
+    expect(issuesOf(schema, { name: '\u0000', top_k: 'x' }).map((i) => [i.loc, i.type])).toEqual([
+      [['top_k'], 'float_type'],
+      [['name'], 'value_error'],
+    ]);
+    expect(issuesOf(schema, { name: `${'x'.repeat(100)}\u0000` }).map((i) => i.type)).toEqual(['string_too_long']);
+  });
+
+  it('ignores keys the schema drops and strings without NUL', () => {
+    expect(parseInput(schema, { name: 'fine', unknown: '\u0000' })).toEqual({ name: 'fine' });
+  });
+});

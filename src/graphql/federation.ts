@@ -2,26 +2,15 @@
  * Builds a federation 2 subgraph schema from type-graphql resolver classes.
  *
  * type-graphql keeps `@Directive('@key(...)')` on the types' AST nodes, which graphql's
- * printSchema ignores; `printSchemaWithDirectives` puts them back. The printed SDL (with a
+ * printSchema ignores; `printSchemaWithDirectives` (@graphql-tools/utils) puts them back. The printed SDL (with a
  * federation `@link`) and type-graphql's resolver map, merged with the reference resolvers,
  * go to @apollo/subgraph's buildSubgraphSchema. `__resolveReference` must be in that map:
  * resolvers added to a built schema afterwards are dropped silently.
  */
 import 'reflect-metadata';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import {
-  type ConstDirectiveNode,
-  type DocumentNode,
-  type GraphQLSchema,
-  Kind,
-  isInputObjectType,
-  isInterfaceType,
-  isObjectType,
-  parse,
-  print,
-  printSchema,
-  visit,
-} from 'graphql';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { type DocumentNode, type GraphQLSchema, parse } from 'graphql';
 import { type ContainerType, type MiddlewareFn, type NonEmptyArray, buildSchema, createResolversMap } from 'type-graphql';
 import { mapErrors } from './errors.js';
 
@@ -84,42 +73,4 @@ export async function buildTypeGraphqlSubgraph(options: TypeGraphqlSubgraphOptio
 
   const subgraph = buildSubgraphSchema({ typeDefs, resolvers });
   return options.transformSchema ? options.transformSchema(subgraph) : subgraph;
-}
-
-/**
- * printSchema plus the directives type-graphql keeps on AST nodes (types and fields of
- * object, interface and input types), which printSchema leaves out.
- */
-export function printSchemaWithDirectives(schema: GraphQLSchema): string {
-  const merge = (printed: readonly ConstDirectiveNode[] | undefined, extra: readonly ConstDirectiveNode[] | undefined) => {
-    const result = [...(printed ?? [])];
-    for (const directive of extra ?? []) {
-      if (!result.some((existing) => print(existing) === print(directive))) result.push(directive);
-    }
-    return result;
-  };
-  const document = parse(printSchema(schema));
-  const withDirectives = visit(document, {
-    enter(node) {
-      if (
-        node.kind !== Kind.OBJECT_TYPE_DEFINITION &&
-        node.kind !== Kind.INTERFACE_TYPE_DEFINITION &&
-        node.kind !== Kind.INPUT_OBJECT_TYPE_DEFINITION
-      ) {
-        return undefined;
-      }
-      const type = schema.getType(node.name.value);
-      if (!type || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) return undefined;
-      const fields = type.getFields();
-      return {
-        ...node,
-        directives: merge(node.directives, type.astNode?.directives),
-        fields: node.fields?.map((field: { name: { value: string }; directives?: readonly ConstDirectiveNode[] }) => ({
-          ...field,
-          directives: merge(field.directives, fields[field.name.value]?.astNode?.directives),
-        })),
-      };
-    },
-  });
-  return print(withDirectives);
 }

@@ -20,7 +20,10 @@ import type { RequestContext } from '../context.js';
 import type { Authenticator } from '../modules/accounts/authenticator.js';
 import { authenticateRequests, contextOf } from '../rest/request-context.js';
 import type { Logger } from '../logger.js';
+import type { TrustProxySetting } from '../config.js';
+import { applyTrustProxy } from '../rest/trust-proxy.js';
 import { composeSupergraph } from './compose.js';
+import { operationResolutionPlugin } from './operation-resolution.js';
 import { type GraphqlContext, graphqlContext } from './context.js';
 import { buildSubgraphs, type GraphqlServices, SUBGRAPHS } from './subgraphs.js';
 
@@ -71,6 +74,7 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
     gateway,
     includeStacktraceInErrorResponses: false,
     logger: logger ? apolloLogger(logger) : undefined,
+    plugins: [operationResolutionPlugin()],
   });
   await server.start();
   app.use(
@@ -108,6 +112,8 @@ export interface ServeSubgraphOptions {
   logger?: Logger;
   /** Authenticates the forwarded credentials (without it every caller is anonymous). */
   authenticator?: Pick<Authenticator, 'authenticate'>;
+  /** TRUST_PROXY (default: loopback). */
+  trustProxy?: TrustProxySetting;
 }
 
 export interface ServedSubgraph {
@@ -124,7 +130,7 @@ export interface ServedSubgraph {
 export async function serveSubgraph(schema: GraphQLSchema, options: ServeSubgraphOptions = {}): Promise<ServedSubgraph> {
   const { port = 0, host = '127.0.0.1', logger } = options;
   const app = express();
-  app.set('trust proxy', 'loopback');
+  applyTrustProxy(app, options.trustProxy);
   if (options.authenticator) app.use(authenticateRequests(options.authenticator));
   const httpServer = createServer(app);
   const server = new ApolloServer<GraphqlContext>({

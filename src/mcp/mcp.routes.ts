@@ -14,6 +14,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isAccount, type AccountCaller } from '../context.js';
+import type { SseLimits } from '../config.js';
 import type { Logger } from '../logger.js';
 import { protectedResourceMetadataUrl } from '../oauth/protected-resource.js';
 import { contextOf } from '../rest/request-context.js';
@@ -35,11 +36,22 @@ export interface McpDoor {
   close(): Promise<void>;
 }
 
+/** Default caps on open SSE streams (SSE_MAX_SESSIONS, SSE_MAX_SESSIONS_PER_ACCOUNT). */
+export const DEFAULT_SSE_LIMITS: SseLimits = { maxSessions: 500, maxSessionsPerAccount: 5 };
+
+/**
+ * Seconds a client refused at the SSE cap is told to wait: a stream frees its slot only when a
+ * client disconnects, which no clock predicts, so this is a polite pause, not a promise.
+ */
+const SSE_RETRY_AFTER_SECONDS = 30;
+
 /** Builds the MCP router over the shared services. */
-export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger }): McpDoor {
+export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger; sse?: SseLimits }): McpDoor {
   const { services, baseUrl, version, logger } = options;
+  const limits = options.sse ?? DEFAULT_SSE_LIMITS;
   const router = Router();
   const sessions = new Map<string, SseSession>();
+  const openOf = (userId: string) => [...sessions.values()].filter((s) => s.userId === userId).length;
   const newServer = () => createMcpServer(services, { version, logger });
 
   router.post('/mcp', requireBearer(baseUrl, '/mcp'), async (req: AuthedRequest, res, next) => {
@@ -65,8 +77,21 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
 
   router.get('/sse', requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
     try {
-      const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
       const caller = req.auth!.extra![CALLER_KEY] as AccountCaller;
+      // Each stream holds a socket and a server instance until the client leaves: cap them so
+      // one account (or many) cannot exhaust the process.
+      const refusal =
+        openOf(caller.userId) >= limits.maxSessionsPerAccount
+          ? `Too many open SSE sessions for this account (at most ${limits.maxSessionsPerAccount}): close one, or use the streamable HTTP endpoint /mcp`
+          : sessions.size >= limits.maxSessions
+            ? 'Too many open SSE sessions on this server: retry later, or use the streamable HTTP endpoint /mcp'
+            : null;
+      if (refusal) {
+        res.setHeader('Retry-After', String(SSE_RETRY_AFTER_SECONDS));
+        res.status(429).json({ detail: refusal });
+        return;
+      }
+      const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
       sessions.set(transport.sessionId, { transport, userId: caller.userId });
       const server = newServer();
       let closed = false;
@@ -116,6 +141,12 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
  * Lets through requests whose `Authorization: Bearer` authenticated an account and hands the
  * caller to the transports as AuthInfo (the tools read it from `extra.authInfo`); 401 with the
  * protected-resource metadata URL otherwise.
+ *
+ * Not the MCP SDK's `requireBearerAuth`: without credentials it answers `error="invalid_token"`
+ * (RFC 6750 §3.1: a request without credentials gets no error code), its bodies are
+ * `{error, error_description}` rather than the API's `{detail}`, it requires an expiry that API
+ * keys do not have, and its verifier sees only the token, so the caller that
+ * `authenticateRequests` already found (with the request's resource) would be looked up again.
  */
 function requireBearer(baseUrl: string, resourcePath: string): RequestHandler {
   const metadataUrl = protectedResourceMetadataUrl(baseUrl, resourcePath);

@@ -33,6 +33,7 @@ import { acceptPublicClientCredentials } from './public-clients.js';
 import type { RestApi } from '../rest/rest-api.js';
 import { passwordAuthorizedSchema, passwordAuthorizeSchema, passwordAuthorizeTermsRequiredSchema } from './consent.schema.js';
 import { BROWSER_COOKIE, newBrowserBinding } from './mcp-flow.js';
+import { isCrossSite } from '../rest/cross-site.js';
 
 /** How long the browser-binding cookie lives (longer than an interaction: 10 minutes). */
 const BROWSER_COOKIE_MAX_AGE_MS = 3600_000;
@@ -241,8 +242,7 @@ function wantsHtml(req: Request): boolean {
 function sameOriginOnly(baseUrl: string): RequestHandler {
   const expected = new URL(baseUrl).origin;
   return (req, res, next) => {
-    const origin = req.header('origin');
-    if (req.header('sec-fetch-site') === 'cross-site' || (origin !== undefined && origin !== expected)) {
+    if (isCrossSite(req, expected)) {
       res.status(403).json({ detail: 'Cross-site request refused: submit the form of the authorization page' });
       return;
     }

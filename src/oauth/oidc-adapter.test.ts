@@ -30,6 +30,16 @@ describe.each(TEST_BACKENDS)('authorization-server storage on %s', (backend) => 
     expect(await codes.findByUserCode('ABCD-EFGH')).toEqual({ userCode: 'ABCD-EFGH' });
   });
 
+  it('refuses a NUL character (jsonb cannot hold it) with the OAuth error oidc-provider answers 400 with', async () => {
+    await expect(adapter('Client').upsert('client-nul', { client_id: 'client-nul', client_name: 'a\u0000b' })).rejects.toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: 'client_name must not contain the NUL character',
+      statusCode: 400,
+    });
+    await expect(adapter('Interaction').upsert('i-nul', { params: { state: '\u0000' } }, 60)).rejects.toMatchObject({ error: 'invalid_request', statusCode: 400 });
+    expect(await adapter('Client').find('client-nul')).toBeUndefined();
+  });
+
   it('never returns an expired row, and keeps rows without expiry (clients)', async () => {
     const codes = adapter('AuthorizationCode');
     await codes.upsert('expired', { jti: 'expired' }, -1);

@@ -6,7 +6,8 @@
  * now and then on writes.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import { findNul } from '../validation.js';
 import type { Logger } from '../logger.js';
 
 /** How often one process deletes expired rows (on a write, never on a read). */
@@ -33,6 +34,13 @@ export class OidcAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    // PostgreSQL's jsonb cannot hold a NUL character: refuse the client's input as oidc-provider
+    // refuses bad input (400 with an OAuth error), never a server error.
+    const nul = findNul(payload);
+    if (nul) {
+      const message = `${nul.join('.')} must not contain the NUL character`;
+      throw this.model === 'Client' ? new errors.InvalidClientMetadata(message) : new errors.InvalidRequest(message);
+    }
     const expiresAt = typeof expiresIn === 'number' ? new Date(Date.now() + expiresIn * 1000) : null;
     await this.execute(
       `insert into oauth_model (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)

@@ -3,6 +3,12 @@
  * gets a 401 from /mcp or /sse reads `resource_metadata` from `WWW-Authenticate`, fetches the
  * document named there and learns which authorization server issues tokens for it. Every URL is
  * derived from BASE_URL, never from the request's Host header.
+ *
+ * Not the MCP SDK's `mcpAuthMetadataRouter`: it refuses an http issuer other than localhost at
+ * boot (unless MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL, read from process.env behind the
+ * configuration's back), serves one resource per router and each router also mounts the root
+ * authorization-server document (ours serves its path-aware forms too), has no path-aware
+ * fallback (`…/sse/messages`), and its document lacks `bearer_methods_supported`.
  */
 import { Router, type Request, type Response } from 'express';
 

@@ -165,10 +165,42 @@ describe('request bodies', () => {
     });
   }
 
+  it('a body without Content-Type is not read as JSON (a cross-site no-CORS post sends one): 422 as for any non-JSON type', async () => {
+    for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
+      const res = await send(plain.base, 'POST', '/search', '{"q": "x"}', headers);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: '{"q": "x"}' }],
+      });
+    }
+  });
+
   it('a body over the limit is a 413', async () => {
     const res = await send(plain.base, 'POST', '/search', JSON.stringify({ q: 'x'.repeat(5000) }), JSON_HEADERS);
     expect(res.status).toBe(413);
     expect(typeof res.body.detail).toBe('string');
+  });
+});
+
+describe('unexpected errors', () => {
+  it('answer a bare 500 and log the path without the query string (it can hold an identity provider\'s code and state)', async () => {
+    const logged: string[] = [];
+    const app = express();
+    app.get('/auth/github/callback', () => {
+      throw new Error('boom');
+    });
+    app.use(errorHandler({ error: (message) => logged.push(message) }));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const res = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'GET', '/auth/github/callback?code=SECRET-CODE&state=SECRET-STATE');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ detail: 'Internal Server Error' });
+      expect(logged).toEqual(['Unhandled error on GET /auth/github/callback']);
+    } finally {
+      server.close();
+      await once(server, 'close');
+    }
   });
 });
 

@@ -72,16 +72,19 @@ export class JsonInvalidError extends Error {
 }
 
 function isJsonContentType(header: string | undefined): boolean {
-  if (!header) return true; // FastAPI parses a body without Content-Type as JSON
+  // Unlike FastAPI, a body without Content-Type is not JSON: a page of another site can send
+  // one without a CORS preflight (a no-CORS fetch of an untyped Blob), so reading it as JSON
+  // would let that page call the JSON API. It gets what any non-JSON media type gets.
+  if (!header) return false;
   const mediaType = header.split(';')[0]!.trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
 }
 
 /**
  * Body parser with FastAPI's semantics: no body -> `undefined` (reported as a missing body),
- * a JSON (or absent) Content-Type -> any JSON value, parse failures -> JsonInvalidError (422
- * `json_invalid`), any other Content-Type -> the raw text (so validation reports it as not an
- * object). Mount it on the routes that take a body, instead of an app-wide `express.json()`
+ * a JSON Content-Type -> any JSON value, parse failures -> JsonInvalidError (422
+ * `json_invalid`), any other or no Content-Type -> the raw text (so validation reports it as
+ * not an object: 422 `model_attributes_type`, what FastAPI answers for a non-JSON media type). Mount it on the routes that take a body, instead of an app-wide `express.json()`
  * (whose default `strict: true` rejects valid JSON such as `"abc"` before validation sees it).
  */
 export function jsonBody(options: { limit?: string | number } = {}): RequestHandler {
@@ -270,9 +273,15 @@ export function errorHandler(logger: Pick<Logger, 'error'> = consoleLogger): Err
       return;
     }
 
-    logger.error(`Unhandled error on ${req.method} ${req.originalUrl}`, error);
+    // The path only: a query string can carry secrets (an identity provider's `code` and `state`).
+    logger.error(`Unhandled error on ${req.method} ${pathOnly(req.originalUrl)}`, error);
     res.status(500).json({ detail: 'Internal Server Error' });
   };
+}
+
+function pathOnly(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 function jsonInvalidIssue(error: JsonInvalidError): ValidationIssue {

@@ -326,10 +326,10 @@ describe('POST /v1/search', () => {
     expect(truncated.body.detail[0]).toMatchObject({ loc: ['body', 9], ctx: { error: "Expecting ',' delimiter" } });
   });
 
-  it('a body without Content-Type is read as JSON', async () => {
+  it('a body without Content-Type is not read as JSON (a cross-site no-CORS post can send one): 422 as for any non-JSON type', async () => {
     const res = await raw('POST', '/v1/search', '{"q": "Google"}');
-    expect(res.status).toBe(200);
-    expect(res.body.query).toBe('Google');
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ type: 'model_attributes_type', loc: ['body'], input: '{"q": "Google"}' })]);
   });
 
   it('a missing body, a null body and a non-object body', async () => {

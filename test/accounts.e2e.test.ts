@@ -33,7 +33,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
     expect(login.status).toBe(200);
     return { email, cookie: cookieFrom(login.headers, 'session')!, id: reg.body.id };
   }
-  async function newKey(cookie: string, name?: string): Promise<{ id: string; key: string }> {
+  async function newKey(cookie: string, name?: string): Promise<{ id: string; key: string; key_prefix: string; created_at: string }> {
     const res = await api('POST', '/v1/keys', name === undefined ? {} : { name }, { cookie });
     expect(res.status).toBe(200);
     return res.body;
@@ -223,7 +223,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
   });
 
   describe('API keys', () => {
-    it('creates sk- keys shown once, lists them without the key, and stops at 10 active keys', async () => {
+    it('creates sk- keys shown once, lists them without the key, and stops at 10 active keys (revoked ones do not count)', async () => {
       const { cookie } = await newAccount('keys');
       const first = await newKey(cookie);
       expect(first.key).toMatch(/^sk-[0-9A-Za-z]{40}$/);
@@ -233,6 +233,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
         key_prefix: `sk-${first.key.slice(3, 7)}...${first.key.slice(-4)}`,
         created_at: expect.any(String),
         last_used_at: null,
+        revoked: false,
         key: first.key,
       });
       const long = await api('POST', '/v1/keys', { name: 'x'.repeat(101) }, { cookie });
@@ -245,10 +246,25 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       const list = await api('GET', '/v1/keys', undefined, { cookie });
       expect(list.body).toHaveLength(10);
       expect(JSON.stringify(list.body)).not.toContain(first.key);
-      expect(list.body.every((k: any) => !('key' in k))).toBe(true);
-      // revoking one makes room again
-      expect((await api('DELETE', `/v1/keys/${first.id}`, undefined, { cookie })).status).toBe(204);
-      expect((await api('POST', '/v1/keys', {}, { cookie })).status).toBe(200);
+      expect(list.body.every((k: any) => !('key' in k) && k.revoked === false)).toBe(true);
+      // revoking one makes room again: the limit counts active keys only
+      const revoked = await api('DELETE', `/v1/keys/${first.id}`, undefined, { cookie });
+      expect(revoked).toMatchObject({ status: 200, body: { status: 'revoked', id: first.id } });
+      const replacement = await newKey(cookie, 'replacement');
+      expect((await api('POST', '/v1/keys', {}, { cookie })).status).toBe(409);
+      // the revoked key stays listed (11 keys, 10 of them active), newest first
+      const after = (await api('GET', '/v1/keys', undefined, { cookie })).body;
+      expect(after).toHaveLength(11);
+      expect(after[0]).toMatchObject({ id: replacement.id, revoked: false });
+      expect(after.find((k: any) => k.id === first.id)).toEqual({
+        id: first.id,
+        name: 'Default',
+        key_prefix: first.key_prefix,
+        created_at: first.created_at,
+        last_used_at: null,
+        revoked: true,
+      });
+      expect(after.filter((k: any) => !k.revoked)).toHaveLength(10);
     });
 
     it('never lets one account see or revoke another account\'s keys', async () => {
@@ -260,6 +276,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       expect(steal.status).toBe(404);
       expect(steal.body).toEqual({ detail: 'API key not found' });
       expect((await api('DELETE', '/v1/keys/not-a-uuid', undefined, { cookie: bob.cookie })).status).toBe(404);
+      expect((await api('DELETE', `/v1/keys/${randomUUID()}`, undefined, { cookie: bob.cookie })).status).toBe(404);
       // Alice's key still works
       expect((await api('GET', '/v1/documents/EU/EUR-Lex/none', undefined, { key: aliceKey.key })).status).toBe(404);
     });
@@ -271,11 +288,13 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       await new Promise((r) => setTimeout(r, 100));
       const listed = (await api('GET', '/v1/keys', undefined, { cookie })).body[0];
       expect(listed.last_used_at).not.toBeNull();
-      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).status).toBe(204);
+      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).body).toEqual({ status: 'revoked', id: key.id });
       const after = await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation' }, { key: key.key });
       expect(after.status).toBe(401);
       expect(after.body).toEqual({ detail: 'Invalid or revoked API key' });
-      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).status).toBe(404);
+      // revoking again answers the same; the record keeps its last use
+      expect(await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).toMatchObject({ status: 200, body: { status: 'revoked', id: key.id } });
+      expect((await api('GET', '/v1/keys', undefined, { cookie })).body).toEqual([{ ...listed, revoked: true }]);
     });
   });
 

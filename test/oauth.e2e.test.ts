@@ -480,7 +480,7 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { accept: 'application/json, text/event-stream' };
     expect((await call(`${base}/mcp`, 'POST', list, { key: key.key, headers })).status).toBe(200);
-    expect((await call(`${base}/v1/keys/${key.id}`, 'DELETE', undefined, { cookie })).status).toBe(204);
+    expect((await call(`${base}/v1/keys/${key.id}`, 'DELETE', undefined, { cookie })).status).toBe(200);
     const refused = await call(`${base}/mcp`, 'POST', list, { key: key.key, headers });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or revoked API key", resource_metadata="/);

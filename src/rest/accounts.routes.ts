@@ -163,8 +163,7 @@ export function accountsRouter(options: AccountsRoutesOptions): express.Router {
 
   route('/v1/keys/:key_id')
     .delete(async (req, res) => {
-      await apiKeys.revoke(ctx(req), String(req.params.key_id));
-      res.status(204).end();
+      res.json(await apiKeys.revoke(ctx(req), String(req.params.key_id)));
     })
     .all(methodNotAllowed(['DELETE']));
 

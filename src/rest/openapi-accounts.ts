@@ -9,6 +9,7 @@ import {
   createdApiKeySchema,
   createKeyBodySchema,
   deleteAccountBodySchema,
+  keyRevocationSchema,
   devLoginBodySchema,
   emailVerificationConfirmSchema,
   legalAcceptanceBodySchema,
@@ -58,6 +59,7 @@ export const ACCOUNTS_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   LegalAcceptanceRequired: legalAcceptanceRequiredSchema,
   ApiKey: apiKeyRecordSchema,
   CreatedApiKey: createdApiKeySchema,
+  KeyRevocation: keyRevocationSchema,
   Usage: usageRecordSchema,
   PasswordAuthorized: z.object({ redirect_url: z.url().describe('Where to send the browser: the authorization server, which redirects to the client with the code.') }),
   PasswordAuthorizeTermsRequired: z.object({ detail: z.string(), legal_acceptance_required: z.literal(true), terms_version: z.string() }),
@@ -137,8 +139,8 @@ export function accountsOperations(): AccountsOperation[] {
       },
     ]),
     { method: 'get', path: '/v1/keys', name: 'list_keys', summary: 'List Keys', security: AUTHENTICATED, responses: { '200': ok({ type: 'array', items: ref('ApiKey') }), '401': UNAUTHORIZED } },
-    { method: 'post', path: '/v1/keys', name: 'create_key', summary: 'Create Key', security: AUTHENTICATED, requestBody: { ...body('CreateKeyBody'), required: false }, responses: { '200': ok(ref('CreatedApiKey')), '401': UNAUTHORIZED, '409': error('10 active keys already') } },
-    { method: 'delete', path: '/v1/keys/{key_id}', name: 'revoke_key', summary: 'Revoke Key', security: AUTHENTICATED, parameters: [keyId], responses: { '204': { description: 'Revoked' }, '401': UNAUTHORIZED, '404': error('Not Found') } },
+    { method: 'post', path: '/v1/keys', name: 'create_key', summary: 'Create Key', security: AUTHENTICATED, requestBody: { ...body('CreateKeyBody'), required: false }, responses: { '200': ok(ref('CreatedApiKey')), '401': UNAUTHORIZED, '409': error('10 active keys already (revoked keys do not count)') } },
+    { method: 'delete', path: '/v1/keys/{key_id}', name: 'revoke_key', summary: 'Revoke Key', security: AUTHENTICATED, parameters: [keyId], responses: { '200': ok(ref('KeyRevocation'), 'Revoked (also when it already was); the key stays listed with revoked: true'), '401': UNAUTHORIZED, '404': error('Not Found') } },
     { method: 'get', path: '/v1/usage/me', name: 'usage_me', summary: 'Usage Me', security: AUTHENTICATED, responses: { '200': ok(ref('Usage')), '401': UNAUTHORIZED } },
   ];
 }

@@ -11,7 +11,7 @@ import type { AccountsService } from '../../src/modules/accounts/accounts.servic
 import type { ApiKeyService } from '../../src/modules/accounts/api-key.service.js';
 import { CREATE_KEY_LIMIT, USAGE_READ_LIMIT } from '../../src/modules/usage/throttle.js';
 import type { UsageService } from '../../src/modules/usage/usage.service.js';
-import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, MeType, RevokeKeyArgs, UsageType } from './types.js';
+import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, KeyRevocationType, MeType, RevokeKeyArgs, UsageType } from './types.js';
 
 /** What the accounts subgraph asks of the services. */
 export interface AccountsGraphqlApi {
@@ -38,7 +38,7 @@ export class AccountsResolver {
     return this.api.accounts.me(requestContextOf(context));
   }
 
-  @Query(() => [ApiKeyType], { description: "The caller's active API keys." })
+  @Query(() => [ApiKeyType], { description: "The caller's API keys, newest first; revoked ones stay listed with revoked: true." })
   keys(@Ctx() context: GraphqlContext) {
     return this.api.apiKeys.list(requestContextOf(context));
   }
@@ -55,9 +55,8 @@ export class AccountsResolver {
     return validatedAs('input', this.api.apiKeys.create(requestContextOf(context), name === undefined || name === null ? {} : { name }));
   }
 
-  @Mutation(() => Boolean, { description: 'Revokes one of the caller\'s keys at once; NOT_FOUND for any other id.' })
-  async revokeKey(@Args(() => RevokeKeyArgs) { id }: RevokeKeyArgs, @Ctx() context: GraphqlContext) {
-    await this.api.apiKeys.revoke(requestContextOf(context), id);
-    return true;
+  @Mutation(() => KeyRevocationType, { description: 'Revokes one of the caller\'s keys at once (it stays listed as revoked); NOT_FOUND for any other id.' })
+  revokeKey(@Args(() => RevokeKeyArgs) { id }: RevokeKeyArgs, @Ctx() context: GraphqlContext) {
+    return this.api.apiKeys.revoke(requestContextOf(context), id);
   }
 }

@@ -32,13 +32,20 @@ export class MeType {
   @Field(() => LegalAcceptanceType) legal_acceptance!: LegalAcceptanceType;
 }
 
-@ObjectType({ description: 'An API key record (the full key only in createKey).' })
+@ObjectType({ description: 'An API key record (the full key only in createKey); revoked keys stay listed.' })
 export class ApiKeyType {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
   @Field(() => String) key_prefix!: string;
   @Field(() => String) created_at!: string;
   @Field(() => String, { nullable: true }) last_used_at!: string | null;
+  @Field(() => Boolean, { description: 'Revoked keys stay listed and no longer authenticate.' }) revoked!: boolean;
+}
+
+@ObjectType({ description: 'The key revocation response (DELETE /v1/keys/{key_id}).' })
+export class KeyRevocationType {
+  @Field(() => String) status!: string;
+  @Field(() => ID) id!: string;
 }
 
 @ObjectType()

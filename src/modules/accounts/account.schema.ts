@@ -101,11 +101,19 @@ export const apiKeyRecordSchema = z.object({
   key_prefix: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  revoked: z.boolean().describe('Revoked keys stay listed and no longer authenticate.'),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
 export const createdApiKeySchema = apiKeyRecordSchema.extend({ key: z.string().describe('The full key: shown once.') });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+/** The key revocation response of DELETE /v1/keys/{key_id}. */
+export const keyRevocationSchema = z.object({
+  status: z.literal('revoked'),
+  id: z.string(),
+});
+export type KeyRevocation = z.infer<typeof keyRevocationSchema>;
 
 export const createKeyBodySchema = z.object({
   name: z.string().min(1).max(100).prefault('Default'),

@@ -1,11 +1,12 @@
 /**
  * The accounts REST routes: /auth/* (register, sign-in, legal acceptance, password reset,
- * development sign-in, me), /v1/keys and /v1/usage/me. Each handler calls one service method
+ * development sign-in, me), /v1/keys, /v1/oauth/grants and /v1/usage/me. Each handler calls one service method
  * with the request context; the session cookie is set here from the session the service issued.
  */
 import express, { type Request, type Response } from 'express';
 import type { AccountsService, IssuedSession, SignInResult } from '../modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../modules/accounts/api-key.service.js';
+import type { OAuthGrantService } from '../modules/accounts/oauth-grants.service.js';
 import { readCookie } from '../modules/accounts/cookies.js';
 import { LEGAL_TOKEN_TTL_SECONDS, SESSION_COOKIE } from '../modules/accounts/tokens.js';
 import type { UsageService } from '../modules/usage/usage.service.js';
@@ -15,6 +16,7 @@ import { contextOf } from './request-context.js';
 export interface AccountsRoutesOptions {
   accounts: AccountsService;
   apiKeys: ApiKeyService;
+  oauthGrants: OAuthGrantService;
   usage: UsageService;
   /** config.baseUrl: the cookie is Secure when it is https. */
   baseUrl: string;
@@ -77,7 +79,7 @@ export function sendSignIn(res: Response, result: SignInResult, baseUrl: string)
 }
 
 export function accountsRouter(options: AccountsRoutesOptions): express.Router {
-  const { accounts, apiKeys, usage, baseUrl } = options;
+  const { accounts, apiKeys, oauthGrants, usage, baseUrl } = options;
   const router = express.Router();
   const ctx = (req: Request) => contextOf(req);
   const route = (path: string) => router.route(path);
@@ -95,7 +97,8 @@ export function accountsRouter(options: AccountsRoutesOptions): express.Router {
     .all(methodNotAllowed(['POST']));
 
   route('/auth/logout')
-    .post(async (_req, res) => {
+    .post(async (req, res) => {
+      await accounts.logout(ctx(req), readCookie(req.header('cookie'), SESSION_COOKIE));
       clearSessionCookie(res, baseUrl);
       res.json({ detail: 'Signed out' });
     })
@@ -164,6 +167,18 @@ export function accountsRouter(options: AccountsRoutesOptions): express.Router {
   route('/v1/keys/:key_id')
     .delete(async (req, res) => {
       res.json(await apiKeys.revoke(ctx(req), String(req.params.key_id)));
+    })
+    .all(methodNotAllowed(['DELETE']));
+
+  route('/v1/oauth/grants')
+    .get(async (req, res) => {
+      res.json(await oauthGrants.list(ctx(req)));
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
+
+  route('/v1/oauth/grants/:id')
+    .delete(async (req, res) => {
+      res.json(await oauthGrants.revoke(ctx(req), String(req.params.id)));
     })
     .all(methodNotAllowed(['DELETE']));
 

@@ -95,6 +95,8 @@ describe('/openapi.json', () => {
         '/auth/microsoft/callback',
         '/v1/keys',
         '/v1/keys/{key_id}',
+        '/v1/oauth/grants',
+        '/v1/oauth/grants/{id}',
         '/v1/usage/me',
       ].sort(),
     );

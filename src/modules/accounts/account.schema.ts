@@ -118,3 +118,20 @@ export type KeyRevocation = z.infer<typeof keyRevocationSchema>;
 export const createKeyBodySchema = z.object({
   name: z.string().min(1).max(100).prefault('Default'),
 });
+
+/** An OAuth client the user authorised (GET /v1/oauth/grants). */
+export const oauthGrantRecordSchema = z.object({
+  id: z.string().describe('The client id: the handle to revoke this authorisation with.'),
+  client_id: z.string(),
+  client_name: z.string().nullable(),
+  client_uri: z.string().nullable(),
+  scopes: z.array(z.string()).describe('What the client may do (mcp; offline_access when it asked to stay connected).'),
+  resources: z.array(z.string()).describe('The protected resources its tokens are for (BASE_URL/mcp, BASE_URL/sse, BASE_URL).'),
+  authorized_at: z.string().describe('The latest authorisation.'),
+  expires_at: z.string().nullable().describe('When the authorisation lapses unless renewed.'),
+});
+export type OAuthGrantRecord = z.infer<typeof oauthGrantRecordSchema>;
+
+/** DELETE /v1/oauth/grants/{id}. */
+export const oauthGrantRevocationSchema = z.object({ status: z.literal('revoked'), id: z.string() });
+export type OAuthGrantRevocation = z.infer<typeof oauthGrantRevocationSchema>;

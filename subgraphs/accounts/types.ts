@@ -53,6 +53,24 @@ export class CreatedApiKeyType extends ApiKeyType {
   @Field(() => String, { description: 'The full key: shown once.' }) key!: string;
 }
 
+@ObjectType({ description: 'An OAuth client the user authorised (GET /v1/oauth/grants).' })
+export class OAuthGrantType {
+  @Field(() => ID, { description: 'The client id: the handle to revoke with.' }) id!: string;
+  @Field(() => String) client_id!: string;
+  @Field(() => String, { nullable: true }) client_name!: string | null;
+  @Field(() => String, { nullable: true }) client_uri!: string | null;
+  @Field(() => [String]) scopes!: string[];
+  @Field(() => [String]) resources!: string[];
+  @Field(() => String) authorized_at!: string;
+  @Field(() => String, { nullable: true }) expires_at!: string | null;
+}
+
+@ObjectType({ description: 'DELETE /v1/oauth/grants/{id}.' })
+export class OAuthGrantRevocationType {
+  @Field(() => String) status!: string;
+  @Field(() => ID) id!: string;
+}
+
 @ObjectType()
 export class UsageDayType {
   @Field(() => String) date!: string;
@@ -83,5 +101,11 @@ export class CreateKeyArgs {
 @ArgsType()
 export class RevokeKeyArgs {
   @Field(() => ID)
+  id!: string;
+}
+
+@ArgsType()
+export class RevokeOAuthGrantArgs {
+  @Field(() => ID, { description: 'The client id.' })
   id!: string;
 }

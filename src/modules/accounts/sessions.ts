@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AccountCaller } from '../../context.js';
 import type { UserRecord } from './account.schema.js';
-import { sha256 } from './hashing.js';
+import { isUniqueViolation, sha256 } from './hashing.js';
 import { EndedSessionEntity } from './ended-session.entity.js';
 import { issueOneTimeToken } from './one-time-tokens.js';
 import { LEGAL_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS, type TokenSigner } from './tokens.js';
@@ -104,7 +104,12 @@ export class SessionService {
         ended_at: new Date(),
         expires_at: new Date(verified.expiresAtMs),
       });
-      await em.flush();
+      try {
+        await em.flush();
+      } catch (error) {
+        // two logouts of one session at once: the other one recorded it
+        if (!isUniqueViolation(error)) throw error;
+      }
     }
     const now = Date.now();
     if (now - this.lastPrune > PRUNE_EVERY_MS) {

@@ -11,8 +11,8 @@
  * - per e-mail, over every IP, loose and never a lock: the first 10 failures in 15 minutes pass,
  *   then each attempt must come at least a delay after the previous one, doubling with every
  *   further failure (1 s, 2 s, 4 s ... capped at 60 s); an attempt too early gets 429 with the
- *   seconds left. A botnet gets at most 10 + ~20 guesses per 15 minutes on one account, and the
- *   owner waits at most a minute, not 15.
+ *   seconds left. A botnet gets at most 10 + ~20 guesses per 15 minutes on one account (at most
+ *   one paced guess per second at any time), and the owner waits at most a minute, not 15.
  */
 import { DomainError } from '../../errors.js';
 import type { CounterStore, WindowSpec } from '../usage/counter-store.js';
@@ -65,10 +65,11 @@ export class SignInThrottle {
     await enforce(`login-ip:${who}`, [window(LOGIN_FAILURES_PER_IP)]);
     const perEmail = await enforce(`login-email:${email}`, [window(null)]);
     const delay = loginDelaySeconds(perEmail.windows[0]!.count);
-    if (delay > 0) {
-      // at most one attempt per `delay` seconds on this e-mail (the window's name is fixed, its length grows)
-      await enforce(`login-email-pace:${email}`, [{ name: 'pace', limit: 1, durationMs: delay * 1000, bucketMs: 1000 }]);
-    }
+    // Every attempt is recorded here; once paced, an attempt must come `delay` seconds after the
+    // previous one (the window's name is fixed, its length grows). With Redis the key expires a
+    // little after the last attempt's window, so right after the delay doubles the pace can be up
+    // to half the intended one: still bounded, never a lock.
+    await enforce(`login-email-pace:${email}`, [{ name: 'pace', limit: delay > 0 ? 1 : null, durationMs: Math.max(delay, 1) * 1000, bucketMs: 1000 }]);
     return { succeeded: async () => void (await refund()) };
   }
 }

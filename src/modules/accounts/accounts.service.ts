@@ -33,8 +33,6 @@ import type { TokenSigner } from './tokens.js';
 import { UserEntity } from './user.entity.js';
 
 export { RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS };
-export { sha256 } from './hashing.js';
-export { INVALID_CREDENTIALS } from './password-accounts.service.js';
 export type { CallerRow, IssuedSession, ProviderIdentity, SignInResult, UserRecord };
 
 export interface AccountsSettings {

@@ -15,7 +15,9 @@ import type { CounterStore } from '../usage/counter-store.js';
 import { CREATE_KEY_LIMIT, throttleOperation } from '../usage/throttle.js';
 import { requireAccount } from '../usage/usage.service.js';
 import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
-import { sha256, type AccountsService, type CallerRow } from './accounts.service.js';
+import type { AccountsService } from './accounts.service.js';
+import { sha256 } from './hashing.js';
+import type { CallerRow } from './sessions.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 import { UserEntity } from './user.entity.js';
 

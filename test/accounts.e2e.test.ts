@@ -11,6 +11,9 @@ import { loadConfig } from '../src/config.js';
 import { callerContext, type AccountCaller } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
+import { argon2Work } from '../src/modules/accounts/passwords.js';
+import { LOGIN_FAILURES_PER_EMAIL_AND_IP, LOGIN_FREE_FAILURES_PER_EMAIL, LOGIN_MAX_DELAY_SECONDS } from '../src/modules/accounts/sign-in-throttle.js';
+import { PASSWORD_RESET_ADDRESS_LIMIT, PASSWORD_RESET_IP_LIMIT, REGISTER_LIMIT } from '../src/modules/usage/throttle.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
@@ -23,17 +26,20 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
   let url: string;
   let seq = 0;
   const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string }) => call(`${url}${route}`, method, body, auth);
+  /** A call from another client address (the server trusts X-Forwarded-For from loopback, its proxy). */
+  const from = (ip: string, method: string, route: string, body?: unknown) => call(`${url}${route}`, method, body, { headers: { 'x-forwarded-for': ip } });
 
   /** A new account with accepted terms, signed in: its session cookie. */
   async function newAccount(prefix = 'user'): Promise<{ email: string; cookie: string; id: string }> {
     const email = `${prefix}${++seq}@example.org`;
-    const reg = await api('POST', '/auth/register', { email, password: PASSWORD, name: 'Test', accept_terms: true, acknowledge_privacy: true });
+    // each from its own address: registrations are limited per IP (tested below)
+    const reg = await from(`10.0.${Math.floor(seq / 200)}.${(seq % 200) + 1}`, 'POST', '/auth/register', { email, password: PASSWORD, name: 'Test', accept_terms: true, acknowledge_privacy: true });
     expect(reg.status).toBe(200);
     const login = await api('POST', '/auth/login', { email, password: PASSWORD });
     expect(login.status).toBe(200);
     return { email, cookie: cookieFrom(login.headers, 'session')!, id: reg.body.id };
   }
-  async function newKey(cookie: string, name?: string): Promise<{ id: string; key: string }> {
+  async function newKey(cookie: string, name?: string): Promise<{ id: string; key: string; key_prefix: string; created_at: string }> {
     const res = await api('POST', '/v1/keys', name === undefined ? {} : { name }, { cookie });
     expect(res.status).toBe(200);
     return res.body;
@@ -78,6 +84,29 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       const again = await api('POST', '/auth/register', { email: 'ann.smith@example.ORG', password: PASSWORD });
       expect(again.status).toBe(409);
       expect(again.body).toEqual({ detail: 'An account with this email already exists' });
+    });
+
+    it('looks the e-mail up before hashing: a taken address costs no argon2 work', async () => {
+      const { email } = await newAccount('taken');
+      const hashes = argon2Work.hashes;
+      const again = await from('203.0.113.20', 'POST', '/auth/register', { email: email.toUpperCase(), password: 'another sturdy passphrase' });
+      expect(again).toMatchObject({ status: 409, body: { detail: 'An account with this email already exists' } });
+      expect(argon2Work.hashes).toBe(hashes);
+    });
+
+    it('limits registrations per IP, with the same answer for taken and new addresses', async () => {
+      const ip = '203.0.113.21';
+      const { email } = await newAccount('register-limit');
+      for (let i = 0; i < REGISTER_LIMIT.limit; i++) {
+        expect((await from(ip, 'POST', '/auth/register', { email, password: 'a sturdy passphrase 43' })).status).toBe(409);
+      }
+      const taken = await from(ip, 'POST', '/auth/register', { email, password: 'a sturdy passphrase 43' });
+      const fresh = await from(ip, 'POST', '/auth/register', { email: 'never-registered@example.org', password: 'a sturdy passphrase 43' });
+      expect(taken.status).toBe(429);
+      expect([fresh.status, fresh.body]).toEqual([taken.status, taken.body]);
+      expect(Number(taken.headers.get('retry-after'))).toBeGreaterThan(0);
+      // another address still registers
+      expect((await from('203.0.113.22', 'POST', '/auth/register', { email: 'never-registered@example.org', password: 'a sturdy passphrase 43' })).status).toBe(200);
     });
 
     it('answers 422 with FastAPI bodies for bad e-mails, short and common passwords, and missing fields', async () => {
@@ -136,6 +165,64 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       const retry = Number(blocked.headers.get('retry-after'));
       expect(retry).toBeGreaterThan(800);
       expect(retry).toBeLessThanOrEqual(910); // 15 minutes, at most one 10 s bucket late
+    });
+
+    it('ends the session server-side at logout: the old cookie is refused, other sessions go on', async () => {
+      const { email, cookie } = await newAccount('logout');
+      const other = cookieFrom((await api('POST', '/auth/login', { email, password: PASSWORD })).headers, 'session')!;
+      expect((await api('GET', '/auth/me', undefined, { cookie })).status).toBe(200);
+      const out = await api('POST', '/auth/logout', undefined, { cookie });
+      expect(out).toMatchObject({ status: 200, body: { detail: 'Signed out' } });
+      expect(out.headers.getSetCookie().find((c) => c.startsWith('session='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+      // a client that kept the cookie (or a thief who copied it) is refused, everywhere a session counts
+      const me = await api('GET', '/auth/me', undefined, { cookie });
+      expect(me).toMatchObject({ status: 401, body: { detail: 'Session expired or signed out; sign in again' } });
+      expect((await api('GET', '/v1/keys', undefined, { cookie })).status).toBe(401);
+      expect((await api('POST', '/v1/search', { q: 'x' }, { cookie })).status).toBe(401);
+      expect((await api('GET', '/auth/me', undefined, { cookie: other })).status).toBe(200);
+      // logging out again, or without a session, is harmless
+      expect((await api('POST', '/auth/logout', undefined, { cookie })).status).toBe(200);
+      expect((await api('POST', '/auth/logout')).status).toBe(200);
+    });
+
+    it('counts sign-in attempts before argon2: 50 parallel wrong guesses from one address verify at most the (e-mail, IP) bound', async () => {
+      const { email } = await newAccount('parallel');
+      const before = argon2Work.verifications;
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => from('203.0.113.7', 'POST', '/auth/login', { email, password: `wrong guess number ${i}` })),
+      );
+      expect(argon2Work.verifications - before).toBeLessThanOrEqual(LOGIN_FAILURES_PER_EMAIL_AND_IP);
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_FAILURES_PER_EMAIL_AND_IP);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(50 - LOGIN_FAILURES_PER_EMAIL_AND_IP);
+      // that address locked only itself out: the owner signs in from theirs
+      expect((await from('198.51.100.1', 'POST', '/auth/login', { email, password: PASSWORD })).status).toBe(200);
+    });
+
+    it('paces guesses on one e-mail from many addresses with short growing delays, never a lock on the owner', async () => {
+      const { email } = await newAccount('botnet');
+      const before = argon2Work.verifications;
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => from(`192.0.2.${i + 1}`, 'POST', '/auth/login', { email, password: `botnet guess ${i}` })),
+      );
+      const verified = argon2Work.verifications - before;
+      // the free failures, then paced attempts at least a second apart
+      expect(verified).toBeGreaterThanOrEqual(LOGIN_FREE_FAILURES_PER_EMAIL);
+      expect(verified).toBeLessThanOrEqual(LOGIN_FREE_FAILURES_PER_EMAIL + Math.ceil((Date.now() - started) / 1000));
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(verified);
+      const refused = answers.filter((a) => a.status === 429);
+      expect(refused.length).toBe(50 - verified);
+      for (const r of refused) expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(LOGIN_MAX_DELAY_SECONDS);
+      // the owner waits seconds, not a quarter of an hour
+      let owner = await from('198.51.100.2', 'POST', '/auth/login', { email, password: PASSWORD });
+      if (owner.status === 429) {
+        const wait = Number(owner.headers.get('retry-after'));
+        expect(wait).toBeLessThanOrEqual(4);
+        await new Promise((r) => setTimeout(r, wait * 1000 + 100));
+        owner = await from('198.51.100.2', 'POST', '/auth/login', { email, password: PASSWORD });
+      }
+      expect(owner.status).toBe(200);
     });
 
     it('DEV_LOGIN is off by default: /auth/dev-login is 404', async () => {
@@ -223,7 +310,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
   });
 
   describe('API keys', () => {
-    it('creates sk- keys shown once, lists them without the key, and stops at 10 active keys', async () => {
+    it('creates sk- keys shown once, lists them without the key, and stops at 10 active keys (revoked ones do not count)', async () => {
       const { cookie } = await newAccount('keys');
       const first = await newKey(cookie);
       expect(first.key).toMatch(/^sk-[0-9A-Za-z]{40}$/);
@@ -232,7 +319,8 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
         name: 'Default',
         key_prefix: `sk-${first.key.slice(3, 7)}...${first.key.slice(-4)}`,
         created_at: expect.any(String),
-        last_used_at: null,
+        last_used_at: first.created_at, // not used yet: the spec's timestamp is never null
+        revoked: false,
         key: first.key,
       });
       const long = await api('POST', '/v1/keys', { name: 'x'.repeat(101) }, { cookie });
@@ -245,10 +333,25 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       const list = await api('GET', '/v1/keys', undefined, { cookie });
       expect(list.body).toHaveLength(10);
       expect(JSON.stringify(list.body)).not.toContain(first.key);
-      expect(list.body.every((k: any) => !('key' in k))).toBe(true);
-      // revoking one makes room again
-      expect((await api('DELETE', `/v1/keys/${first.id}`, undefined, { cookie })).status).toBe(204);
-      expect((await api('POST', '/v1/keys', {}, { cookie })).status).toBe(200);
+      expect(list.body.every((k: any) => !('key' in k) && k.revoked === false)).toBe(true);
+      // revoking one makes room again: the limit counts active keys only
+      const revoked = await api('DELETE', `/v1/keys/${first.id}`, undefined, { cookie });
+      expect(revoked).toMatchObject({ status: 200, body: { status: 'revoked', id: first.id } });
+      const replacement = await newKey(cookie, 'replacement');
+      expect((await api('POST', '/v1/keys', {}, { cookie })).status).toBe(409);
+      // the revoked key stays listed (11 keys, 10 of them active), newest first
+      const after = (await api('GET', '/v1/keys', undefined, { cookie })).body;
+      expect(after).toHaveLength(11);
+      expect(after[0]).toMatchObject({ id: replacement.id, revoked: false });
+      expect(after.find((k: any) => k.id === first.id)).toEqual({
+        id: first.id,
+        name: 'Default',
+        key_prefix: first.key_prefix,
+        created_at: first.created_at,
+        last_used_at: first.created_at,
+        revoked: true,
+      });
+      expect(after.filter((k: any) => !k.revoked)).toHaveLength(10);
     });
 
     it('never lets one account see or revoke another account\'s keys', async () => {
@@ -260,6 +363,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       expect(steal.status).toBe(404);
       expect(steal.body).toEqual({ detail: 'API key not found' });
       expect((await api('DELETE', '/v1/keys/not-a-uuid', undefined, { cookie: bob.cookie })).status).toBe(404);
+      expect((await api('DELETE', `/v1/keys/${randomUUID()}`, undefined, { cookie: bob.cookie })).status).toBe(404);
       // Alice's key still works
       expect((await api('GET', '/v1/documents/EU/EUR-Lex/none', undefined, { key: aliceKey.key })).status).toBe(404);
     });
@@ -270,12 +374,14 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       expect((await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation' }, { key: key.key })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
       const listed = (await api('GET', '/v1/keys', undefined, { cookie })).body[0];
-      expect(listed.last_used_at).not.toBeNull();
-      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).status).toBe(204);
+      expect(Date.parse(listed.last_used_at)).toBeGreaterThan(Date.parse(listed.created_at));
+      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).body).toEqual({ status: 'revoked', id: key.id });
       const after = await api('POST', '/v1/search', { q: 'regulation', namespace: 'legislation' }, { key: key.key });
       expect(after.status).toBe(401);
       expect(after.body).toEqual({ detail: 'Invalid or revoked API key' });
-      expect((await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).status).toBe(404);
+      // revoking again answers the same; the record keeps its last use
+      expect(await api('DELETE', `/v1/keys/${key.id}`, undefined, { cookie })).toMatchObject({ status: 200, body: { status: 'revoked', id: key.id } });
+      expect((await api('GET', '/v1/keys', undefined, { cookie })).body).toEqual([{ ...listed, revoked: true }]);
     });
   });
 
@@ -410,6 +516,30 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
       expect(again.body).toEqual({ detail: 'Invalid or expired password reset token' });
       expect((await api('POST', '/auth/login', { email, password: PASSWORD })).status).toBe(401);
       expect((await api('POST', '/auth/login', { email, password: 'a brand new passphrase' })).status).toBe(200);
+    });
+  });
+
+  describe('password reset throttle', () => {
+    it('mails one address at most a few times, answering the same 200 every time', async () => {
+      const { email } = await newAccount('reset-bomb');
+      const answers = [];
+      for (let i = 0; i < PASSWORD_RESET_ADDRESS_LIMIT.limit + 3; i++) answers.push(await from(`198.51.100.${50 + i}`, 'POST', '/auth/password-reset/request', { email }));
+      expect(new Set(answers.map((a) => `${a.status} ${JSON.stringify(a.body)}`)).size).toBe(1);
+      expect(answers[0]!.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(PASSWORD_RESET_ADDRESS_LIMIT.limit);
+    });
+
+    it('limits reset requests per IP with a 429 that does not depend on the address', async () => {
+      const { email } = await newAccount('reset-ip');
+      const ip = '198.51.100.90';
+      for (let i = 0; i < PASSWORD_RESET_IP_LIMIT.limit; i++) {
+        expect((await from(ip, 'POST', '/auth/password-reset/request', { email: `nobody${i}@example.org` })).status).toBe(200);
+      }
+      const known = await from(ip, 'POST', '/auth/password-reset/request', { email });
+      const unknown = await from(ip, 'POST', '/auth/password-reset/request', { email: 'nobody-at-all@example.org' });
+      expect(known.status).toBe(429);
+      expect([unknown.status, unknown.body]).toEqual([known.status, known.body]);
     });
   });
 

@@ -1,7 +1,8 @@
 /**
  * Sign-in with an identity provider end to end: a local OpenID provider (oidc-provider, started
  * by the test, logging the user in and granting consent automatically) plays Google (discovery
- * from GOOGLE_ISSUER) and GitHub (explicit authorization/token/userinfo URLs). The browser is
+ * from GOOGLE_ISSUER), Microsoft (Entra-shaped claims: `xms_edov`, no `email_verified`) and
+ * GitHub (explicit authorization/token/userinfo URLs). The browser is
  * this test following redirects with a cookie jar.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -18,6 +19,11 @@ import { call, cookieFrom, freePort } from './helpers/http.js';
 
 /** The identity the local provider signs in as (changed by the tests). */
 const identity = { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true, name: 'Idp User' };
+/**
+ * What Microsoft Entra ID adds: no `email_verified`, but the optional claim `xms_edov` (true when
+ * the e-mail's domain owner is verified); `email_verified` here makes a token that carries it anyway.
+ */
+const entra: { xms_edov?: unknown; email_verified?: boolean } = { xms_edov: true };
 /** The primary verified address GitHub's /user/emails reports. */
 const githubEmail = { value: 'IDP.User@example.org' };
 
@@ -38,8 +44,18 @@ describe('identity providers against a local OpenID provider', () => {
         redirect_uris: [`${base}/auth/${name}/callback`],
         token_endpoint_auth_method: 'client_secret_post',
       })),
-      findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ ...identity, sub }) }),
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      findAccount: async (ctx: { oidc?: { client?: { clientId: string } } }, sub: string) => ({
+        accountId: sub,
+        claims: async () => {
+          if (ctx.oidc?.client?.clientId !== 'microsoft-client') return { ...identity, sub };
+          // Entra-shaped: the address, and whether its domain owner is verified; no email_verified
+          const { email_verified: _absent, ...rest } = identity;
+          return { ...rest, sub, ...entra };
+        },
+      }),
+      claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
+      // the requested claims go into the ID token, as Google and Entra ID (optional claims) put them
+      conformIdTokenClaims: false,
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
       cookies: { keys: ['test-cookie-key'] },
@@ -191,6 +207,40 @@ describe('identity providers against a local OpenID provider', () => {
     ]);
     const session = github.jar.get(new URL(base).host)!.get('session')!;
     expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: `session=${session}` })).body.user.email).toBe('idp.user@example.org');
+  });
+
+  it('Microsoft: follows xms_edov, not email_verified: an unverified domain owner is refused and never linked', async () => {
+    await call(`${base}/auth/register`, 'POST', { email: 'entra.taken@example.org', password: 'a sturdy passphrase 42' });
+    const links = async () => Number((await platform.orm.em.fork().getConnection().execute("select count(*) as n from identity_link where subject like 'entra-%'"))[0].n);
+    try {
+      for (const [sub, claims] of [
+        ['entra-false', { xms_edov: false }],
+        ['entra-absent', {}],
+        // a token that says email_verified without xms_edov: not Microsoft's statement of ownership
+        ['entra-email-verified-only', { email_verified: true }],
+      ] as const) {
+        Object.assign(identity, { sub, email: 'Entra.Taken@example.org' });
+        for (const key of Object.keys(entra)) delete (entra as Record<string, unknown>)[key];
+        Object.assign(entra, claims);
+        await expect(browse(`${base}/auth/microsoft`)).rejects.toThrow(/403 \/auth\/microsoft\/callback: .*no verified email address/);
+      }
+      expect(await links()).toBe(0);
+      const [row] = await platform.orm.em.fork().getConnection().execute('select email_verified, password_hash is not null as has_password from app_user where email_lower = ?', ['entra.taken@example.org']);
+      expect(row).toEqual({ email_verified: false, has_password: true });
+
+      // verified by the domain owner: a new account, created verified (string form as some tenants send it too)
+      Object.assign(identity, { sub: 'entra-true', email: 'entra.new@example.org' });
+      for (const key of Object.keys(entra)) delete (entra as Record<string, unknown>)[key];
+      Object.assign(entra, { xms_edov: 'true' });
+      const done = await browse(`${base}/auth/microsoft`);
+      expect(done.location).toBe(`${base}/legal-acceptance`);
+      const [created] = await platform.orm.em.fork().getConnection().execute('select u.email_verified, l.provider from app_user u join identity_link l on l.user_id = u.id where l.subject = ?', ['entra-true']);
+      expect(created).toEqual({ email_verified: true, provider: 'microsoft' });
+    } finally {
+      Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+      for (const key of Object.keys(entra)) delete (entra as Record<string, unknown>)[key];
+      entra.xms_edov = true;
+    }
   });
 
   it('sets the legal-acceptance cookie HttpOnly, short-lived and only for the exchange', async () => {

@@ -222,7 +222,7 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
       const open = await connect(kind, own.key);
       expect((await open.callTool({ name: 'discover_countries', arguments: {} })).isError).toBeFalsy();
       const revoked = await call(`${url}/v1/keys/${own.id}`, 'DELETE', undefined, { cookie: own.cookie });
-      expect(revoked.status).toBe(204);
+      expect([revoked.status, revoked.body]).toEqual([200, { status: 'revoked', id: own.id }]);
       await expect(open.callTool({ name: 'discover_countries', arguments: {} })).rejects.toThrow(/401|Unauthorized|invalid/i);
       await expect(connect(kind, own.key)).rejects.toThrow();
     });

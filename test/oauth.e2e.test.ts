@@ -228,6 +228,81 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
     });
   });
 
+  describe('a user lists the agents they authorised and revokes them', () => {
+    const headers = { accept: 'application/json, text/event-stream' };
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    let cookie: string;
+    let first: Awaited<ReturnType<typeof authorizeAgent>>;
+    let second: Awaited<ReturnType<typeof authorizeAgent>>;
+
+    beforeAll(async () => {
+      await register('revoking-user@example.org');
+      first = await authorizeAgent('streamable', 'revoking-user@example.org');
+      second = await authorizeAgent('streamable', 'revoking-user@example.org');
+      cookie = cookieFrom((await call(`${base}/auth/login`, 'POST', { email: 'revoking-user@example.org', password: PASSWORD })).headers, 'session')!;
+    });
+
+    it('lists one entry per client, the same over REST and GraphQL', async () => {
+      const listed = await call(`${base}/v1/oauth/grants`, 'GET', undefined, { cookie });
+      expect(listed.status).toBe(200);
+      const ids = [first, second].map((agent) => agent.provider.clientInformation()!.client_id);
+      expect(listed.body.map((g: { id: string }) => g.id).sort()).toEqual([...ids].sort());
+      expect(listed.body.find((g: { id: string }) => g.id === ids[0])).toEqual({
+        id: ids[0],
+        client_id: ids[0],
+        client_name: 'Jest agent (streamable)',
+        client_uri: null,
+        scopes: ['mcp'],
+        resources: [`${base}/mcp`],
+        authorized_at: expect.any(String),
+        expires_at: expect.any(String),
+      });
+      const graph = await call(`${base}/graphql`, 'POST', { query: '{ oauthGrants { id client_id client_name client_uri scopes resources authorized_at expires_at } }' }, { cookie });
+      expect(graph.body).toEqual({ data: { oauthGrants: listed.body } });
+      // nobody else sees them
+      await register('bystander@example.org');
+      const bystander = cookieFrom((await call(`${base}/auth/login`, 'POST', { email: 'bystander@example.org', password: PASSWORD })).headers, 'session')!;
+      expect((await call(`${base}/v1/oauth/grants`, 'GET', undefined, { cookie: bystander })).body).toEqual([]);
+      expect((await call(`${base}/v1/oauth/grants/${ids[0]}`, 'DELETE', undefined, { cookie: bystander })).status).toBe(404);
+      expect((await call(`${base}/v1/oauth/grants`, 'GET')).status).toBe(401);
+    });
+
+    it('revoking over REST ends that client\'s access token and refresh token at once, and only that client\'s', async () => {
+      const clientId = first.provider.clientInformation()!.client_id;
+      const tokens = first.provider.tokens()!;
+      expect((await call(`${base}/mcp`, 'POST', list, { key: tokens.access_token, headers })).status).toBe(200);
+      const revoked = await call(`${base}/v1/oauth/grants/${clientId}`, 'DELETE', undefined, { cookie });
+      expect(revoked).toMatchObject({ status: 200, body: { status: 'revoked', id: clientId } });
+      const refused = await call(`${base}/mcp`, 'POST', list, { key: tokens.access_token, headers });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="The account of this access token no longer exists, was signed out, or revoked this client/);
+      const refresh = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId });
+      expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+      // the other agent goes on
+      expect((await call(`${base}/mcp`, 'POST', list, { key: second.provider.tokens()!.access_token, headers })).status).toBe(200);
+      expect((await call(`${base}/v1/oauth/grants`, 'GET', undefined, { cookie })).body.map((g: { id: string }) => g.id)).toEqual([second.provider.clientInformation()!.client_id]);
+      expect((await call(`${base}/v1/oauth/grants/${clientId}`, 'DELETE', undefined, { cookie })).status).toBe(404);
+    });
+
+    it('revoking through GraphQL does the same', async () => {
+      const clientId = second.provider.clientInformation()!.client_id;
+      const tokens = second.provider.tokens()!;
+      const revoked = await call(`${base}/graphql`, 'POST', { query: 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { status id } }', variables: { id: clientId } }, { cookie });
+      expect(revoked.body).toEqual({ data: { revokeOAuthGrant: { status: 'revoked', id: clientId } } });
+      expect((await call(`${base}/mcp`, 'POST', list, { key: tokens.access_token, headers })).status).toBe(401);
+      const refresh = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId });
+      expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+      expect((await call(`${base}/v1/oauth/grants`, 'GET', undefined, { cookie })).body).toEqual([]);
+      const again = await call(`${base}/graphql`, 'POST', { query: 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { status } }', variables: { id: clientId } }, { cookie });
+      expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+
+    it('authorising an agent afterwards works: revocation ended grants, not the account', async () => {
+      const agent = await authorizeAgent('streamable', 'revoking-user@example.org');
+      expect((await call(`${base}/mcp`, 'POST', list, { key: agent.provider.tokens()!.access_token, headers })).status).toBe(200);
+    });
+  });
+
   describe('authorization server rules (plain HTTP, a browser on the consent page)', () => {
     const pkce = () => {
       const verifier = randomBytes(32).toString('base64url');
@@ -480,7 +555,7 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { accept: 'application/json, text/event-stream' };
     expect((await call(`${base}/mcp`, 'POST', list, { key: key.key, headers })).status).toBe(200);
-    expect((await call(`${base}/v1/keys/${key.id}`, 'DELETE', undefined, { cookie })).status).toBe(204);
+    expect((await call(`${base}/v1/keys/${key.id}`, 'DELETE', undefined, { cookie })).status).toBe(200);
     const refused = await call(`${base}/mcp`, 'POST', list, { key: key.key, headers });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or revoked API key", resource_metadata="/);

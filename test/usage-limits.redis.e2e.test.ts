@@ -1,7 +1,8 @@
 /**
  * Plan limits with Redis counters (REDIS_URL) shared by two server processes on one PostgreSQL
  * database: the limit holds across both, 429 carries a correct Retry-After, and anonymous callers
- * (ALLOW_ANONYMOUS=true) are limited per client IP under the Anonymous plan.
+ * (ALLOW_ANONYMOUS=true) are limited per client IP under the Anonymous plan; sign-in attempts are
+ * counted atomically across both processes.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -12,6 +13,8 @@ import { closeOrm, createOrm } from '../src/db/orm.js';
 import { TEST_POSTGRES_ADMIN_URL } from '../src/db/test-databases.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
+import { argon2Work } from '../src/modules/accounts/passwords.js';
+import { LOGIN_FAILURES_PER_EMAIL_AND_IP } from '../src/modules/accounts/sign-in-throttle.js';
 import { call, cookieFrom } from './helpers/http.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
@@ -59,7 +62,8 @@ describe('plan limits with Redis counters across two server processes (PostgreSQ
   it('limits an account across both processes with 429 and a Retry-After until the minute window frees a slot', async () => {
     const [a, b] = platforms.map((p) => p.url!);
     const email = `redis-${randomBytes(4).toString('hex')}@example.org`;
-    await call(`${a}/auth/register`, 'POST', { email, password: 'a sturdy passphrase 42', accept_terms: true, acknowledge_privacy: true });
+    // registrations are limited per IP in Redis, which outlives this run: register from this run's own address
+    await call(`${a}/auth/register`, 'POST', { email, password: 'a sturdy passphrase 42', accept_terms: true, acknowledge_privacy: true }, { headers: { 'x-forwarded-for': clientIp } });
     const cookie = cookieFrom((await call(`${b}/auth/login`, 'POST', { email, password: 'a sturdy passphrase 42' })).headers, 'session')!;
     const key = (await call(`${a}/v1/keys`, 'POST', {}, { cookie })).body.key as string;
     const started = Date.now();
@@ -99,5 +103,19 @@ describe('plan limits with Redis counters across two server processes (PostgreSQ
     await settle();
     const [{ n }] = await platforms[0]!.orm.em.fork().getConnection().execute('select count(*) as n from usage_event where client_ip = ?', [clientIp]);
     expect(Number(n)).toBe(3);
+  });
+
+  it('counts sign-in attempts atomically across both processes: 50 parallel wrong guesses verify at most the bound', async () => {
+    const [a, b] = platforms.map((p) => p.url!);
+    const email = `guessed-${randomBytes(4).toString('hex')}@example.org`;
+    const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+    await call(`${a}/auth/register`, 'POST', { email, password: 'a sturdy passphrase 42', accept_terms: true, acknowledge_privacy: true }, { headers: { 'x-forwarded-for': ip } });
+    const before = argon2Work.verifications; // both platforms run in this process
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call(`${i % 2 ? a : b}/auth/login`, 'POST', { email, password: `wrong guess ${i}` }, { headers: { 'x-forwarded-for': ip } })),
+    );
+    expect(argon2Work.verifications - before).toBeLessThanOrEqual(LOGIN_FAILURES_PER_EMAIL_AND_IP);
+    expect(answers.filter((r) => r.status === 401)).toHaveLength(LOGIN_FAILURES_PER_EMAIL_AND_IP);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(50 - LOGIN_FAILURES_PER_EMAIL_AND_IP);
   });
 });

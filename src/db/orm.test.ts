@@ -39,6 +39,7 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
     expect(tables.map((t) => t.table_name)).toEqual([
       'api_key',
       'app_user',
+      'ended_session',
       'feedback_report',
       'identity_link',
       'index_state',

@@ -16,6 +16,7 @@ import { IndexStateEntity } from '../modules/legal-data/index-state.entity.js';
 import { IngestFileEntity } from '../modules/legal-data/ingest-file.entity.js';
 import { SourceEntity } from '../modules/legal-data/source.entity.js';
 import { ApiKeyEntity } from '../modules/accounts/api-key.entity.js';
+import { EndedSessionEntity } from '../modules/accounts/ended-session.entity.js';
 import { IdentityLinkEntity } from '../modules/accounts/identity-link.entity.js';
 import { PasswordResetEntity } from '../modules/accounts/password-reset.entity.js';
 import { UserEntity } from '../modules/accounts/user.entity.js';
@@ -36,6 +37,7 @@ export const ENTITIES = [
   IdentityLinkEntity,
   ApiKeyEntity,
   PasswordResetEntity,
+  EndedSessionEntity,
   UsageEventEntity,
   FeedbackReportEntity,
   OAuthModelEntity,

@@ -48,6 +48,7 @@ export function schemaOnlyServices(): GraphqlServices {
     accounts: {
       accounts: uncallable<AccountsGraphqlApi['accounts']>('accounts'),
       apiKeys: uncallable<AccountsGraphqlApi['apiKeys']>('apiKeys'),
+      oauthGrants: uncallable<AccountsGraphqlApi['oauthGrants']>('oauthGrants'),
       usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
     },
   };

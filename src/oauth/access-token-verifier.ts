@@ -2,7 +2,8 @@
  * Local verification of the JWT access tokens this authorization server issues (RFC 9068
  * `at+jwt`): signature with the persisted signing key, issuer (BASE_URL), expiry, and audience
  * (the protected resource the request is addressed to). No database or network round trip:
- * the caller's account is looked up afterwards, as for an API key.
+ * the caller's account, and whether the token's grant still stands, are looked up afterwards in
+ * one query, as for an API key.
  */
 import { errors, importJWK, jwtVerify, type JWK } from 'jose';
 import { ACCESS_TOKEN_ALG } from './signing-key.js';
@@ -16,6 +17,8 @@ export interface VerifiedAccessToken {
   scope: string;
   /** `iat` in milliseconds (tokens issued before a password reset are void). */
   issuedAtMs: number;
+  /** The grant the token was issued under (GRANT_ID_CLAIM): the token ends when the user revokes it. */
+  grantId: string;
 }
 
 export type AccessTokenCheck = { ok: true; token: VerifiedAccessToken } | { ok: false; reason: string };
@@ -24,6 +27,14 @@ export type AccessTokenCheck = { ok: true; token: VerifiedAccessToken } | { ok: 
 export function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
 }
+
+/**
+ * The claim naming the grant an access token was issued under (authorization-server.ts adds it).
+ * The token stands only while its grant does: revoking a client's authorization deletes the grant,
+ * and the account lookup that follows the signature check (one query, src/modules/accounts/sessions.ts)
+ * sees that. Tokens without it (issued before the claim existed) are refused: clients refresh.
+ */
+export const GRANT_ID_CLAIM = 'grant_id';
 
 /** Seconds of clock skew tolerated on `exp`/`iat`. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -43,7 +54,7 @@ export class AccessTokenVerifier {
         issuer: this.options.issuer,
         audience: acceptedAudiences(this.options.issuer, resource),
         typ: 'at+jwt',
-        requiredClaims: ['sub', 'exp', 'iat'],
+        requiredClaims: ['sub', 'exp', 'iat', GRANT_ID_CLAIM],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
       });
       return {
@@ -53,6 +64,7 @@ export class AccessTokenVerifier {
           clientId: typeof payload.client_id === 'string' ? payload.client_id : null,
           scope: typeof payload.scope === 'string' ? payload.scope : '',
           issuedAtMs: payload.iat! * 1000,
+          grantId: String(payload[GRANT_ID_CLAIM]),
         },
       };
     } catch (error) {

@@ -18,6 +18,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from '../logger.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
+import { GRANT_ID_CLAIM } from './access-token-verifier.js';
 import { renderErrorPage } from './consent-page.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { MCP_SCOPE, protectedResources } from './protected-resource.js';
@@ -126,6 +127,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       if (!(await accounts.credentialStillValid(sub, issuedAtMs))) return undefined;
       return { accountId: sub, claims: () => ({ sub }) };
     },
+    // The grant id travels in the JWT, so /mcp and /sse can refuse a token whose grant the user revoked.
+    extraTokenClaims: (_ctx, token) => ('grantId' in token && token.grantId ? { [GRANT_ID_CLAIM]: token.grantId } : undefined),
     // MCP clients rarely ask for offline_access: any client registered for the refresh_token
     // grant gets a refresh token, rotated at every use, independent of the sign-in session.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),

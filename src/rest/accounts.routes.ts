@@ -1,6 +1,6 @@
 /**
  * The accounts REST routes: /auth/* (register, sign-in, legal acceptance, password reset,
- * development sign-in, me), /v1/keys and /v1/usage/me. Each handler calls one service method
+ * development sign-in, me), /v1/keys, /v1/oauth/grants and /v1/usage/me. Each handler calls one service method
  * with the request context; the session cookie is set here from the session the service issued.
  */
 import express, { type Request, type Response } from 'express';
@@ -13,9 +13,12 @@ import {
   devLoginBodySchema,
   emailVerificationConfirmSchema,
   legalAcceptanceBodySchema,
+  keyRevocationSchema,
   legalAcceptanceRequiredSchema,
   loginBodySchema,
   meRecordSchema,
+  oauthGrantRecordSchema,
+  oauthGrantRevocationSchema,
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
   registerBodySchema,
@@ -23,6 +26,7 @@ import {
 } from '../modules/accounts/account.schema.js';
 import type { AccountsService, IssuedSession, SignInResult } from '../modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../modules/accounts/api-key.service.js';
+import type { OAuthGrantService } from '../modules/accounts/oauth-grants.service.js';
 import { readCookie } from '../modules/accounts/cookies.js';
 import { LEGAL_TOKEN_TTL_SECONDS, SESSION_COOKIE } from '../modules/accounts/tokens.js';
 import { usageRecordSchema } from '../modules/usage/usage.schema.js';
@@ -34,6 +38,7 @@ import type { RestApi } from './rest-api.js';
 export interface AccountsRoutesOptions {
   accounts: AccountsService;
   apiKeys: ApiKeyService;
+  oauthGrants: OAuthGrantService;
   usage: UsageService;
   /** config.baseUrl: the cookie is Secure when it is https. */
   baseUrl: string;
@@ -96,7 +101,7 @@ export function sendSignIn(res: Response, result: SignInResult, baseUrl: string)
 }
 
 export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): express.Router {
-  const { accounts, apiKeys, usage, baseUrl } = options;
+  const { accounts, apiKeys, oauthGrants, usage, baseUrl } = options;
   const router = express.Router();
   const ctx = (req: Request) => contextOf(req);
   const auth = ['auth'];
@@ -105,7 +110,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/auth/register', {
     post: [
-      { name: 'register', summary: 'Register', tags: auth, access: 'open', body: registerBodySchema, responses: { 200: userRecordSchema, 409: 'E-mail already registered' } },
+      { name: 'register', summary: 'Register', tags: auth, access: 'open', body: registerBodySchema, responses: { 200: userRecordSchema, 409: 'E-mail already registered', 429: 'Too many registrations from this IP (Retry-After)' } },
       jsonBody(),
       async (req, res) => {
         res.json(await withLoc('body', () => accounts.register(ctx(req), req.body)));
@@ -125,8 +130,16 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/auth/logout', {
     post: [
-      { name: 'logout', summary: 'Logout', tags: auth, access: 'open', responses: { 200: detail } },
-      async (_req, res) => {
+      {
+        name: 'logout',
+        summary: 'Logout',
+        description: 'Ends the session server-side (its cookie is refused afterwards) and clears the cookie.',
+        tags: auth,
+        access: 'open',
+        responses: { 200: detail },
+      },
+      async (req, res) => {
+        await accounts.logout(ctx(req), readCookie(req.header('cookie'), SESSION_COOKIE));
         clearSessionCookie(res, baseUrl);
         res.json({ detail: 'Signed out' });
       },
@@ -155,7 +168,15 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/auth/password-reset/request', {
     post: [
-      { name: 'password_reset_request', summary: 'Password Reset Request', description: 'Always 200: no account enumeration.', tags: auth, access: 'open', body: passwordResetRequestSchema, responses: { 200: detail } },
+      {
+        name: 'password_reset_request',
+        summary: 'Password Reset Request',
+        description: 'Always 200 for any address: no account enumeration (past the per-address budget no mail is sent). 429 past the per-IP budget.',
+        tags: auth,
+        access: 'open',
+        body: passwordResetRequestSchema,
+        responses: { 200: detail, 429: 'Too many requests from this IP (Retry-After)' },
+      },
       jsonBody(),
       async (req, res) => {
         res.json(await withLoc('body', () => accounts.requestPasswordReset(ctx(req), req.body)));
@@ -231,7 +252,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
       },
     ],
     post: [
-      { name: 'create_key', summary: 'Create Key', tags: keys, access: 'account', body: createKeyBodySchema, bodyRequired: false, responses: { 200: createdApiKeySchema, 409: '10 active keys already' } },
+      { name: 'create_key', summary: 'Create Key', tags: keys, access: 'account', body: createKeyBodySchema, bodyRequired: false, responses: { 200: createdApiKeySchema, 409: '10 active keys already (revoked keys do not count)' } },
       jsonBody(),
       async (req, res) => {
         res.json(await withLoc('body', () => apiKeys.create(ctx(req), req.body)));
@@ -241,10 +262,42 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/v1/keys/:key_id', {
     delete: [
-      { name: 'revoke_key', summary: 'Revoke Key', tags: keys, access: 'account', responses: { 204: { description: 'Revoked' }, 404: 'Not Found' } },
+      {
+        name: 'revoke_key',
+        summary: 'Revoke Key',
+        tags: keys,
+        access: 'account',
+        responses: { 200: { description: 'Revoked (also when it already was); the key stays listed with revoked: true', schema: keyRevocationSchema }, 404: 'Not Found' },
+      },
       async (req, res) => {
-        await apiKeys.revoke(ctx(req), String(req.params.key_id));
-        res.status(204).end();
+        res.json(await apiKeys.revoke(ctx(req), String(req.params.key_id)));
+      },
+    ],
+  });
+
+  const grants = ['oauth-grants'];
+  rest.route(router, '/v1/oauth/grants', {
+    get: [
+      { name: 'list_oauth_grants', summary: 'List OAuth Grants', description: 'The OAuth clients (MCP agents) the caller authorised, one entry per client.', tags: grants, access: 'account', responses: { 200: z.array(oauthGrantRecordSchema) } },
+      async (req, res) => {
+        res.json(await oauthGrants.list(ctx(req)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/oauth/grants/:id', {
+    delete: [
+      {
+        name: 'revoke_oauth_grant',
+        summary: 'Revoke OAuth Grant',
+        description: "Ends the client's access at once: its access tokens are refused and its refresh tokens deleted.",
+        tags: grants,
+        access: 'account',
+        params: { id: 'The client id (`id` of the listing).' },
+        responses: { 200: oauthGrantRevocationSchema, 404: 'No authorisation of this client' },
+      },
+      async (req, res) => {
+        res.json(await oauthGrants.revoke(ctx(req), String(req.params.id)));
       },
     ],
   });

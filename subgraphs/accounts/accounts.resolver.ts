@@ -1,5 +1,6 @@
 /**
- * Resolvers of the accounts subgraph: the dashboard's me, keys (create/revoke) and usage. Thin:
+ * Resolvers of the accounts subgraph: the dashboard's me, keys (create/revoke), authorised OAuth
+ * clients (list/revoke) and usage. Thin:
  * GraphQL context -> one service call, the same services as the REST doors. Expensive fields
  * carry @rateLimit (graphql-rate-limit-directive), per caller.
  */
@@ -9,14 +10,16 @@ import { requestContextOf, type GraphqlContext } from '../../src/graphql/context
 import { validatedAs } from '../../src/graphql/errors.js';
 import type { AccountsService } from '../../src/modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../../src/modules/accounts/api-key.service.js';
+import type { OAuthGrantService } from '../../src/modules/accounts/oauth-grants.service.js';
 import { CREATE_KEY_LIMIT, USAGE_READ_LIMIT } from '../../src/modules/usage/throttle.js';
 import type { UsageService } from '../../src/modules/usage/usage.service.js';
-import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, MeType, RevokeKeyArgs, UsageType } from './types.js';
+import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, KeyRevocationType, MeType, OAuthGrantRevocationType, OAuthGrantType, RevokeKeyArgs, RevokeOAuthGrantArgs, UsageType } from './types.js';
 
 /** What the accounts subgraph asks of the services. */
 export interface AccountsGraphqlApi {
   accounts: Pick<AccountsService, 'me'>;
   apiKeys: Pick<ApiKeyService, 'list' | 'create' | 'revoke'>;
+  oauthGrants: Pick<OAuthGrantService, 'list' | 'revoke'>;
   usage: Pick<UsageService, 'usageOf'>;
 }
 
@@ -38,7 +41,7 @@ export class AccountsResolver {
     return this.api.accounts.me(requestContextOf(context));
   }
 
-  @Query(() => [ApiKeyType], { description: "The caller's active API keys." })
+  @Query(() => [ApiKeyType], { description: "The caller's API keys, newest first; revoked ones stay listed with revoked: true." })
   keys(@Ctx() context: GraphqlContext) {
     return this.api.apiKeys.list(requestContextOf(context));
   }
@@ -55,9 +58,18 @@ export class AccountsResolver {
     return validatedAs('input', this.api.apiKeys.create(requestContextOf(context), name === undefined || name === null ? {} : { name }));
   }
 
-  @Mutation(() => Boolean, { description: 'Revokes one of the caller\'s keys at once; NOT_FOUND for any other id.' })
-  async revokeKey(@Args(() => RevokeKeyArgs) { id }: RevokeKeyArgs, @Ctx() context: GraphqlContext) {
-    await this.api.apiKeys.revoke(requestContextOf(context), id);
-    return true;
+  @Mutation(() => KeyRevocationType, { description: 'Revokes one of the caller\'s keys at once (it stays listed as revoked); NOT_FOUND for any other id.' })
+  revokeKey(@Args(() => RevokeKeyArgs) { id }: RevokeKeyArgs, @Ctx() context: GraphqlContext) {
+    return this.api.apiKeys.revoke(requestContextOf(context), id);
+  }
+
+  @Query(() => [OAuthGrantType], { description: 'The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants).' })
+  oauthGrants(@Ctx() context: GraphqlContext) {
+    return this.api.oauthGrants.list(requestContextOf(context));
+  }
+
+  @Mutation(() => OAuthGrantRevocationType, { description: "Revokes the caller's authorisation of a client: its access and refresh tokens end at once; NOT_FOUND when there is none." })
+  revokeOAuthGrant(@Args(() => RevokeOAuthGrantArgs) { id }: RevokeOAuthGrantArgs, @Ctx() context: GraphqlContext) {
+    return this.api.oauthGrants.revoke(requestContextOf(context), id);
   }
 }

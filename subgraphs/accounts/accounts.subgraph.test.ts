@@ -44,17 +44,21 @@ describe('accounts subgraph through the gateway', () => {
     expect(me.body).toEqual({
       data: { me: { user: { email: 'gql-owner@example.org', is_admin: false }, plan: 'free', workspace_role: 'owner', legal_acceptance: { accepted: true } } },
     });
-    const created = await gql('mutation { createKey(name: "dashboard") { id name key key_prefix } }', { cookie });
+    const created = await gql('mutation { createKey(name: "dashboard") { id name key key_prefix created_at } }', { cookie });
     const key = created.body.data.createKey;
     expect(key).toMatchObject({ name: 'dashboard', key: expect.stringMatching(/^sk-[0-9A-Za-z]{40}$/) });
-    expect((await gql('{ keys { id name last_used_at } }', { cookie })).body.data.keys).toEqual([{ id: key.id, name: 'dashboard', last_used_at: null }]);
+    expect((await gql('{ keys { id name last_used_at revoked } }', { cookie })).body.data.keys).toEqual([{ id: key.id, name: 'dashboard', last_used_at: key.created_at, revoked: false }]);
     expect((await gql('{ keys { id } }', { cookie: other })).body.data.keys).toEqual([]);
-    const steal = await gql('mutation($id: ID!) { revokeKey(id: $id) }', { cookie: other }, { id: key.id });
+    const steal = await gql('mutation($id: ID!) { revokeKey(id: $id) { status id } }', { cookie: other }, { id: key.id });
     expect(steal.body.errors[0]).toMatchObject({ message: 'API key not found', extensions: { code: 'NOT_FOUND' } });
     const tooLong = await gql('mutation($n: String) { createKey(name: $n) { id } }', { cookie }, { n: 'x'.repeat(101) });
     expect(tooLong.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [expect.objectContaining({ loc: ['input', 'name'], type: 'string_too_long' })] });
-    expect((await gql('mutation($id: ID!) { revokeKey(id: $id) }', { cookie }, { id: key.id })).body).toEqual({ data: { revokeKey: true } });
-    expect((await gql('{ keys { id } }', { cookie })).body.data.keys).toEqual([]);
+    expect((await gql('mutation($id: ID!) { revokeKey(id: $id) { status id } }', { cookie }, { id: key.id })).body).toEqual({ data: { revokeKey: { status: 'revoked', id: key.id } } });
+    // the same values as GET /v1/keys: the revoked key stays listed
+    const rest = await call(`${url}/v1/keys`, 'GET', undefined, { cookie });
+    const graph = (await gql('{ keys { id name key_prefix created_at last_used_at revoked } }', { cookie })).body.data.keys;
+    expect(graph).toEqual([expect.objectContaining({ id: key.id, revoked: true })]);
+    expect(graph).toEqual(rest.body);
   });
 
   it('answers UNAUTHENTICATED without credentials', async () => {

@@ -32,18 +32,43 @@ export class MeType {
   @Field(() => LegalAcceptanceType) legal_acceptance!: LegalAcceptanceType;
 }
 
-@ObjectType({ description: 'An API key record (the full key only in createKey).' })
+@ObjectType({ description: 'An API key record (the full key only in createKey); revoked keys stay listed.' })
 export class ApiKeyType {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
   @Field(() => String) key_prefix!: string;
   @Field(() => String) created_at!: string;
-  @Field(() => String, { nullable: true }) last_used_at!: string | null;
+  @Field(() => String, { description: 'Its creation time until it is first used.' }) last_used_at!: string;
+  @Field(() => Boolean, { description: 'Revoked keys stay listed and no longer authenticate.' }) revoked!: boolean;
+}
+
+@ObjectType({ description: 'The key revocation response (DELETE /v1/keys/{key_id}).' })
+export class KeyRevocationType {
+  @Field(() => String) status!: string;
+  @Field(() => ID) id!: string;
 }
 
 @ObjectType()
 export class CreatedApiKeyType extends ApiKeyType {
   @Field(() => String, { description: 'The full key: shown once.' }) key!: string;
+}
+
+@ObjectType({ description: 'An OAuth client the user authorised (GET /v1/oauth/grants).' })
+export class OAuthGrantType {
+  @Field(() => ID, { description: 'The client id: the handle to revoke with.' }) id!: string;
+  @Field(() => String) client_id!: string;
+  @Field(() => String, { nullable: true }) client_name!: string | null;
+  @Field(() => String, { nullable: true }) client_uri!: string | null;
+  @Field(() => [String]) scopes!: string[];
+  @Field(() => [String]) resources!: string[];
+  @Field(() => String) authorized_at!: string;
+  @Field(() => String, { nullable: true }) expires_at!: string | null;
+}
+
+@ObjectType({ description: 'DELETE /v1/oauth/grants/{id}.' })
+export class OAuthGrantRevocationType {
+  @Field(() => String) status!: string;
+  @Field(() => ID) id!: string;
 }
 
 @ObjectType()
@@ -77,5 +102,11 @@ export class CreateKeyArgs {
 @ArgsType()
 export class RevokeKeyArgs {
   @Field(() => ID)
+  id!: string;
+}
+
+@ArgsType()
+export class RevokeOAuthGrantArgs {
+  @Field(() => ID, { description: 'The client id.' })
   id!: string;
 }

@@ -119,13 +119,38 @@ export const apiKeyRecordSchema = z.object({
   name: z.string(),
   key_prefix: z.string(),
   created_at: z.string(),
-  last_used_at: z.string().nullable(),
+  last_used_at: z.string().describe('The last authenticated request with this key; its creation time until it is first used.'),
+  revoked: z.boolean().describe('Revoked keys stay listed and no longer authenticate.'),
 }).meta({ id: 'KeyListingItem' });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
 export const createdApiKeySchema = apiKeyRecordSchema.extend({ key: z.string().describe('The full key: shown once.') }).meta({ id: 'KeyCreationResponse' });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
+/** The key revocation response of DELETE /v1/keys/{key_id}. */
+export const keyRevocationSchema = z.object({
+  status: z.literal('revoked'),
+  id: z.string(),
+}).meta({ id: 'KeyRevocationResponse' });
+export type KeyRevocation = z.infer<typeof keyRevocationSchema>;
+
 export const createKeyBodySchema = z.object({
   name: z.string().min(1).max(100).prefault('Default'),
 }).meta({ id: 'CreateKeyRequest' });
+
+/** An OAuth client the user authorised (GET /v1/oauth/grants). */
+export const oauthGrantRecordSchema = z.object({
+  id: z.string().describe('The client id: the handle to revoke this authorisation with.'),
+  client_id: z.string(),
+  client_name: z.string().nullable(),
+  client_uri: z.string().nullable(),
+  scopes: z.array(z.string()).describe('What the client may do (mcp; offline_access when it asked to stay connected).'),
+  resources: z.array(z.string()).describe('The protected resources its tokens are for (BASE_URL/mcp, BASE_URL/sse, BASE_URL).'),
+  authorized_at: z.string().describe('The latest authorisation.'),
+  expires_at: z.string().nullable().describe('When the authorisation lapses unless renewed.'),
+}).meta({ id: 'OAuthGrant' });
+export type OAuthGrantRecord = z.infer<typeof oauthGrantRecordSchema>;
+
+/** DELETE /v1/oauth/grants/{id}. */
+export const oauthGrantRevocationSchema = z.object({ status: z.literal('revoked'), id: z.string() }).meta({ id: 'OAuthGrantRevocation' });
+export type OAuthGrantRevocation = z.infer<typeof oauthGrantRevocationSchema>;

@@ -14,11 +14,14 @@ import { ApiKeyService } from './api-key.service.js';
 import { Authenticator, type AccessTokenChecker } from './authenticator.js';
 import { IdentityProviderService } from './identity-providers.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { OAuthGrantService } from './oauth-grants.service.js';
 import { resolveSessionSecret, TokenSigner } from './tokens.js';
 
 export interface AccountsModule {
   accounts: AccountsService;
   apiKeys: ApiKeyService;
+  /** The OAuth clients (MCP agents) each user authorised, and revoking them. */
+  oauthGrants: OAuthGrantService;
   usage: UsageService;
   identityProviders: IdentityProviderService;
   authenticator: Authenticator;
@@ -71,6 +74,7 @@ export async function createAccountsModule(
     },
   });
   const apiKeys = new ApiKeyService({ orm, accounts, counters, logger });
+  const oauthGrants = new OAuthGrantService({ orm });
   const identityProviders = new IdentityProviderService({ accounts, tokens, providers: settings.identityProviders, baseUrl: config.baseUrl });
   const authenticator = new Authenticator({ accounts, apiKeys, accessTokens: options.accessTokens });
   if (!settings.rateLimits) logger.info('usage: RATE_LIMITS=off: requests are counted but never limited');
@@ -78,6 +82,7 @@ export async function createAccountsModule(
   return {
     accounts,
     apiKeys,
+    oauthGrants,
     usage,
     identityProviders,
     authenticator,

@@ -1,61 +1,39 @@
 /**
- * Accounts: registration, password sign-in with throttling, legal acceptance, password reset,
- * development sign-in, identity-provider sign-in, /auth/me and account deletion. Doors call one
- * method each and turn the returned session token into the session cookie.
+ * Accounts: the one object the doors (REST, GraphQL, the OAuth consent step, the identity-provider
+ * callback) call, one method per operation. The work lives along its seams:
+ * - password accounts (register, sign-in with its throttle, password reset): password-accounts.service.ts
+ * - identity-provider linking: identity-linking.service.ts
+ * - account deletion: account-deletion.service.ts
+ * - sessions and callers (issue, end at logout, authenticate): sessions.ts
+ * What stays here is small: legal acceptance, e-mail verification, development sign-in and /auth/me.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type RequestContext } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
-import type { CounterStore, WindowSpec } from '../usage/counter-store.js';
+import type { CounterStore } from '../usage/counter-store.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { requireAccount } from '../usage/usage.service.js';
 import {
-  deleteAccountBodySchema,
   devLoginBodySchema,
   emailVerificationConfirmSchema,
   legalAcceptanceBodySchema,
-  loginBodySchema,
-  passwordResetConfirmSchema,
-  passwordResetRequestSchema,
-  registerBodySchema,
   type MeRecord,
   type UserRecord,
 } from './account.schema.js';
+import { AccountDeletionService } from './account-deletion.service.js';
+import { IdentityLinkingService, type ProviderIdentity } from './identity-linking.service.js';
 import type { Mailer } from './mailer.js';
-import {
-  consumeOneTimeToken,
-  issueOneTimeToken,
-  RESET_TOKEN_TTL_MS,
-  VERIFY_EMAIL_TOKEN_TTL_MS,
-} from './one-time-tokens.js';
-import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
-import { LEGAL_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS, type TokenSigner } from './tokens.js';
-import { UserEntity, type User } from './user.entity.js';
+import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from './one-time-tokens.js';
+import { PasswordAccountsService } from './password-accounts.service.js';
+import { SessionService, type CallerOrigin, type CallerRow, type CredentialChecks, type IssuedSession, type SignInResult } from './sessions.js';
+import type { TokenSigner } from './tokens.js';
+import { UserEntity } from './user.entity.js';
 
 export { RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS };
-
-/** A new session for the door to put in the cookie. */
-export interface IssuedSession {
-  token: string;
-  maxAgeSeconds: number;
-}
-
-/** The outcome of a sign-in: a session, or (terms not accepted) a legal-acceptance token. */
-export type SignInResult =
-  | { kind: 'session'; user: UserRecord; session: IssuedSession }
-  | { kind: 'legal_acceptance_required'; legal_acceptance_token: string; terms_version: string };
-
-/** A verified identity from an identity provider. */
-export interface ProviderIdentity {
-  provider: string;
-  subject: string;
-  email: string;
-  emailVerified: boolean;
-  name: string | null;
-}
+export type { CallerRow, IssuedSession, ProviderIdentity, SignInResult, UserRecord };
 
 export interface AccountsSettings {
   adminEmails: string[];
@@ -64,14 +42,12 @@ export interface AccountsSettings {
   baseUrl: string;
 }
 
-/** Failed sign-ins per e-mail and per IP over 15 minutes before 429. */
-const LOGIN_WINDOW_MS = 15 * 60_000;
-export const LOGIN_FAILURES_PER_EMAIL = 5;
-export const LOGIN_FAILURES_PER_IP = 20;
-export const INVALID_CREDENTIALS = 'Invalid email or password';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class AccountsService {
+  readonly sessions: SessionService;
+  private readonly passwords: PasswordAccountsService;
+  private readonly linking: IdentityLinkingService;
+  private readonly deletion: AccountDeletionService;
+
   constructor(
     private readonly deps: {
       orm: MikroORM;
@@ -82,66 +58,47 @@ export class AccountsService {
       logger: Logger;
       settings: AccountsSettings;
     },
-  ) {}
-
-  /** Creates a password account; 409 when the e-mail (any case, any sign-in method) exists. */
-  async register(ctx: RequestContext, input: unknown): Promise<UserRecord> {
-    const body = parseInput(registerBodySchema, input);
-    const passwordHash = await hashPassword(body.password);
-    const em = this.deps.orm.em.fork();
-    const accepted = body.accept_terms && body.acknowledge_privacy;
-    const user = em.create(UserEntity, {
-      id: randomUUID(),
-      email: body.email,
-      email_lower: body.email.toLowerCase(),
-      email_verified: false,
-      name: body.name ?? null,
-      password_hash: passwordHash,
-      plan: 'free',
-      terms_version: accepted ? this.deps.settings.termsVersion : null,
-      legal_accepted_at: accepted ? new Date() : null,
-      legal_accepted_ip: accepted ? ctx.caller.ip : null,
-      created_at: new Date(),
-    });
-    try {
-      await em.persist(user).flush();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('conflict', 'An account with this email already exists');
-      throw error;
-    }
-    return this.userRecord(user);
+  ) {
+    const { orm, settings } = deps;
+    this.sessions = new SessionService({ orm, tokens: deps.tokens, settings });
+    this.passwords = new PasswordAccountsService({ orm, sessions: this.sessions, mailer: deps.mailer, counters: deps.counters, logger: deps.logger, settings });
+    this.linking = new IdentityLinkingService({ orm, sessions: this.sessions });
+    this.deletion = new AccountDeletionService({ orm, usage: deps.usage });
   }
 
-  /**
-   * Password sign-in. Wrong e-mail and wrong password give the same 401 after the same argon2
-   * work; failures per e-mail and per IP are throttled (429 with Retry-After).
-   */
-  async login(ctx: RequestContext, input: unknown): Promise<SignInResult> {
-    const body = parseInput(loginBodySchema, input);
-    const email = body.email.trim().toLowerCase();
-    const now = Date.now();
-    const throttles: [string, WindowSpec][] = [
-      [`login-email:${email}`, loginWindow(LOGIN_FAILURES_PER_EMAIL)],
-      [`login-ip:${ctx.caller.ip ?? 'unknown'}`, loginWindow(LOGIN_FAILURES_PER_IP)],
-    ];
-    for (const [subject, window] of throttles) {
-      const peek = await this.deps.counters.consume(subject, [window], { now, enforce: true, cost: 0 });
-      if (!peek.allowed) {
-        throw new DomainError('rate_limited', 'Too many failed sign-in attempts; try again later', {
-          retryAfterSeconds: Math.ceil(peek.retryAfterMs / 1000),
-        });
-      }
-    }
-    const em = this.deps.orm.em.fork();
-    const user = await em.findOne(UserEntity, { email_lower: email });
-    const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password);
-    if (!user || !user.password_hash || !ok) {
-      for (const [subject, window] of throttles) {
-        await this.deps.counters.consume(subject, [window], { now, enforce: false, cost: 1 });
-      }
-      throw new DomainError('unauthorized', INVALID_CREDENTIALS);
-    }
-    return this.signIn(user);
+  /** Creates a password account; 409 when the e-mail (any case, any sign-in method) exists. */
+  register(ctx: RequestContext, input: unknown): Promise<UserRecord> {
+    return this.passwords.register(ctx, input);
+  }
+
+  /** Password sign-in, throttled (src/modules/accounts/sign-in-throttle.ts). */
+  login(ctx: RequestContext, input: unknown): Promise<SignInResult> {
+    return this.passwords.login(ctx, input);
+  }
+
+  /** Ends the session of `sessionToken` server-side (its cookie is refused from now on). */
+  logout(_ctx: RequestContext, sessionToken: string | null): Promise<void> {
+    return sessionToken ? this.sessions.endSession(sessionToken) : Promise.resolve();
+  }
+
+  /** Always the same 200; mails a reset token when the account exists (throttled per IP and address). */
+  requestPasswordReset(ctx: RequestContext, input: unknown): Promise<{ detail: string }> {
+    return this.passwords.requestPasswordReset(ctx, input);
+  }
+
+  /** Consumes a reset token once, sets the password, ends every other session and starts a new one. */
+  confirmPasswordReset(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+    return this.passwords.confirmPasswordReset(ctx, input);
+  }
+
+  /** Signs in with a provider's verified identity (src/modules/accounts/identity-linking.service.ts). */
+  signInWithProvider(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInResult> {
+    return this.linking.signInWithProvider(ctx, identity);
+  }
+
+  /** Deletes the caller's account (src/modules/accounts/account-deletion.service.ts). */
+  deleteMe(ctx: RequestContext, input: unknown): Promise<void> {
+    return this.deletion.deleteMe(ctx, input);
   }
 
   /** Records the current terms' acceptance once (timestamp, version, IP) and exchanges the token for a session. */
@@ -166,53 +123,6 @@ export class AccountsService {
       return found;
     });
     return this.signIn(user);
-  }
-
-  /** Always succeeds (no account enumeration); mails a one-time token valid one hour when the account exists. */
-  async requestPasswordReset(_ctx: RequestContext, input: unknown): Promise<{ detail: string }> {
-    const body = parseInput(passwordResetRequestSchema, input);
-    const answer = { detail: 'If an account exists for this email, a password reset link has been sent.' };
-    const em = this.deps.orm.em.fork();
-    const user = await em.findOne(UserEntity, { email_lower: body.email.trim().toLowerCase() });
-    if (!user) return answer;
-    const token = await issueOneTimeToken(em, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
-    const link = `${this.deps.settings.baseUrl}/reset-password?token=${token}`;
-    try {
-      await this.deps.mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text:
-          `Someone asked to reset the password of your account.\n\n` +
-          `To choose a new password, open this link within one hour:\n${link}\n\n` +
-          `Reset token: ${token}\n\nIf it was not you, ignore this e-mail.`,
-      });
-    } catch (error) {
-      // the answer must not reveal that the account exists, so the failure is only logged
-      this.deps.logger.error('password reset: could not send the e-mail', error);
-    }
-    return answer;
-  }
-
-  /** Consumes a reset token once, sets the password, ends every other session and starts a new one. */
-  async confirmPasswordReset(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
-    const body = parseInput(passwordResetConfirmSchema, input);
-    const passwordHash = await hashPassword(body.password);
-    const em = this.deps.orm.em.fork();
-    const userId = await em.transactional(async (tx) => {
-      const id = await consumeOneTimeToken(tx, 'password_reset', body.token);
-      if (!id) throw new DomainError('bad_request', 'Invalid or expired password reset token');
-      await tx
-        .getConnection()
-        .execute(
-          'update app_user set password_hash = ?, sessions_valid_after = ? where id = ?',
-          [passwordHash, new Date(), id],
-          'run',
-          tx.getTransactionContext(),
-        );
-      return id;
-    });
-    const session = await this.issueSession(userId);
-    return { detail: 'Password updated; other sessions have been signed out.', session };
   }
 
   /**
@@ -248,7 +158,7 @@ export class AccountsService {
     await this.deps.orm.em.fork().transactional(async (tx) => {
       const id = await consumeOneTimeToken(tx, 'verify_email', body.token);
       if (!id) throw new DomainError('bad_request', 'Invalid or expired email verification token');
-      await tx.getConnection().execute('update app_user set email_verified = ? where id = ?', [true, id], 'run', tx.getTransactionContext());
+      await tx.nativeUpdate(UserEntity, { id }, { email_verified: true });
     });
     return { detail: 'Email address verified.' };
   }
@@ -278,66 +188,6 @@ export class AccountsService {
     return this.signIn(user);
   }
 
-  /**
-   * Signs in with a verified identity from a provider: the linked account, else the account
-   * with the same e-mail (linked only when the provider verified the e-mail), else a new account.
-   */
-  async signInWithProvider(_ctx: RequestContext, identity: ProviderIdentity): Promise<SignInResult> {
-    if (!identity.emailVerified) {
-      throw new DomainError('forbidden', `Your ${identity.provider} account has no verified email address`);
-    }
-    const em = this.deps.orm.em.fork();
-    const userId = await em.transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      const [link] = (await connection.execute(
-        'select user_id from identity_link where provider = ? and subject = ?',
-        [identity.provider, identity.subject],
-        'all',
-        trx,
-      )) as { user_id: string }[];
-      if (link) return link.user_id;
-      let user = await tx.findOne(UserEntity, { email_lower: identity.email.toLowerCase() });
-      if (!user) {
-        user = tx.create(UserEntity, {
-          id: randomUUID(),
-          email: identity.email,
-          email_lower: identity.email.toLowerCase(),
-          email_verified: true,
-          name: identity.name,
-          password_hash: null,
-          plan: 'free',
-          created_at: new Date(),
-        });
-        await tx.persist(user).flush();
-      } else if (!user.email_verified) {
-        // Nobody proved owning this address before: whoever registered it may not be the person
-        // the provider just verified. The verified owner takes the account over, and everything
-        // the first registrant holds ends here, in this transaction: the password, every other
-        // session, every API key, and the legal acceptance they gave (the owner accepts anew).
-        const now = new Date();
-        user.email_verified = true;
-        user.password_hash = null;
-        user.sessions_valid_after = now;
-        user.terms_version = null;
-        user.legal_accepted_at = null;
-        user.legal_accepted_ip = null;
-        await tx.flush();
-        await connection.execute('update api_key set revoked_at = ? where user_id = ? and revoked_at is null', [now, user.id], 'run', trx);
-        await connection.execute('delete from password_reset where user_id = ? and used_at is null', [user.id], 'run', trx);
-      }
-      await connection.execute(
-        'insert into identity_link (id, user_id, provider, subject, email, created_at) values (?, ?, ?, ?, ?, ?)',
-        [randomUUID(), user.id, identity.provider, identity.subject, identity.email, new Date()],
-        'run',
-        trx,
-      );
-      return user.id;
-    });
-    const user = await em.fork().findOneOrFail(UserEntity, { id: userId });
-    return this.signIn(user);
-  }
-
   /** The signed-in account: user, plan, workspace role and legal acceptance state. */
   async me(ctx: RequestContext): Promise<MeRecord> {
     const caller = requireAccount(ctx);
@@ -356,163 +206,36 @@ export class AccountsService {
     };
   }
 
-  /**
-   * Deletes the account and its keys, links, one-time tokens and OAuth grants, and anonymises its usage rows
-   * (written or still queued in the batch writer, and those of calls still running) and its
-   * feedback reports, in one transaction.
-   */
-  async deleteMe(ctx: RequestContext, input: unknown): Promise<void> {
-    const caller = requireAccount(ctx);
-    parseInput(deleteAccountBodySchema, input);
-    // from here on, queued and future usage rows of this account are written without its ids
-    const forgotten = this.deps.usage.forgetAccount(caller.userId);
-    try {
-      await this.deps.usage.flush();
-      await this.deps.orm.em.fork().transactional(async (tx) => {
-        const connection = tx.getConnection();
-        const trx = tx.getTransactionContext();
-        const run = (sql: string) => connection.execute(sql, [caller.userId], 'run', trx);
-        await run('update usage_event set user_id = null, api_key_id = null where user_id = ?');
-        // the reports stay for the editors, without their reporter (src/modules/admin/feedback-report.entity.ts)
-        await run('update feedback_report set user_id = null, api_key_id = null where user_id = ?');
-        await run('delete from api_key where user_id = ?');
-        await run('delete from identity_link where user_id = ?');
-        await run('delete from password_reset where user_id = ?');
-        // the authorization server's grants, codes, refresh tokens and sign-in sessions of the account
-        await run("delete from oauth_model where payload->>'accountId' = ?");
-        await run('delete from app_user where id = ?');
-      });
-    } catch (error) {
-      forgotten.undo();
-      throw error;
-    }
+  /** The caller a session token stands for, or null (invalid, expired, ended at logout or by a password reset). */
+  authenticateSession(token: string, ip: string | null): Promise<AccountCaller | null> {
+    return this.sessions.authenticateSession(token, ip);
   }
 
-  /** The caller a session token stands for, or null when it is invalid, expired or ended by a password reset. */
-  async authenticateSession(token: string, ip: string | null): Promise<AccountCaller | null> {
-    const verified = await this.deps.tokens.verify('session', token);
-    if (!verified) return null;
-    return this.authenticateUser(verified.userId, verified.issuedAtMs, { kind: 'user', ip, keyId: null });
+  /** The caller for a credential issued to `userId` at `issuedAtMs`, or null (see SessionService.authenticateUser). */
+  authenticateUser(userId: string, issuedAtMs: number, how: CallerOrigin, checks?: CredentialChecks): Promise<AccountCaller | null> {
+    return this.sessions.authenticateUser(userId, issuedAtMs, how, checks);
   }
 
-  /**
-   * The caller for a credential issued to `userId` at `issuedAtMs` (a session, an OAuth access
-   * token), or null when the account is gone or every credential issued before a password reset
-   * or an account takeover was ended (`sessions_valid_after`).
-   */
-  async authenticateUser(userId: string, issuedAtMs: number, how: { kind: AccountCaller['kind']; ip: string | null; keyId: null }): Promise<AccountCaller | null> {
-    const row = await this.callerRow(userId);
-    if (!row || !this.issuedWhileValid(row, issuedAtMs)) return null;
-    return this.callerFromRow(row, how);
+  /** Whether a credential issued to `userId` at `issuedAtMs` still stands (asked before a token refresh). */
+  credentialStillValid(userId: string, issuedAtMs: number): Promise<boolean> {
+    return this.sessions.credentialStillValid(userId, issuedAtMs);
   }
 
-  /**
-   * Whether a credential issued to `userId` at `issuedAtMs` still stands (the authorization
-   * server asks before it refreshes a token): the account exists and was not signed out since.
-   */
-  async credentialStillValid(userId: string, issuedAtMs: number): Promise<boolean> {
-    const row = await this.callerRow(userId);
-    return Boolean(row && this.issuedWhileValid(row, issuedAtMs));
+  /** Builds an account caller from a user row. */
+  callerFromRow(row: CallerRow, how: CallerOrigin): AccountCaller {
+    return this.sessions.callerFromRow(row, how);
   }
 
-  private async callerRow(userId: string): Promise<CallerRow | null> {
-    if (!UUID.test(userId)) return null;
-    const [row] = (await this.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `select id, email, email_verified, plan, sessions_valid_after, billing_period_start, billing_period_end from app_user where id = ?`,
-        [userId],
-      )) as CallerRow[];
-    return row ?? null;
-  }
-
-  private issuedWhileValid(row: CallerRow, issuedAtMs: number): boolean {
-    return !row.sessions_valid_after || issuedAtMs >= new Date(row.sessions_valid_after).getTime();
-  }
-
-  /** Builds an account caller from a user row (used by the session, API key and access-token authenticators). */
-  callerFromRow(row: CallerRow, how: { kind: AccountCaller['kind']; ip: string | null; keyId: string | null }): AccountCaller {
-    const start = row.billing_period_start ? new Date(row.billing_period_start).getTime() : null;
-    const end = row.billing_period_end ? new Date(row.billing_period_end).getTime() : null;
-    return {
-      kind: how.kind,
-      ip: how.ip,
-      userId: row.id,
-      email: row.email,
-      plan: row.plan as AccountCaller['plan'],
-      isAdmin: this.isAdmin(row.email, row.email_verified),
-      seats: 1,
-      keyId: how.keyId,
-      billingPeriod: start !== null && end !== null ? { start, end } : null,
-    };
-  }
-
-  /**
-   * Administrators: an e-mail listed in ADMIN_EMAILS that its account has proven to own (verified
-   * through /auth/verify-email or an identity provider). Listing alone is not enough: anyone can
-   * register a listed address first.
-   */
+  /** Administrators: an ADMIN_EMAILS address that its account has verified. */
   isAdmin(email: string, emailVerified: boolean | number | null | undefined): boolean {
-    return Boolean(emailVerified) && this.deps.settings.adminEmails.includes(email.toLowerCase());
+    return this.sessions.isAdmin(email, emailVerified);
   }
 
-  private async signIn(user: User): Promise<SignInResult> {
-    if (user.terms_version !== this.deps.settings.termsVersion) {
-      return {
-        kind: 'legal_acceptance_required',
-        legal_acceptance_token: await this.legalAcceptanceToken(user.id),
-        terms_version: this.deps.settings.termsVersion,
-      };
-    }
-    return { kind: 'session', user: this.userRecord(user), session: await this.issueSession(user.id) };
+  private signIn(user: Parameters<SessionService['signIn']>[0]): Promise<SignInResult> {
+    return this.sessions.signIn(user);
   }
 
-  /** A legal-acceptance token whose id is stored, so the exchange can consume it once. */
-  private async legalAcceptanceToken(userId: string): Promise<string> {
-    const jti = randomUUID();
-    await issueOneTimeToken(this.deps.orm.em.fork(), userId, 'legal_acceptance', LEGAL_TOKEN_TTL_SECONDS * 1000, jti);
-    return this.deps.tokens.sign('legal_acceptance', userId, LEGAL_TOKEN_TTL_SECONDS, jti);
+  private userRecord(user: Parameters<SessionService['userRecord']>[0]): UserRecord {
+    return this.sessions.userRecord(user);
   }
-
-  private async issueSession(userId: string): Promise<IssuedSession> {
-    return { token: await this.deps.tokens.sign('session', userId, SESSION_TTL_SECONDS), maxAgeSeconds: SESSION_TTL_SECONDS };
-  }
-
-  private userRecord(user: User): UserRecord {
-    return {
-      id: user.id,
-      email: user.email,
-      name: user.name ?? null,
-      plan: user.plan,
-      is_admin: this.isAdmin(user.email, user.email_verified),
-      email_verified: user.email_verified,
-      created_at: new Date(user.created_at).toISOString(),
-    };
-  }
-}
-
-/** The user columns an authenticated caller is built from. */
-export interface CallerRow {
-  id: string;
-  email: string;
-  /** PGlite and PostgreSQL both give a boolean; tolerate other drivers' 0/1. */
-  email_verified: boolean | number | null;
-  plan: string;
-  sessions_valid_after?: string | Date | null;
-  billing_period_start: string | Date | null;
-  billing_period_end: string | Date | null;
-}
-
-function loginWindow(limit: number): WindowSpec {
-  return { name: 'login', limit, durationMs: LOGIN_WINDOW_MS, bucketMs: 10_000 };
-}
-
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; name?: string; message?: string } | null;
-  return e?.name === 'UniqueConstraintViolationException' || e?.code === '23505' || /duplicate key|unique constraint/i.test(e?.message ?? '');
 }

@@ -78,8 +78,19 @@ export class Authenticator {
     }
     const check = await this.deps.accessTokens!.verify(token, resource);
     if (!check.ok) return { kind: 'anonymous', ip, rejected: check.reason };
-    const caller = await this.deps.accounts.authenticateUser(check.token.userId, check.token.issuedAtMs, { kind: 'oauth', ip, keyId: null });
-    return caller ?? { kind: 'anonymous', ip, rejected: 'The account of this access token no longer exists or was signed out; authorize again' };
+    const caller = await this.deps.accounts.authenticateUser(
+      check.token.userId,
+      check.token.issuedAtMs,
+      { kind: 'oauth', ip, keyId: null },
+      { grantId: check.token.grantId },
+    );
+    return (
+      caller ?? {
+        kind: 'anonymous',
+        ip,
+        rejected: 'The account of this access token no longer exists, was signed out, or revoked this client; authorize again',
+      }
+    );
   }
 }
 

@@ -1,15 +1,16 @@
 /**
  * Sign-in with GitHub, Google and Microsoft (authorization code flow with state and PKCE, through
- * openid-client). Google and Microsoft are OpenID providers (discovery from the issuer, the
- * e-mail and its verification from the ID token / userinfo); GitHub is plain OAuth 2 (the e-mail
- * comes from its API, primary and verified). Every URL is configuration, so the tests run the
+ * openid-client). Google and Microsoft are OpenID providers (discovery from the issuer; the
+ * e-mail and its verification from the ID token: Google's `email_verified` (or userinfo),
+ * Microsoft's `xms_edov`); GitHub is plain OAuth 2 (the e-mail comes from its API, primary and
+ * verified). Every URL is configuration, so the tests run the
  * whole flow against a local OpenID provider.
  */
 import * as oidc from 'openid-client';
 import type { IdentityProviderName, IdentityProviderSetting } from '../../config.js';
 import type { RequestContext } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
-import type { AccountsService, SignInResult } from './accounts.service.js';
+import type { AccountsService, ProviderIdentity, SignInResult } from './accounts.service.js';
 import type { TokenSigner } from './tokens.js';
 
 export const OAUTH_STATE_TTL_SECONDS = 600;
@@ -123,9 +124,14 @@ export class IdentityProviderService {
     return { signIn: await this.deps.accounts.signInWithProvider(ctx, identity), returnTo: saved.return_to || null };
   }
 
+  /**
+   * The identity in an OpenID provider's ID token (Google; the userinfo endpoint when the token
+   * lacks the e-mail or its verification). Microsoft is read by its own rule (microsoftIdentity).
+   */
   private async openIdIdentity(name: IdentityProviderName, config: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers) {
     const claims = tokens.claims();
     if (!claims) throw new DomainError('bad_request', `${name} returned no ID token`);
+    if (name === 'microsoft') return microsoftIdentity(claims);
     let email = typeof claims.email === 'string' ? claims.email : undefined;
     let verified = claims.email_verified === true;
     let displayName = typeof claims.name === 'string' ? claims.name : null;
@@ -203,4 +209,23 @@ export class IdentityProviderService {
     if (insecure(metadata.token_endpoint)) oidc.allowInsecureRequests(config);
     return config;
   }
+}
+
+/**
+ * Microsoft Entra ID tokens carry no `email_verified`, and their `email` claim is any address an
+ * administrator (or, for guests, the user) typed in: Microsoft's documented test of ownership is
+ * the optional claim `xms_edov` ("email domain owner verified"): true when the address's domain is
+ * a verified domain of the user's tenant, or the account is a Microsoft account, a Google account
+ * or signed in with an e-mail one-time passcode. The app registration must request the optional
+ * ID-token claims `email` and `xms_edov` (Token configuration); without `xms_edov` an address
+ * counts as unverified, so it never links to an existing account. `email_verified`, should a token
+ * carry it, is ignored: it is not Microsoft's statement. The userinfo endpoint does not carry
+ * `xms_edov` either, so only the ID token is read.
+ */
+export function microsoftIdentity(claims: oidc.IDToken): ProviderIdentity {
+  const email = typeof claims.email === 'string' ? claims.email : undefined;
+  if (!email) throw new DomainError('forbidden', 'Your microsoft account has no email address (the app registration must request the optional claim email)');
+  const edov = claims.xms_edov;
+  const verified = edov === true || edov === 1 || edov === 'true' || edov === '1';
+  return { provider: 'microsoft', subject: claims.sub, email, emailVerified: verified, name: typeof claims.name === 'string' ? claims.name : null };
 }

@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import { PasswordResetEntity } from './password-reset.entity.js';
 
 export type OneTimePurpose = 'password_reset' | 'verify_email' | 'legal_acceptance';
 
@@ -37,20 +38,26 @@ export async function issueOneTimeToken(
   token: string = randomToken(),
 ): Promise<string> {
   const now = Date.now();
-  const connection = em.getConnection();
   // Tokens past their expiry serve no one: each new token clears them, so the table holds
   // only live tokens and those expired within the last day.
-  await connection.execute('delete from password_reset where expires_at < ?', [new Date(now - PRUNE_AFTER_EXPIRY_MS)], 'run', em.getTransactionContext());
-  await connection.execute(
-    'insert into password_reset (id, user_id, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, null, ?)',
-    [randomUUID(), userId, tokenHash(purpose, token), new Date(now + ttlMs), new Date(now)],
-    'run',
-    em.getTransactionContext(),
-  );
+  await em.nativeDelete(PasswordResetEntity, { expires_at: { $lt: new Date(now - PRUNE_AFTER_EXPIRY_MS) } });
+  const row = em.create(PasswordResetEntity, {
+    id: randomUUID(),
+    user_id: userId,
+    token_hash: tokenHash(purpose, token),
+    expires_at: new Date(now + ttlMs),
+    used_at: null,
+    created_at: new Date(now),
+  });
+  await em.persist(row).flush();
   return token;
 }
 
-/** Marks the token used and returns its user id; null when it is unknown, expired or already used. */
+/**
+ * Marks the token used and returns its user id; null when it is unknown, expired or already used.
+ * Raw SQL: one conditional `update … returning` is what makes the use single (an entity read then
+ * write would let two concurrent uses both pass).
+ */
 export async function consumeOneTimeToken(em: EntityManager, purpose: OneTimePurpose, token: string): Promise<string | null> {
   const rows = (await em
     .getConnection()

@@ -20,6 +20,8 @@ export interface VerifiedToken {
   issuedAtMs: number;
   /** The token id, when it was signed with one (single-use tokens). */
   jti: string | null;
+  /** Expiry in milliseconds. */
+  expiresAtMs: number;
 }
 
 /** Reads SESSION_SECRET, or the development secret in `dataDir` (created on first use). */
@@ -81,7 +83,7 @@ export class TokenSigner {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
       if (payload.typ !== purpose || typeof payload.sub !== 'string') return null;
       const issuedAtMs = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
-      return { userId: payload.sub, issuedAtMs, jti: typeof payload.jti === 'string' ? payload.jti : null };
+      return { userId: payload.sub, issuedAtMs, jti: typeof payload.jti === 'string' ? payload.jti : null, expiresAtMs: (payload.exp ?? 0) * 1000 };
     } catch {
       return null;
     }

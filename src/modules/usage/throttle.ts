@@ -19,8 +19,24 @@ export const USAGE_READ_LIMIT: OperationLimit = { operation: 'usage', limit: 30,
 /** POST /v1/keys and the `createKey` mutation: per account (refused attempts count too). */
 export const CREATE_KEY_LIMIT: OperationLimit = { operation: 'create_key', limit: 20, durationSeconds: 60 };
 
+/** POST /auth/register (each one costs an argon2 hash): per client IP, counted before the e-mail is looked up. */
+export const REGISTER_LIMIT: OperationLimit = { operation: 'register', limit: 20, durationSeconds: 600 };
+/** POST /auth/password-reset/request: per client IP (429, whatever the address). */
+export const PASSWORD_RESET_IP_LIMIT: OperationLimit = { operation: 'password_reset', limit: 10, durationSeconds: 600 };
+/**
+ * POST /auth/password-reset/request: mails per address (mail bombing). Past it the answer is the
+ * same 200 and no mail goes out, so the limit reveals nothing about the address.
+ */
+export const PASSWORD_RESET_ADDRESS_LIMIT: OperationLimit = { operation: 'password_reset_mail', limit: 3, durationSeconds: 3600 };
+
 /** POST /oauth/register (dynamic client registration is open to anyone): per client IP. */
 export const REGISTER_CLIENT_LIMIT: OperationLimit = { operation: 'client_registration', limit: 50, durationSeconds: 3600 };
+
+/** Counts one call of `rule.operation` by `who` when the budget allows; false (nothing counted) once it is spent. */
+export async function withinOperationLimit(store: CounterStore, who: string, rule: OperationLimit, now = Date.now()): Promise<boolean> {
+  const window = { name: rule.operation, limit: rule.limit, durationMs: rule.durationSeconds * 1000, bucketMs: 1000 };
+  return (await store.consume(`op:${rule.operation}:${who}`, [window], { now, enforce: true, cost: 1 })).allowed;
+}
 
 /** Counts one call of `rule.operation` by `who`; 429 with Retry-After once the budget is spent. */
 export async function throttleOperation(store: CounterStore, who: string, rule: OperationLimit, now = Date.now()): Promise<void> {

@@ -1,0 +1,100 @@
+/**
+ * The OAuth clients a user authorised (MCP agents), and revoking them. A user sees one entry per
+ * client, named by the client id (several authorisations of one client are one entry); revoking
+ * it deletes every grant of the user for that client and everything issued under them (refresh
+ * tokens, codes), in one transaction. Access tokens are JWTs that carry their grant id
+ * (src/oauth/access-token-verifier.ts), and the per-request account lookup refuses a token whose
+ * grant is gone, so the client's access ends at once too.
+ *
+ * The authorization server keeps its state as jsonb rows of `oauth_model` (src/oauth/oidc-adapter.ts);
+ * these queries filter on payload fields (`accountId`, `clientId`), which entity queries cannot
+ * express, hence raw SQL.
+ */
+import type { MikroORM } from '@mikro-orm/core';
+import type { RequestContext } from '../../context.js';
+import { NotFoundError } from '../../errors.js';
+import { requireAccount } from '../usage/usage.service.js';
+import type { OAuthGrantRecord, OAuthGrantRevocation } from './account.schema.js';
+
+interface GrantPayload {
+  clientId?: string;
+  iat?: number;
+  exp?: number;
+  openid?: { scope?: string };
+  resources?: Record<string, string>;
+}
+
+interface GrantRow {
+  id: string;
+  payload: GrantPayload;
+  client: { client_name?: string; client_uri?: string } | null;
+}
+
+const iso = (seconds: number | undefined) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null);
+
+export class OAuthGrantService {
+  constructor(private readonly deps: { orm: MikroORM }) {}
+
+  /** The clients the caller authorised, most recent first. */
+  async list(ctx: RequestContext): Promise<OAuthGrantRecord[]> {
+    const caller = requireAccount(ctx);
+    const rows = (await this.deps.orm.em.fork().getConnection().execute(
+      `select g.id, g.payload, c.payload as client
+         from oauth_model g
+         left join oauth_model c on c.model = 'Client' and c.id = g.payload->>'clientId'
+        where g.model = 'Grant' and g.payload->>'accountId' = ? and (g.expires_at is null or g.expires_at > ?)`,
+      [caller.userId, new Date()],
+    )) as GrantRow[];
+    const byClient = new Map<string, { row: GrantRow; scopes: Set<string>; resources: Set<string>; iat: number; exp: number | undefined }>();
+    for (const row of rows) {
+      const clientId = row.payload.clientId;
+      if (!clientId) continue;
+      const entry = byClient.get(clientId) ?? { row, scopes: new Set<string>(), resources: new Set<string>(), iat: 0, exp: undefined };
+      for (const [resource, scope] of Object.entries(row.payload.resources ?? {})) {
+        entry.resources.add(resource);
+        for (const s of scope.split(' ').filter(Boolean)) entry.scopes.add(s);
+      }
+      for (const s of (row.payload.openid?.scope ?? '').split(' ').filter(Boolean)) entry.scopes.add(s);
+      entry.iat = Math.max(entry.iat, row.payload.iat ?? 0);
+      if (row.payload.exp !== undefined) entry.exp = Math.max(entry.exp ?? 0, row.payload.exp);
+      byClient.set(clientId, entry);
+    }
+    return [...byClient.entries()]
+      .sort((a, b) => b[1].iat - a[1].iat || a[0].localeCompare(b[0]))
+      .map(([clientId, entry]) => ({
+        id: clientId,
+        client_id: clientId,
+        client_name: entry.row.client?.client_name ?? null,
+        client_uri: entry.row.client?.client_uri ?? null,
+        scopes: [...entry.scopes].sort(),
+        resources: [...entry.resources].sort(),
+        authorized_at: iso(entry.iat)!,
+        expires_at: iso(entry.exp),
+      }));
+  }
+
+  /**
+   * Revokes the caller's authorisation of `clientId`: its grants and every token and code issued
+   * under them, in one transaction; 404 when the caller has none for that client.
+   */
+  async revoke(ctx: RequestContext, clientId: string): Promise<OAuthGrantRevocation> {
+    const caller = requireAccount(ctx);
+    await this.deps.orm.em.fork().transactional(async (tx) => {
+      const connection = tx.getConnection();
+      const trx = tx.getTransactionContext();
+      const grants = (await connection.execute(
+        `select id from oauth_model where model = 'Grant' and payload->>'accountId' = ? and payload->>'clientId' = ?`,
+        [caller.userId, clientId],
+        'all',
+        trx,
+      )) as { id: string }[];
+      if (grants.length === 0) throw new NotFoundError('No authorisation of this client');
+      for (const { id } of grants) {
+        // refresh tokens, authorization codes and any stored access token of the grant, then the grant
+        await connection.execute('delete from oauth_model where grant_id = ?', [id], 'run', trx);
+        await connection.execute(`delete from oauth_model where model = 'Grant' and id = ?`, [id], 'run', trx);
+      }
+    });
+    return { status: 'revoked', id: clientId };
+  }
+}

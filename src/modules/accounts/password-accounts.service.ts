@@ -1,0 +1,147 @@
+/**
+ * Password accounts: registration, password sign-in and password reset. Each path that costs
+ * argon2 work or sends mail is throttled before it does (src/modules/accounts/sign-in-throttle.ts,
+ * src/modules/usage/throttle.ts), and answers the same whether the account exists or not.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import type { RequestContext } from '../../context.js';
+import { DomainError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { parseInput } from '../../validation.js';
+import type { CounterStore } from '../usage/counter-store.js';
+import {
+  PASSWORD_RESET_ADDRESS_LIMIT,
+  PASSWORD_RESET_IP_LIMIT,
+  REGISTER_LIMIT,
+  throttleOperation,
+  withinOperationLimit,
+} from '../usage/throttle.js';
+import { loginBodySchema, passwordResetConfirmSchema, passwordResetRequestSchema, registerBodySchema, type UserRecord } from './account.schema.js';
+import { isUniqueViolation } from './hashing.js';
+import type { Mailer } from './mailer.js';
+import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS } from './one-time-tokens.js';
+import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
+import type { IssuedSession, SessionService, SignInResult } from './sessions.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+import { UserEntity } from './user.entity.js';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+const EMAIL_TAKEN = 'An account with this email already exists';
+
+export class PasswordAccountsService {
+  private readonly throttle: SignInThrottle;
+
+  constructor(
+    private readonly deps: {
+      orm: MikroORM;
+      sessions: SessionService;
+      mailer: Mailer;
+      counters: CounterStore;
+      logger: Logger;
+      settings: { termsVersion: string; baseUrl: string };
+    },
+  ) {
+    this.throttle = new SignInThrottle(deps.counters);
+  }
+
+  /**
+   * Creates a password account; 409 when the e-mail (any case, any sign-in method) exists. The
+   * per-IP budget is counted and the e-mail looked up before argon2 hashes anything, so a flood
+   * costs no hashing; the unique index still decides a race between two registrations.
+   */
+  async register(ctx: RequestContext, input: unknown): Promise<UserRecord> {
+    const body = parseInput(registerBodySchema, input);
+    await throttleOperation(this.deps.counters, ctx.caller.ip ?? 'unknown', REGISTER_LIMIT);
+    const em = this.deps.orm.em.fork();
+    const emailLower = body.email.toLowerCase();
+    if (await em.count(UserEntity, { email_lower: emailLower })) throw new DomainError('conflict', EMAIL_TAKEN);
+    const passwordHash = await hashPassword(body.password);
+    const accepted = body.accept_terms && body.acknowledge_privacy;
+    const user = em.create(UserEntity, {
+      id: randomUUID(),
+      email: body.email,
+      email_lower: emailLower,
+      email_verified: false,
+      name: body.name ?? null,
+      password_hash: passwordHash,
+      plan: 'free',
+      terms_version: accepted ? this.deps.settings.termsVersion : null,
+      legal_accepted_at: accepted ? new Date() : null,
+      legal_accepted_ip: accepted ? ctx.caller.ip : null,
+      created_at: new Date(),
+    });
+    try {
+      await em.persist(user).flush();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DomainError('conflict', EMAIL_TAKEN);
+      throw error;
+    }
+    return this.deps.sessions.userRecord(user);
+  }
+
+  /**
+   * Password sign-in. The attempt is counted before argon2 runs and taken back on success
+   * (SignInThrottle); a wrong e-mail and a wrong password give the same 401 after the same
+   * argon2 work.
+   */
+  async login(ctx: RequestContext, input: unknown): Promise<SignInResult> {
+    const body = parseInput(loginBodySchema, input);
+    const email = body.email.trim().toLowerCase();
+    const attempt = await this.throttle.attempt(email, ctx.caller.ip);
+    const user = await this.deps.orm.em.fork().findOne(UserEntity, { email_lower: email });
+    const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password);
+    if (!user || !user.password_hash || !ok) throw new DomainError('unauthorized', INVALID_CREDENTIALS);
+    await attempt.succeeded();
+    return this.deps.sessions.signIn(user);
+  }
+
+  /**
+   * Always the same 200 (no account enumeration); mails a one-time token valid one hour when the
+   * account exists. Limited per IP (429) and per address: past the address's budget the answer is
+   * unchanged and no mail is sent, whether the account exists or not.
+   */
+  async requestPasswordReset(ctx: RequestContext, input: unknown): Promise<{ detail: string }> {
+    const body = parseInput(passwordResetRequestSchema, input);
+    const answer = { detail: 'If an account exists for this email, a password reset link has been sent.' };
+    await throttleOperation(this.deps.counters, ctx.caller.ip ?? 'unknown', PASSWORD_RESET_IP_LIMIT);
+    const email = body.email.trim().toLowerCase();
+    if (!(await withinOperationLimit(this.deps.counters, email, PASSWORD_RESET_ADDRESS_LIMIT))) return answer;
+    const em = this.deps.orm.em.fork();
+    const user = await em.findOne(UserEntity, { email_lower: email });
+    if (!user) return answer;
+    const token = await issueOneTimeToken(em, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
+    const link = `${this.deps.settings.baseUrl}/reset-password?token=${token}`;
+    try {
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: 'Reset your password',
+        text:
+          `Someone asked to reset the password of your account.\n\n` +
+          `To choose a new password, open this link within one hour:\n${link}\n\n` +
+          `Reset token: ${token}\n\nIf it was not you, ignore this e-mail.`,
+      });
+    } catch (error) {
+      // the answer must not reveal that the account exists, so the failure is only logged
+      this.deps.logger.error('password reset: could not send the e-mail', error);
+    }
+    return answer;
+  }
+
+  /**
+   * Consumes a reset token once, sets the password, ends every other session and starts a new
+   * one. argon2 runs only once the token proved valid (an invalid token costs no hashing).
+   */
+  async confirmPasswordReset(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+    const body = parseInput(passwordResetConfirmSchema, input);
+    const userId = await this.deps.orm.em.fork().transactional(async (tx) => {
+      const id = await consumeOneTimeToken(tx, 'password_reset', body.token);
+      if (!id) throw new DomainError('bad_request', 'Invalid or expired password reset token');
+      const passwordHash = await hashPassword(body.password);
+      await tx.nativeUpdate(UserEntity, { id }, { password_hash: passwordHash, sessions_valid_after: new Date() });
+      return id;
+    });
+    const session = await this.deps.sessions.issueSession(userId);
+    return { detail: 'Password updated; other sessions have been signed out.', session };
+  }
+}

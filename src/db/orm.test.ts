@@ -8,7 +8,7 @@ import { IndexStateEntity } from '../modules/legal-data/index-state.entity.js';
 import { getIndexState, setIndexState } from '../modules/legal-data/catalog.store.js';
 import { closeOrm, createOrm, migrateUp, ormBackend } from './orm.js';
 import { parsePgArray } from './pglite-dialect.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './test-databases.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
 
 const MIGRATION_NAMES = migrationsList.map((m) => m.name);
 

@@ -1,6 +1,6 @@
 /** Citations found in running text and resolved strictly, over an index of real corpus records. */
 import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
-import { parseDocumentRecord } from '../ingest/corpus-reader.js';
+import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
 import type { DocumentMetadata } from '../legal-document.js';
 import { findCitations, MAX_ANCHORS_TRIED } from './citations-in-text.js';
 import { ReferenceIndex } from './reference-index.js';

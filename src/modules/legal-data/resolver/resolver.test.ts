@@ -6,7 +6,7 @@ import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
 import { ValidationError } from '../../../errors.js';
 import { parseInput } from '../../../validation.js';
 import { MAX_REFERENCE_LENGTH, resolveRequestSchema } from '../resolve.schema.js';
-import { parseDocumentRecord } from '../ingest/corpus-reader.js';
+import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
 import type { DocumentMetadata } from '../legal-document.js';
 import { buildCoverage } from './coverage.js';
 import { findCitations } from './citations-in-text.js';

@@ -32,8 +32,9 @@ const NO_HINTS: ResolveHints = { country: null, type: null };
  * Anchors (`§ n`, `Art. n`…) tried per text at most. A search query that cites a provision names
  * one to three; a pasted paragraph a handful. Sixteen leaves room for several citations plus
  * the unresolvable anchors beside them (`§ 5 … Art. 3 …` without an act), while `§ 1 Art. 2 `
- * repeated over 4,000 characters (~730 anchors, ~150-270 ms of resolutions on a small index,
- * measured) is cut to a few milliseconds: one anchor costs ~0.3-0.7 ms here.
+ * repeated over 4,000 characters (~730 anchors: 150-270 ms of resolutions over a small index,
+ * 1.2 s per search in `npm run bench -- --slice`) is cut to a few milliseconds: one anchor
+ * costs ~0.3-0.7 ms here.
  */
 export const MAX_ANCHORS_TRIED = 16;
 

@@ -215,6 +215,7 @@ describe('hostile input', () => {
   const BOUND_MS = 40_000;
   const repeated = (unit: string, prefix = '', suffix = '') => prefix + unit.repeat(Math.floor((MEGABYTE - prefix.length - suffix.length) / unit.length)) + suffix;
   const megabyteInputs: [string, string][] = [
+    ['spaces only (nothing left once cleaned; the grammar used to throw on it)', ' '.repeat(MEGABYTE)],
     ['an identifier-like run', 'a/eli/' + 'b'.repeat(MEGABYTE - 6)],
     ['commas', 'x' + ','.repeat(MEGABYTE - 2) + 'y'],
     ['digits between letters', repeated('1', 'ab', 'x')],

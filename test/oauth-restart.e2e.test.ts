@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadConfig } from '../src/config.js';
-import { openTestDatabase, type TestDatabase } from '../src/db/test-databases.js';
+import { openTestDatabase, type TestDatabase } from './helpers/test-databases.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { Browser, inputValue } from './helpers/browser.js';

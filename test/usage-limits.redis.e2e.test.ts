@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { closeOrm, createOrm } from '../src/db/orm.js';
-import { TEST_POSTGRES_ADMIN_URL } from '../src/db/test-databases.js';
+import { TEST_POSTGRES_ADMIN_URL } from './helpers/test-databases.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { argon2Work } from '../src/modules/accounts/passwords.js';

@@ -8,7 +8,7 @@ import { IndexStateEntity } from '../modules/legal-data/index-state.entity.js';
 import { getIndexState, setIndexState } from '../modules/legal-data/catalog.store.js';
 import { closeOrm, createOrm, migrateUp, ormBackend } from './orm.js';
 import { parsePgArray } from './pglite-dialect.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './test-databases.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
 
 const MIGRATION_NAMES = migrationsList.map((m) => m.name);
 
@@ -130,6 +130,24 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
     for (const [i, key] of keys.entries()) {
       expect(await getIndexState(db.orm.em.fork(), key)).toEqual({ i });
     }
+  });
+
+  it("keeps another caller's statement out of an open transaction (not rolled back with it)", async () => {
+    let outside: Promise<unknown> | undefined;
+    const rolledBack = db.orm.em.fork().transactional(async (em) => {
+      await setIndexState(em, 'inside-rolled-back', { inside: true });
+      // Not awaited: on PGlite's single connection it waits until the transaction ends.
+      outside = db.orm.em
+        .fork()
+        .getConnection()
+        .execute(`insert into index_state (key, value, updated_at) values (?, ?, now())`, ['outside-kept', JSON.stringify({ outside: true })]);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // room for it to slip into the transaction
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    await outside;
+    expect(await getIndexState(db.orm.em.fork(), 'inside-rolled-back')).toBeNull();
+    expect(await getIndexState(db.orm.em.fork(), 'outside-kept')).toEqual({ outside: true });
   });
 });
 

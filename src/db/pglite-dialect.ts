@@ -1,39 +1,25 @@
 /**
- * A Kysely dialect over one PGlite (PostgreSQL in WASM) instance, used by MikroORM 7 as its
- * `driverOptions` when no DATABASE_URL is configured.
+ * PGlite (PostgreSQL in WASM) for MikroORM 7: Kysely's own `PGliteDialect` (driver, adapter,
+ * compiler, introspector; transactions through PGlite's exclusive `transaction()`; one holder
+ * of the single connection at a time, since its adapter says it has no second connection),
+ * passed as `driverOptions` when no DATABASE_URL is configured. What it lacks is added by the
+ * PGlite handed to it (`forKysely`):
  *
- * PGlite has exactly one session, so the driver hands out its single connection to one
- * holder at a time (a FIFO mutex taken in `acquireConnection`, released in
- * `releaseConnection`). Kysely keeps the connection for the whole life of a transaction,
- * so BEGIN … COMMIT can never interleave with statements of another caller.
- * Consequence (the same as any single-connection pool): code that awaits a query on a
- * *different* EntityManager/connection while holding a transaction open deadlocks.
+ * - **Several statements in one string.** Kysely sends everything through `query` (extended
+ *   protocol, one statement); MikroORM's schema and migration SQL sends several at once.
+ *   Statements without parameters go through `exec` (simple protocol), inside a transaction too.
+ * - **The ORM's value shapes.** Results are parsed like MikroORM's own `pg` setup, so both
+ *   backends hand the ORM the same shapes: date/timestamp/interval stay raw strings (MikroORM
+ *   converts them), and int8 stays a string as node-postgres returns it; the affected-row count
+ *   is set for writes only, as node-postgres does.
+ * - **Who closes the instance.** Kysely closes it on destroy; we close only what the dialect
+ *   created (a factory), not an instance the caller passed and still owns.
  *
- * Statements without parameters go through `exec` (simple query protocol), which accepts
- * several statements in one string (MikroORM's schema and migration SQL does that);
- * parameterised statements go through `query` (extended protocol, one statement).
- *
- * Result values are parsed like MikroORM's own `pg` setup, so both backends hand the ORM the
- * same shapes: date/timestamp/interval stay raw strings (MikroORM converts them), and int8
- * stays a string as node-postgres returns it.
+ * As with any single-connection pool, code that awaits a query on a *different* EntityManager
+ * while holding a transaction open deadlocks.
  */
-import type { PGlite, QueryOptions, Results } from '@electric-sql/pglite';
-import {
-  CompiledQuery,
-  PGliteAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type AbortableOperationOptions,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type Kysely,
-  type QueryCompiler,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import { PGliteDialect as KyselyPGliteDialect, type PGliteDialectConfig } from 'kysely';
 
 export interface PGliteDialectOptions {
   /**
@@ -127,166 +113,58 @@ export const PGLITE_PARSERS: NonNullable<QueryOptions['parsers']> = {
 
 const AFFECTING_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
 
-/** Minimal FIFO mutex: `lock()` resolves with the matching release function. */
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
+type Queryable = Pick<Transaction, 'query' | 'exec'>;
+type KyselyPGlite = Exclude<PGliteDialectConfig['pglite'], (...args: never[]) => unknown>;
 
-  lock(): Promise<() => void> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const acquired = this.#tail.then(() => release);
-    this.#tail = this.#tail.then(() => released);
-    return acquired;
-  }
-}
-
-class PGliteConnection implements DatabaseConnection {
-  constructor(readonly pglite: PGlite) {}
-
-  async executeQuery<R>(compiledQuery: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> {
-    options?.signal?.throwIfAborted();
-    const queryOptions: QueryOptions = { rowMode: 'object', parsers: PGLITE_PARSERS };
-    const results: Results[] =
-      compiledQuery.parameters.length === 0
-        ? await this.pglite.exec(compiledQuery.sql, queryOptions)
-        : [await this.pglite.query(compiledQuery.sql, [...compiledQuery.parameters], queryOptions)];
-    return toQueryResult<R>(results);
-  }
-
-  async *streamQuery<R>(
-    compiledQuery: CompiledQuery,
-    chunkSize = 100,
-    options?: AbortableOperationOptions,
-  ): AsyncIterableIterator<QueryResult<R>> {
-    // PGlite has no server-side cursor API; materialise and hand out chunks.
-    const { rows } = await this.executeQuery<R>(compiledQuery, options);
-    const size = Math.max(1, chunkSize);
-    for (let i = 0; i < rows.length; i += size) {
-      options?.signal?.throwIfAborted();
-      yield { rows: rows.slice(i, i + size) };
-    }
-  }
-}
-
-/** Folds PGlite's per-statement results into Kysely's shape (rows of the last statement that returned any). */
-function toQueryResult<R>(results: Results[]): QueryResult<R> {
-  let affected: bigint | undefined;
-  let rows: R[] = [];
+/** Folds PGlite's per-statement results into one (rows of the last statement that returned any). */
+function folded(results: Results[]): Results {
+  let affectedRows: number | undefined;
+  let last: Results = { rows: [], fields: [] };
   for (const result of results) {
-    if (result.fields.length > 0 || result.rows.length > 0) rows = result.rows as R[];
-    if (result.command && AFFECTING_COMMANDS.has(result.command.toUpperCase())) {
-      affected = (affected ?? 0n) + BigInt(result.rowCount ?? 0);
-    }
+    if (result.fields.length > 0 || result.rows.length > 0) last = result;
+    if (result.command && AFFECTING_COMMANDS.has(result.command.toUpperCase())) affectedRows = (affectedRows ?? 0) + (result.rowCount ?? 0);
   }
-  return { rows, numAffectedRows: affected };
+  return { rows: last.rows, fields: last.fields, affectedRows };
 }
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-export class PGliteDriver implements Driver {
-  readonly #options: PGliteDialectOptions;
-  readonly #mutex = new Mutex();
-  readonly #releases = new WeakMap<DatabaseConnection, () => void>();
-  #pglite: PGlite | undefined;
-  #connection: PGliteConnection | undefined;
-
-  constructor(options: PGliteDialectOptions) {
-    this.#options = options;
-  }
-
-  async init(): Promise<void> {
-    const source = this.#options.pglite;
-    const pglite = typeof source === 'function' ? await source() : source;
-    if (pglite.closed) throw new Error('The PGlite instance is already closed');
-    await pglite.waitReady;
-    this.#pglite = pglite;
-    this.#connection = new PGliteConnection(pglite);
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.#mutex.lock();
-    const connection = this.#connection;
-    if (!connection) {
-      release();
-      throw new Error('The PGlite driver is not initialised or was destroyed');
-    }
-    this.#releases.set(connection, release);
-    return connection;
-  }
-
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const release = this.#releases.get(connection);
-    this.#releases.delete(connection);
-    release?.();
-  }
-
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    let sql = 'begin';
-    if (settings.isolationLevel || settings.accessMode) {
-      sql = 'start transaction';
-      if (settings.isolationLevel) sql += ` isolation level ${settings.isolationLevel}`;
-      if (settings.accessMode) sql += ` ${settings.accessMode}`;
-    }
-    await connection.executeQuery(CompiledQuery.raw(sql));
-  }
-
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
-  }
-
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
-  }
-
-  async savepoint(connection: DatabaseConnection, savepointName: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdent(savepointName)}`));
-  }
-
-  async rollbackToSavepoint(connection: DatabaseConnection, savepointName: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdent(savepointName)}`));
-  }
-
-  async releaseSavepoint(connection: DatabaseConnection, savepointName: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoteIdent(savepointName)}`));
-  }
-
-  async destroy(): Promise<void> {
-    const pglite = this.#pglite;
-    this.#pglite = undefined;
-    if (!pglite) return;
-    // Wait for the current holder (if any) to finish before tearing down.
-    const release = await this.#mutex.lock();
-    try {
-      this.#connection = undefined;
-      const closeOnDestroy = this.#options.closeOnDestroy ?? typeof this.#options.pglite === 'function';
-      if (closeOnDestroy && !pglite.closed) await pglite.close();
-    } finally {
-      release();
-    }
-  }
+/** `query` as Kysely calls it, with our parsers, and parameterless SQL (maybe several statements) through `exec`. */
+function query(target: Queryable) {
+  return async <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<Results<T>> => {
+    const withParsers: QueryOptions = { ...options, parsers: PGLITE_PARSERS };
+    const results = params.length === 0 ? await target.exec(sql, withParsers) : [await target.query<Record<string, unknown>>(sql, params, withParsers)];
+    return folded(results) as Results<T>;
+  };
 }
 
-/** Kysely dialect for PGlite; pass it to MikroORM as `driverOptions` with the PostgreSqlDriver. */
-export class PGliteDialect implements Dialect {
-  readonly #options: PGliteDialectOptions;
+/** The PGlite Kysely's driver talks to: the instance, with `query` (also in transactions) as above. */
+function forKysely(pglite: PGlite, closeOnDestroy: boolean): KyselyPGlite {
+  return {
+    get closed() {
+      return pglite.closed;
+    },
+    get ready() {
+      return pglite.ready;
+    },
+    waitReady: pglite.waitReady,
+    query: query(pglite),
+    transaction: (callback) => pglite.transaction((tx) => callback({ query: query(tx), rollback: () => tx.rollback() })),
+    close: async () => {
+      if (closeOnDestroy) await pglite.close();
+    },
+  };
+}
 
+/** Kysely's PGlite dialect over `forKysely`; pass it to MikroORM as `driverOptions` with the PostgreSqlDriver. */
+export class PGliteDialect extends KyselyPGliteDialect {
   constructor(options: PGliteDialectOptions) {
-    this.#options = options;
-  }
-
-  createDriver(): Driver {
-    return new PGliteDriver(this.#options);
-  }
-
-  createQueryCompiler(): QueryCompiler {
-    return new PostgresQueryCompiler();
-  }
-
-  createAdapter(): DialectAdapter {
-    return new PGliteAdapter();
-  }
-
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
-    return new PostgresIntrospector(db);
+    const source = options.pglite;
+    const closeOnDestroy = options.closeOnDestroy ?? typeof source === 'function';
+    super({
+      pglite: async () => {
+        const pglite = typeof source === 'function' ? await source() : source;
+        if (pglite.closed) throw new Error('The PGlite instance is already closed');
+        return forKysely(pglite, closeOnDestroy);
+      },
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { migrateUp } from '../db/orm.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../db/test-databases.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
 import { createLogger } from '../logger.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { loadOrCreateSigningKey } from './signing-key.js';

@@ -16,8 +16,8 @@
  * A document whose id hashes into the held-out share gives validation pairs only.
  */
 import { createHash } from 'node:crypto';
-import { chunkText } from '../../modules/legal-data/ingest/chunker.js';
-import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../modules/legal-data/ingest/corpus-reader.js';
+import { chunkText } from '../../corpus/chunker.js';
+import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
 import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { createRandom } from './linalg.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, type TestDatabase } from '../../db/test-databases.js';
+import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.js';
 
 describe('one-time tokens', () => {

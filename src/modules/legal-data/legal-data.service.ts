@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { broadcast } from '../../util/broadcast.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
-import type { CatalogSource } from './ingest/corpus-reader.js';
+import type { CatalogSource } from '../../corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { LegalDataApi } from './legal-data.port.js';
 import { documentId, NAMESPACES, type LegalDocument } from './legal-document.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountCaller, RequestContext } from '../../context.js';
 import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../db/test-databases.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { DomainError, ValidationError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { MemoryCounterStore } from './counter-store.js';

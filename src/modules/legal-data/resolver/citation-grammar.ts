@@ -70,15 +70,27 @@ function chainParts(reference: string): string[] {
   return reference.split(CHAIN).map((p) => p.trim()).filter(Boolean);
 }
 
+const CONNECTOR_AT = new RegExp(CONNECTORS.source.slice(1), 'iy');
+const isSpace = (c: string) => /\s/.test(c);
+
+/**
+ * The text without its leading connectors (`of the`, `du`, `gemäß`…), leading `,;:.` and trailing
+ * `,;:`, and spaces. Walks indexes instead of re-slicing the string for each connector, so a
+ * text of a million connectors is stripped in linear time.
+ */
 function stripConnectors(text: string): string {
-  let out = text.trim();
-  let previous = '';
-  while (out !== previous) {
-    previous = out;
-    out = out.replace(CONNECTORS, '').trim();
-    out = out.replace(/^[,;:.]+|[,;:]+$/g, '').trim();
+  let end = text.length;
+  while (end > 0 && (isSpace(text[end - 1]) || ',;:'.includes(text[end - 1]))) end--;
+  const body = text.slice(0, end);
+  let start = 0;
+  for (;;) {
+    while (start < end && (isSpace(body[start]) || ',;:.'.includes(body[start]))) start++;
+    CONNECTOR_AT.lastIndex = start;
+    const connector = CONNECTOR_AT.exec(body);
+    if (!connector || connector[0].length === 0) break;
+    start += connector[0].length;
   }
-  return out;
+  return body.slice(start);
 }
 
 function unitTypeOf(designator: string): UnitType {
@@ -163,12 +175,13 @@ export function euActCelex(text: string): string[] {
 /** Parses a legislation citation, or returns null when the reference is not one. */
 export function parseCitation(reference: string): ParsedCitation | null {
   const parts = chainParts(reference);
+  if (parts.length === 0) return null;
   const first = parseOne(parts[0]);
   if (!first) {
     // A whole act: `DSGVO`, `Directive 95/46/EC`, `Code civil`.
     const act = stripConnectors(parts[0]);
     if (!/\p{L}{2,}/u.test(act) || /^(?:§+|art\.?|arts?\.|articles?|artikel|sections?|s\.)$/i.test(act)) return null;
-    if (/\d+\s*[-,]?\s*$/.test(act) && !euActCelex(act).length && !/\b(?:1[89]|20)\d{2}$/.test(act)) return null;
+    if (endsWithNumber(act) && !euActCelex(act).length && !/\b(?:1[89]|20)\d{2}$/.test(act)) return null;
     return { unitType: null, unit: null, subUnits: [], others: [], following: false, act, celex: euActCelex(act) };
   }
   if (!first.act) {
@@ -186,22 +199,32 @@ export function parseCitation(reference: string): ParsedCitation | null {
   return first;
 }
 
+/**
+ * Whether `act` ends with a number (`Code 12`, `Act 5 -`). Only the last characters are read:
+ * an unanchored `\d+\s*[-,]?\s*$` over the whole text retries every digit run and is
+ * quadratic on a long one.
+ */
+function endsWithNumber(act: string): boolean {
+  return /\d\s*[-,]?\s*$/.test(act.trimEnd().slice(-3));
+}
+
 function parseOne(text: string): ParsedCitation | null {
-  let search = text;
-  let offset = 0;
-  let match: RegExpExecArray | null = null;
-  // Find the first designator that counts (`s.` only at the start or after a comma).
-  while ((match = DESIGNATOR.exec(search))) {
+  // Find the first designator that counts (`s.` only at the start or after a comma). One pass of
+  // a global regex: re-slicing the text after each designator that does not count was quadratic.
+  const designators = new RegExp(DESIGNATOR.source, 'gi');
+  for (let match = designators.exec(text); match; match = designators.exec(text)) {
     const designator = match[1];
-    const start = offset + match.index + match[0].length - designator.length;
-    const before = text.slice(0, start).trim();
-    if (!START_ONLY.test(designator) || before === '' || before.endsWith(',')) {
-      return parseAt(text, start, designator);
-    }
-    offset += match.index + match[0].length;
-    search = text.slice(offset);
+    const start = match.index + match[0].length - designator.length;
+    if (!START_ONLY.test(designator) || startsOrFollowsComma(text, start)) return parseAt(text, start, designator);
   }
   return null;
+}
+
+/** Whether only spaces, or a comma and spaces, stand before `position`. */
+function startsOrFollowsComma(text: string, position: number): boolean {
+  let i = position - 1;
+  while (i >= 0 && isSpace(text[i])) i--;
+  return i < 0 || text[i] === ',';
 }
 
 function parseAt(text: string, start: number, designator: string): ParsedCitation | null {

@@ -1,8 +1,8 @@
 /** Citations found in running text and resolved strictly, over an index of real corpus records. */
 import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
-import { parseDocumentRecord } from '../ingest/corpus-reader.js';
+import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
 import type { DocumentMetadata } from '../legal-document.js';
-import { findCitations } from './citations-in-text.js';
+import { findCitations, MAX_ANCHORS_TRIED } from './citations-in-text.js';
 import { ReferenceIndex } from './reference-index.js';
 
 const DE_IDS = ['bgb', 'bgb/823', 'bgb/433'];
@@ -29,7 +29,8 @@ beforeAll(async () => {
   })());
 });
 
-const cited = (text: string) => findCitations(index, text).map((c) => [text.slice(c.start, c.end), c.doc.source_id]);
+// No time budget here: what is found must not depend on how loaded the machine is (the budget has its own test).
+const cited = (text: string) => findCitations(index, text, { budgetMs: Infinity }).map((c) => [text.slice(c.start, c.end), c.doc.source_id]);
 
 describe('findCitations', () => {
   it('finds a provision cited in a sentence, with its extent', () => {
@@ -54,5 +55,52 @@ describe('findCitations', () => {
 
   it('stops at the asked number of citations', () => {
     expect(findCitations(index, '§ 823 BGB und § 433 BGB', { max: 1 })).toHaveLength(1);
+  });
+});
+
+describe('the scan is bounded (it runs on the event loop of every search)', () => {
+  /** `count` anchors that resolve to nothing, each followed by more words than a citation takes. */
+  const unresolvable = (count: number) => Array.from({ length: count }, (_, i) => `§ ${9000 + i} ${'lorem '.repeat(13)}`).join('');
+  const adversarial = '§ 1 Art. 2 '.repeat(400).slice(0, 4000);
+
+  it('tries at most the anchor cap: a citation after it is not reached', () => {
+    const unbounded = { budgetMs: Infinity };
+    expect(findCitations(index, `${unresolvable(3)}§ 823 BGB`, { ...unbounded, maxAnchors: 4 })).toHaveLength(1);
+    expect(findCitations(index, `${unresolvable(4)}§ 823 BGB`, { ...unbounded, maxAnchors: 4 })).toEqual([]);
+    // The default cap, the same way.
+    expect(findCitations(index, `${unresolvable(MAX_ANCHORS_TRIED - 1)}§ 823 BGB`, unbounded)).toHaveLength(1);
+    expect(findCitations(index, `${unresolvable(MAX_ANCHORS_TRIED)}§ 823 BGB`, unbounded)).toEqual([]);
+  });
+
+  it('does not count anchors inside a citation already found', () => {
+    // `§ 2` is a sub-unit of the first citation (`§ 823 § 2 BGB`), not a second anchor tried.
+    const text = '§ 823 § 2 BGB und § 433 BGB';
+    expect(findCitations(index, text, { budgetMs: Infinity, maxAnchors: 2 }).map((c) => [text.slice(c.start, c.end), c.doc.source_id])).toEqual([
+      ['§ 823 § 2 BGB', 'bgb/823'],
+      ['§ 433 BGB', 'bgb/433'],
+    ]);
+  });
+
+  /** A clock that advances one millisecond each time it is read, counting its reads. */
+  const tickingClock = () => {
+    const clock = { reads: 0, now: () => clock.reads++ };
+    return clock;
+  };
+
+  it('ends within its time budget on an adversarial query', () => {
+    // Without a budget nor a cap, the adversarial query makes thousands of resolution attempts
+    // (the clock is read before each one) ...
+    const free = tickingClock();
+    findCitations(index, adversarial, { maxAnchors: Infinity, budgetMs: Infinity, now: free.now });
+    expect(free.reads).toBeGreaterThan(5_000);
+    // ... with a 50 ms budget, every attempt after the deadline fails without resolving: the
+    // clock is read a few more times (the attempts left for the anchor in progress), no more.
+    const budgeted = tickingClock();
+    findCitations(index, adversarial, { maxAnchors: Infinity, budgetMs: 50, now: budgeted.now });
+    expect(budgeted.reads).toBeGreaterThanOrEqual(50);
+    expect(budgeted.reads).toBeLessThan(50 + 2 * 12 * 2 + 2);
+    // A spent budget finds nothing, a sufficient one everything.
+    expect(findCitations(index, '§ 823 BGB und § 433 BGB', { budgetMs: 0, now: tickingClock().now })).toEqual([]);
+    expect(findCitations(index, '§ 823 BGB und § 433 BGB', { budgetMs: 1_000, now: tickingClock().now })).toHaveLength(2);
   });
 });

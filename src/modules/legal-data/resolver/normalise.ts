@@ -27,17 +27,13 @@ export function abbreviationKey(value: string): string {
   return foldText(value).replace(/[^a-z0-9]/g, '');
 }
 
-const LEADING_ARTICLES = /^(?:the|le|la|les|l|du|de|des|der|die|das|dem|den)\s+/;
+/** Every leading article at once (a loop removing one at a time was quadratic on `the the the …`). */
+const LEADING_ARTICLES = /^(?:(?:the|le|la|les|l|du|de|des|der|die|das|dem|den) )+/;
 
 /** Key of a title: folded words separated by one space, without a leading article. */
 export function titleKey(value: string): string {
-  let key = foldText(value).replace(/[^a-z0-9]+/g, ' ').trim();
-  let previous = '';
-  while (previous !== key) {
-    previous = key;
-    key = key.replace(LEADING_ARTICLES, '');
-  }
-  return key;
+  // Words are separated by exactly one space here, which LEADING_ARTICLES relies on.
+  return foldText(value).replace(/[^a-z0-9]+/g, ' ').trim().replace(LEADING_ARTICLES, '');
 }
 
 /** Key of an article or section number: `L. 1234-1` -> `l1234-1`, `74 a` -> `74a`, `1er` -> `1`. */

@@ -15,7 +15,7 @@ import {
   type ResolvedDocument,
   type ResolveResponse,
 } from '../resolve.schema.js';
-import { findCitations } from './citations-in-text.js';
+import { findCitations, warmUpCitationScan } from './citations-in-text.js';
 import { buildCoverage } from './coverage.js';
 import { cleanReference, foldText, titleKey } from './normalise.js';
 import { ReferenceIndex } from './reference-index.js';
@@ -63,6 +63,8 @@ export class ReferenceResolver {
     this.building = build;
     try {
       const index = await build;
+      // The scan of search queries has a time budget, which a cold first scan could exhaust.
+      warmUpCitationScan(index);
       if (this.building === build) this.index = index;
     } finally {
       // A failed build must not stay in place: the next call builds again.

@@ -6,10 +6,11 @@ import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
 import { ValidationError } from '../../../errors.js';
 import { parseInput } from '../../../validation.js';
 import { MAX_REFERENCE_LENGTH, resolveRequestSchema } from '../resolve.schema.js';
-import { parseDocumentRecord } from '../ingest/corpus-reader.js';
+import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
 import type { DocumentMetadata } from '../legal-document.js';
 import { buildCoverage } from './coverage.js';
-import { cleanReference } from './normalise.js';
+import { findCitations } from './citations-in-text.js';
+import { cleanReference, titleKey } from './normalise.js';
 import { ReferenceIndex } from './reference-index.js';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation, type ResolveHints } from './resolver.js';
 
@@ -201,4 +202,39 @@ describe('hostile input', () => {
       expect(() => resolve(reference)).not.toThrow();
     }
   });
+
+  /**
+   * Megabyte inputs through every in-memory stage, the title key and the citation scan, each
+   * timed. Measured here (2 cores, other jobs running): at most ~0.4 s per input (most 10-100
+   * ms). The bound is 100x that, so a loaded machine never trips it, while a quadratic pass
+   * over 10^6 characters (~10^12 steps) runs for hours: before the fixes that came with this
+   * test, some of these inputs took 14-96 s at only 10^5 characters (trailing-group and
+   * genitive regexes, connector and article stripping loops, the designator search).
+   */
+  const MEGABYTE = 1_000_000;
+  const BOUND_MS = 40_000;
+  const repeated = (unit: string, prefix = '', suffix = '') => prefix + unit.repeat(Math.floor((MEGABYTE - prefix.length - suffix.length) / unit.length)) + suffix;
+  const megabyteInputs: [string, string][] = [
+    ['spaces only (nothing left once cleaned; the grammar used to throw on it)', ' '.repeat(MEGABYTE)],
+    ['an identifier-like run', 'a/eli/' + 'b'.repeat(MEGABYTE - 6)],
+    ['commas', 'x' + ','.repeat(MEGABYTE - 2) + 'y'],
+    ['digits between letters', repeated('1', 'ab', 'x')],
+    ['letters before a number', repeated('a', 'ab', '1x')],
+    ['numbers after a designator', repeated('1 ', '§ ')],
+    ['connectors after a citation', repeated('of ', '§ 1 ')],
+    ['leading articles', repeated('the ', 'Art. 1 ')],
+    ['designators that do not count', repeated('x s. 1 ', 'y')],
+    ['open parentheses', repeated('(', 'Art. 1 ')],
+    ['a list', repeated(', 1', '§ 1')],
+    ['sub-units', repeated('Abs. 1 ', '§ 1 ')],
+    ['anchors', repeated('§ 1 Art. 2 ')],
+    ['chains', repeated('i.V.m. § 1 ')],
+  ];
+  it.each(megabyteInputs)('finishes %s over a megabyte in linear time', (_name, input) => {
+    const started = performance.now();
+    resolve(input);
+    titleKey(input);
+    findCitations(index, input);
+    expect(performance.now() - started).toBeLessThan(BOUND_MS);
+  }, BOUND_MS * 2);
 });

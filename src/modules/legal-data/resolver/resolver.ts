@@ -154,14 +154,15 @@ export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEnt
   const variants = new Set([citation.act]);
   // `loi modifiée du …`, `as amended`, `in der Fassung …`: the act is the same.
   variants.add(citation.act.replace(/\b(?:modifi[ée]e?s?|as amended|n\.\s?F\.|a\.\s?F\.)\s*/gi, '').trim());
-  variants.add(citation.act.replace(/\s*\([^)]*\)\s*$/, '').trim());
+  variants.add(withoutTrailingParenthetical(citation.act));
   // `Gesetz über … (StBerG)`: the abbreviation in parentheses names the act too.
   const parenthetical = /\(([^()]{2,20})\)\s*$/.exec(citation.act);
   if (parenthetical) variants.add(parenthetical[1]);
   // German genitive (`des Sozialgerichtsgesetzes`, `des Handelsgesetzbuchs`).
   for (const v of [...variants]) {
     variants.add(v.replace(/^(\p{L}{5,}?)(?:es|s)(?=\s|$)/u, '$1'));
-    variants.add(v.replace(/(\p{L}{5,}?)(?:es|s)$/u, '$1'));
+    // The lookbehind starts the match at a word's start only (unanchored, it was quadratic on a long word).
+    variants.add(v.replace(/(?<!\p{L})(\p{L}{5,}?)(?:es|s)$/u, '$1'));
   }
   const book = sozialgesetzbuch(citation.act);
   if (book) variants.add(book);
@@ -172,6 +173,18 @@ export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEnt
     for (const a of index.actTitles.get(titleKey(v)) ?? []) found.add(a);
   }
   return [...found];
+}
+
+/**
+ * The text without a final `( … )` group (`Gesetz über … (StBerG)` -> `Gesetz über …`), as
+ * `/\s*\([^)]*\)\s*$/` would remove it, by index: that regex retries every `(` and is
+ * quadratic on a long run of them.
+ */
+function withoutTrailingParenthetical(text: string): string {
+  const t = text.trimEnd();
+  if (!t.endsWith(')')) return text.trim();
+  const open = t.indexOf('(', t.lastIndexOf(')', t.length - 2) + 1);
+  return open === -1 || open >= t.length - 1 ? text.trim() : t.slice(0, open).trim();
 }
 
 const ORDINALS = ['erst', 'zweit', 'dritt', 'viert', 'fünft', 'sechst', 'siebt', 'acht', 'neunt', 'zehnt', 'elft', 'zwölft', 'dreizehnt', 'vierzehnt'];

@@ -8,7 +8,7 @@
  * unless a directory is given.
  */
 import { randomBytes } from 'node:crypto';
-import { closeOrm, createOrm, type Orm } from './orm.js';
+import { closeOrm, createOrm, type Orm } from '../../src/db/orm.js';
 
 export type TestBackend = 'postgresql' | 'pglite';
 export const TEST_BACKENDS: TestBackend[] = ['postgresql', 'pglite'];

@@ -1,0 +1,148 @@
+/**
+ * Writes of the embedded engine: the write lock (writes run one at a time inside the process;
+ * reads never wait for them), the rows a batch of documents becomes, the lookups an upsert
+ * needs, and the keyword leg's indexes.
+ */
+import * as lancedb from '@lancedb/lancedb';
+import type { DocumentInput } from '../search-engine.js';
+import { analyzeDocumentText, resolveDocumentLanguage } from '../text-analysis.js';
+import { filterValues, inLists } from './lancedb-filters.js';
+import { norm } from './lancedb-search.js';
+import { documentRow, FTS_COLUMN, searchHeader } from './lancedb-tables.js';
+import type { Meta } from './lancedb-vectors.js';
+
+/** Runs write operations one at a time, and says whether one is running. */
+export class WriteLock {
+  private queue: Promise<unknown> = Promise.resolve();
+  /** True while a write runs: it owns meta.json, reads do not reload it then. */
+  writing = false;
+
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const guarded = async () => {
+      this.writing = true;
+      try {
+        return await fn();
+      } finally {
+        this.writing = false;
+      }
+    };
+    const run = this.queue.then(guarded, guarded);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once the writes queued so far are done (failed or not). */
+  idle(): Promise<unknown> {
+    return this.queue.catch(() => undefined);
+  }
+}
+
+export interface BatchRows {
+  documents: Record<string, unknown>[];
+  chunks: Record<string, unknown>[];
+  vectors: Record<string, unknown>[];
+}
+
+/**
+ * The rows of a batch (the last input of an id wins): one document row, one chunk row per
+ * passage (an empty one for a document without passages) with its analysed terms, and a
+ * vector row per passage that carries a non-zero vector of the current model.
+ */
+export function batchRows(batch: DocumentInput[], meta: Meta): { ids: string[]; rows: BatchRows } {
+  const byId = new Map<string, DocumentInput>();
+  for (const input of batch) byId.set(input.document.id, input);
+  const rows: BatchRows = { documents: [], chunks: [], vectors: [] };
+  for (const { document: doc, contentHash, chunks } of byId.values()) {
+    rows.documents.push(documentRow(doc, contentHash));
+    const filters = filterValues(doc);
+    const language = resolveDocumentLanguage(doc.text, doc.language);
+    const header = searchHeader(doc);
+    const list = chunks.length > 0 ? chunks : [{ content: '' }];
+    list.forEach((chunk, seq) => {
+      const chunkId = `${doc.id}#${seq}`;
+      rows.chunks.push({
+        chunk_id: chunkId,
+        doc_id: doc.id,
+        seq,
+        ...filters,
+        title: doc.title ?? '',
+        content: chunk.content,
+        [FTS_COLUMN]: analyzeDocumentText(`${header}\n${chunk.content}`, language, { detect: false }),
+      });
+      const vector = 'vector' in chunk ? chunk.vector : undefined;
+      if (vector) {
+        if (!meta.vectorModel || !meta.dimension) {
+          throw new Error('upsertDocuments: chunks carry vectors but no vector model is set (call setVectorModel first)');
+        }
+        if (vector.length !== meta.dimension) {
+          throw new Error(`upsertDocuments: vector of ${chunkId} has dimension ${vector.length}, the index holds ${meta.dimension}`);
+        }
+        if (norm(vector) > 0) rows.vectors.push({ chunk_id: chunkId, doc_id: doc.id, ...filters, vector });
+      }
+    });
+  }
+  return { ids: [...byId.keys()], rows };
+}
+
+/** Content hash and analysis version of each stored document among `docIds`. */
+export async function storedVersions(documents: lancedb.Table, docIds: string[]): Promise<Map<string, { hash: string; analysisVersion: number }>> {
+  const out = new Map<string, { hash: string; analysisVersion: number }>();
+  for (const where of inLists('id', [...new Set(docIds)])) {
+    const rows = (await documents.query().where(where).select(['id', 'content_hash', 'analysis_version']).toArray()) as {
+      id: string;
+      content_hash: string;
+      analysis_version: number;
+    }[];
+    for (const r of rows) out.set(r.id, { hash: r.content_hash, analysisVersion: Number(r.analysis_version) });
+  }
+  return out;
+}
+
+/** Ids among `ids` (not stored as documents) that still own chunks: leftovers of a crash. */
+export async function orphanedChunkOwners(chunks: lancedb.Table, ids: string[], stored: string[]): Promise<string[]> {
+  const known = new Set(stored);
+  const fresh = ids.filter((id) => !known.has(id));
+  const owners = new Set<string>();
+  for (const where of inLists('doc_id', fresh)) {
+    const rows = (await chunks.query().where(where).select(['doc_id']).toArray()) as { doc_id: string }[];
+    for (const row of rows) owners.add(row.doc_id);
+  }
+  return [...owners];
+}
+
+/** Deletes the chunk and vector rows of `docIds`. */
+export async function deleteChunksOf(chunks: lancedb.Table, vectors: lancedb.Table | null, docIds: string[]): Promise<void> {
+  for (const where of inLists('doc_id', docIds)) {
+    await chunks.delete(where);
+    if (vectors) await vectors.delete(where);
+  }
+}
+
+/**
+ * The full-text index over the analysed terms (whitespace tokenizer: no lowercasing, stemming
+ * or stop words in LanceDB, the analysis already did it); false while there is nothing to index.
+ */
+export async function createFtsIndex(chunks: lancedb.Table): Promise<boolean> {
+  if ((await chunks.countRows()) === 0) return false;
+  await chunks.createIndex(FTS_COLUMN, {
+    config: lancedb.Index.fts({
+      baseTokenizer: 'whitespace',
+      lowercase: false,
+      stem: false,
+      removeStopWords: false,
+      asciiFolding: false,
+      withPosition: false,
+      maxTokenLength: 64,
+    }),
+    replace: true,
+  });
+  return true;
+}
+
+/** A B-tree index on `column` unless it has one (or the table is empty). */
+export async function ensureScalarIndex(table: lancedb.Table, column: string): Promise<void> {
+  const indices = await table.listIndices();
+  if (indices.some((i) => i.columns.includes(column))) return;
+  if ((await table.countRows()) === 0) return;
+  await table.createIndex(column, { config: lancedb.Index.btree() });
+}

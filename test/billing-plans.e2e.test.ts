@@ -1,0 +1,68 @@
+/** GET /v1/billing/plans over HTTP: the legacy schema, audience catalogues, 422, price ids only with billing on. */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { PLANS } from '../src/modules/usage/plans.js';
+import { startPlatform, type Platform } from '../src/platform.js';
+import { call } from './helpers/http.js';
+
+async function platformWith(env: Record<string, string>): Promise<Platform> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-plans-'));
+  return startPlatform(loadConfig({ DATA_DIR: dataDir, PORT: '0', EMBEDDER: 'none', INGEST_ON_START: 'false', ...env }), createLogger('silent'));
+}
+
+describe('billing plans', () => {
+  let off: Platform;
+  let on: Platform;
+  beforeAll(async () => {
+    off = await platformWith({});
+    on = await platformWith({ STRIPE_SECRET_KEY: 'sk_test_plans', STRIPE_API_BASE: 'http://127.0.0.1:9' });
+  });
+  afterAll(async () => {
+    await off?.stop();
+    await on?.stop();
+  });
+
+  it('serves the legacy schema without credentials: every purchasable plan, limits from the limits table, prices without price ids when billing is off', async () => {
+    const res = await call(`${off.url}/v1/billing/plans`, 'GET');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['plans']);
+    expect(res.body.plans.map((p: any) => p.slug)).toEqual(['free', 'professional', 'professional_plus', 'developer_pro', 'developer_scale']);
+    const pro = res.body.plans.find((p: any) => p.slug === 'professional');
+    expect(pro).toEqual({
+      slug: 'professional',
+      name: 'Professional',
+      per_seat: true,
+      prices: { monthly: 29, yearly: 290, currency: 'usd' },
+      limits: { per_minute: PLANS.professional.perMinute, per_day: null, per_period: PLANS.professional.perPeriod },
+      features: expect.arrayContaining([expect.any(String)]),
+    });
+    expect(res.body.plans.find((p: any) => p.slug === 'free').limits).toEqual({ per_minute: 10, per_day: 20, per_period: 600 });
+  });
+
+  it('shows the Stripe price ids when billing is on', async () => {
+    const res = await call(`${on.url}/v1/billing/plans`, 'GET');
+    expect(res.body.plans.find((p: any) => p.slug === 'developer_pro').price_ids).toEqual({ monthly: 'price_developer_pro_monthly', yearly: 'price_developer_pro_yearly' });
+  });
+
+  it('serves audience catalogues with additive fields, and 422 for an unknown audience', async () => {
+    const legacy = (await call(`${off.url}/v1/billing/plans`, 'GET')).body.plans;
+    const dev = await call(`${off.url}/v1/billing/plans?audience=developer`, 'GET');
+    expect(dev.status).toBe(200);
+    expect(dev.body.audience).toBe('developer');
+    expect(dev.body.plans.map((p: any) => p.slug)).toEqual(['free', 'developer_pro', 'developer_scale', 'professional', 'professional_plus']);
+    for (const plan of dev.body.plans) {
+      // every legacy field unchanged; only additions
+      expect(plan).toMatchObject(legacy.find((p: any) => p.slug === plan.slug));
+      expect(plan).toEqual(expect.objectContaining({ order: expect.any(Number), recommended: expect.any(Boolean) }));
+    }
+    expect(dev.body.plans.filter((p: any) => p.recommended).map((p: any) => p.slug)).toEqual(['developer_pro']);
+    const legal = await call(`${off.url}/v1/billing/plans?audience=legal_professional`, 'GET');
+    expect(legal.body.plans[1].slug).toBe('professional');
+    const bad = await call(`${off.url}/v1/billing/plans?audience=students`, 'GET');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'audience'], input: 'students' })]);
+  });
+});

@@ -91,7 +91,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     endpoints: PUBLIC_ENDPOINTS,
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
-  const billing = createBillingService(config);
+  const billing = createBillingService(config, orm, logger);
+  accounts.authenticator.useSeats(billing);
   const app = await buildApp({
     services: { legalData, accounts, feedback, oauth, billing },
     logger,

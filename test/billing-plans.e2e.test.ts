@@ -1,4 +1,7 @@
-/** GET /v1/billing/plans over HTTP: the legacy schema, audience catalogues, 422, price ids only with billing on. */
+/**
+ * GET /v1/billing/plans over HTTP (the legacy schema, audience catalogues, 422, price ids only
+ * with billing on), and a server without STRIPE_SECRET_KEY: 503 on every paying path.
+ */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { PLANS } from '../src/modules/usage/plans.js';
 import { startPlatform, type Platform } from '../src/platform.js';
-import { call } from './helpers/http.js';
+import { call, cookieFrom } from './helpers/http.js';
 
 async function platformWith(env: Record<string, string>): Promise<Platform> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-plans-'));
@@ -64,5 +67,29 @@ describe('billing plans', () => {
     const bad = await call(`${off.url}/v1/billing/plans?audience=students`, 'GET');
     expect(bad.status).toBe(422);
     expect(bad.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'audience'], input: 'students' })]);
+  });
+
+  it('answers 503 on the paying paths with billing off, while plans and status answer', async () => {
+    const email = 'off@example.org';
+    await call(`${off.url}/auth/register`, 'POST', { email, password: 'a sturdy passphrase 42', accept_terms: true, acknowledge_privacy: true });
+    const login = await call(`${off.url}/auth/login`, 'POST', { email, password: 'a sturdy passphrase 42' });
+    const cookie = cookieFrom(login.headers, 'session')!;
+    const paying: [string, string, unknown][] = [
+      ['POST', '/v1/billing/checkout', { plan: 'professional', legal_accepted: true }],
+      ['POST', '/v1/billing/checkout/verify', { session_id: 'cs_test_x' }],
+      ['POST', '/v1/billing/credit-topups/checkout', { amount_usd: 10 }],
+      ['GET', '/v1/billing/portal', undefined],
+      ['POST', '/v1/billing/portal', undefined],
+    ];
+    for (const [method, route, body] of paying) {
+      const res = await call(`${off.url}${route}`, method, body, { cookie });
+      expect([route, res.status, res.body]).toEqual([route, 503, { detail: 'Billing is not configured on this server' }]);
+    }
+    const webhook = await fetch(`${off.url}/v1/billing/webhooks`, { method: 'POST', headers: { 'stripe-signature': 't=1,v1=x' }, body: '{}' });
+    expect([webhook.status, await webhook.json()]).toEqual([503, { detail: 'Billing is not configured on this server' }]);
+    const status = await call(`${off.url}/v1/billing/status`, 'GET', undefined, { cookie });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ billing_enabled: false, plan: 'free', subscription: null, workspace: null, credits: { balance_usd: 0 } });
+    expect((await call(`${off.url}/v1/billing/status`, 'GET')).status).toBe(401);
   });
 });

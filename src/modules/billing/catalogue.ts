@@ -22,6 +22,8 @@ export type BillingInterval = (typeof INTERVALS)[number];
 
 const priceSchema = z.object({ amount_usd: z.number().min(0), price_id: z.string().min(1).nullable() });
 const planSchema = z.object({
+  /** The Stripe product the plan's prices belong to (promotion codes restricted to products name it). */
+  product_id: z.string().min(1).nullable().optional(),
   prices: z.object({ monthly: priceSchema, yearly: priceSchema }),
   features: z.array(z.string()),
 });
@@ -123,6 +125,12 @@ export class Catalogue {
   /** The Stripe price id of a paid plan and interval (null: not sold on this server). */
   priceId(slug: PurchasablePlan, interval: BillingInterval): string | null {
     return this.file.plans[slug].prices[interval].price_id;
+  }
+
+  /** The Stripe product ids of a plan (empty when the catalogue names none). */
+  productIds(slug: PurchasablePlan): string[] {
+    const id = this.file.plans[slug].product_id;
+    return id ? [id] : [];
   }
 
   amountUsd(slug: PurchasablePlan, interval: BillingInterval): number {

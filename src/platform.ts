@@ -93,6 +93,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const billing = createBillingService(config, orm, logger);
   accounts.authenticator.useSeats(billing);
+  accounts.usage.useCredits(billing.creditDrawer);
   const app = await buildApp({
     services: { legalData, accounts, feedback, oauth, billing },
     logger,
@@ -134,6 +135,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       await app.closeStreams();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
+      await billing.close();
       await accounts.close();
       await engine.close();
       await closeOrm(orm);

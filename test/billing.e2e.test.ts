@@ -62,6 +62,8 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       STRIPE_API_BASE: stripeServer.url,
       STRIPE_TIMEOUT_MS: '1000',
       STRIPE_MAX_NETWORK_RETRIES: '1',
+      // one request past the allowance costs a dollar: a $5 top-up is 5 requests
+      BILLING_EXTRA_REQUEST_PRICE_USD: '1',
       ...(db ? { DATABASE_URL: String(db.orm.config.get('clientUrl')) } : {}),
     });
     platform = await startPlatform(config, createLogger('silent'));
@@ -296,6 +298,101 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       expect([status.plan, status.subscription.status]).toEqual(['free', 'canceled']);
       const usage = (await api('GET', '/v1/usage/me', undefined, { cookie: buyer.cookie })).body;
       expect(usage).toMatchObject({ plan: 'free', period_type: 'rolling_30d', period_end: null, period_limit: PLANS.free.perPeriod });
+    });
+  });
+
+  describe('extra credits past the allowance', () => {
+    let account: { id: string; cookie: string };
+    let key: string;
+    let customerId: string;
+    let topupIntent: string;
+    const billable = () => api('GET', '/v1/documents/DE/NoSuchSource/nothing', undefined, { key });
+    const balance = async () => (await api('GET', '/v1/billing/status', undefined, { cookie: account.cookie })).body.credits;
+
+    async function buyCredits(amount_usd: number): Promise<string> {
+      const res = await api('POST', '/v1/billing/credit-topups/checkout', { amount_usd }, { cookie: account.cookie });
+      const session = stripeServer.completeSession(/\/c\/pay\/(cs_test_\w+)$/.exec(res.body.checkout_url)![1]!);
+      expect((await deliver(stripeServer.event('checkout.session.completed', session))).status).toBe(200);
+      return session.payment_intent;
+    }
+
+    beforeAll(async () => {
+      account = await newAccount('credits');
+      key = (await api('POST', '/v1/keys', { name: 'credits' }, { cookie: account.cookie })).body.key;
+      const checkout = await api('POST', '/v1/billing/checkout', { plan: 'professional', quantity: 1, legal_accepted: true }, { cookie: account.cookie });
+      const session = stripeServer.completeSession(/\/c\/pay\/(cs_test_\w+)$/.exec(checkout.body.checkout_url)![1]!);
+      customerId = session.customer;
+      // the billing window began yesterday, and the whole allowance was used an hour ago
+      const sub = stripeServer.updateSubscription(session.subscription, { periodStart: Math.floor(Date.now() / 1000) - 86400 });
+      expect((await deliver(stripeServer.event('customer.subscription.updated', sub))).status).toBe(200);
+      await sql(
+        `insert into usage_event (user_id, api_key_id, client_ip, endpoint, status, created_at)
+         select ?::uuid, null, null, 'documents', 200, ?::timestamptz from generate_series(1, ?::int)`,
+        [account.id, new Date(Date.now() - 3600_000), PLANS.professional.perPeriod],
+      );
+    });
+
+    it('answers 429 at zero, draws credits past the allowance, and 20 parallel requests at 5 requests\' worth overspend nothing', async () => {
+      const empty = await billable();
+      expect(empty.status).toBe(429);
+      topupIntent = await buyCredits(5);
+      expect((await balance()).balance_usd).toBe(5);
+      const statuses = (await Promise.all(Array.from({ length: 20 }, () => billable()))).map((r) => r.status);
+      expect(statuses.filter((s) => s === 404)).toHaveLength(5); // served (the document does not exist)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+      expect((await balance()).balance_usd).toBe(0);
+      expect((await billable()).status).toBe(429);
+      await platform.billing.credits.flush();
+      const ledger = await sql(`select kind, sum(amount_micro_usd)::bigint as total from credit_ledger where user_id = ? group by kind order by kind`, [account.id]);
+      expect(ledger.map((r) => [r.kind, Number(r.total)])).toEqual([
+        ['consumption', -5_000_000],
+        ['grant', 5_000_000],
+      ]);
+    });
+
+    it('tops up automatically off-session with the saved card, once; a declined card turns it off and says why', async () => {
+      expect((await api('GET', '/v1/billing/credit-topups/auto', undefined, { cookie: account.cookie })).body).toEqual({ enabled: false, threshold_usd: 10, amount_usd: 10, last_failure: null });
+      expect((await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 2, amount_usd: 5 }, { cookie: account.cookie })).status).toBe(409);
+      const bad = await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 0, amount_usd: 2000 }, { cookie: account.cookie });
+      expect([bad.status, bad.body.detail.map((d: any) => d.loc.join('.'))]).toEqual([422, ['body.threshold_usd', 'body.amount_usd']]);
+
+      stripeServer.savePaymentMethod(customerId, 'pm_test_good', 'succeed');
+      const before = stripeServer.requests.length;
+      const on = await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 2, amount_usd: 5 }, { cookie: account.cookie });
+      expect(on.body).toEqual({ enabled: true, threshold_usd: 2, amount_usd: 5, last_failure: null });
+      await platform.billing.autoTopupSettled(account.id); // the balance (0) was already under the threshold
+      const charges = stripeServer.requests.slice(before).filter((r) => r.path === '/v1/payment_intents');
+      expect(charges).toHaveLength(1);
+      expect(charges[0]!.body).toMatchObject({ amount: '500', currency: 'usd', customer: customerId, payment_method: 'pm_test_good', off_session: 'true', confirm: 'true' });
+      expect(charges[0]!.idempotencyKey).toMatch(/^auto-topup-/);
+      expect((await balance()).balance_usd).toBe(5);
+      // Stripe's own report of the same payment grants nothing more
+      const intent = stripeServer.paymentIntents.get([...stripeServer.paymentIntents.keys()].at(-1)!)!;
+      expect((await deliver(stripeServer.event('payment_intent.succeeded', intent))).status).toBe(200);
+      expect((await balance()).balance_usd).toBe(5);
+
+      stripeServer.savePaymentMethod(customerId, 'pm_test_declined', 'decline');
+      for (let i = 0; i < 4; i++) expect((await billable()).status).toBe(404); // 5 → 1, under the threshold of 2
+      await platform.billing.autoTopupSettled(account.id);
+      const credits = await balance();
+      expect(credits.balance_usd).toBe(1);
+      expect(credits.auto_topup.enabled).toBe(false);
+      expect(credits.auto_topup_last_failure).toEqual({ reason: 'card_declined', at: expect.any(String) });
+      expect((await api('GET', '/v1/billing/credit-topups/auto', undefined, { cookie: account.cookie })).body).toMatchObject({ enabled: false, last_failure: { reason: 'card_declined' } });
+    });
+
+    it('takes refunded credits back, the balance floored at zero and the shortfall recorded', async () => {
+      const charge = stripeServer.refund(topupIntent, 500);
+      const event = stripeServer.event('charge.refunded', charge);
+      expect((await deliver(event)).status).toBe(200);
+      expect((await deliver({ ...event, id: `${event.id}_again` })).status).toBe(200); // same refund reported twice
+      expect((await balance()).balance_usd).toBe(0);
+      const rows = await sql(`select kind, amount_micro_usd, note from credit_ledger where user_id = ? and kind like 'refund%' order by kind`, [account.id]);
+      expect(rows.map((r) => [r.kind, Number(r.amount_micro_usd)])).toEqual([
+        ['refund', -1_000_000],
+        ['refund_shortfall', 0],
+      ]);
+      expect(JSON.parse(rows[1].note)).toEqual({ charge: charge.id, shortfall_usd: 4 });
     });
   });
 

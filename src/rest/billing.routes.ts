@@ -58,6 +58,15 @@ export function billingRouter(billing: BillingService): express.Router {
     })
     .all(methodNotAllowed(['POST']));
 
+  route('/v1/billing/credit-topups/auto')
+    .get(async (req, res) => {
+      res.json(await billing.autoTopup(ctx(req)));
+    })
+    .put(jsonBody(), async (req, res) => {
+      res.json(await withLoc('body', () => billing.setAutoTopup(ctx(req), req.body)));
+    })
+    .all(methodNotAllowed(['GET', 'PUT']));
+
   route('/v1/billing/portal')
     .get(async (req, res) => {
       res.json(await billing.portal(ctx(req)));

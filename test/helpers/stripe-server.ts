@@ -79,6 +79,7 @@ export class LocalStripe {
   readonly promotionCodes = new Map<string, Obj>();
   readonly portalSessions = new Map<string, Obj>();
   readonly paymentIntents = new Map<string, Obj>();
+  readonly paymentMethods = new Map<string, Obj>();
   readonly requests: RecordedRequest[] = [];
   /** Cards that decline (`card_declined`) or need the customer (`authentication_required`) off-session. */
   readonly paymentMethodBehaviour = new Map<string, 'succeed' | 'decline' | 'authentication_required'>();
@@ -231,6 +232,7 @@ export class LocalStripe {
     const customer = this.customers.get(customerId);
     if (!customer) throw new Error(`no customer ${customerId}`);
     customer.invoice_settings.default_payment_method = paymentMethod;
+    this.paymentMethods.set(paymentMethod, { id: paymentMethod, object: 'payment_method', type: 'card', customer: customerId, card: { brand: 'visa', last4: '4242' }, created: now(), livemode: false });
     this.paymentMethodBehaviour.set(paymentMethod, behaviour);
   }
 
@@ -300,6 +302,11 @@ export class LocalStripe {
     let match: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/customers') return this.createCustomer(body);
     if (method === 'GET' && (match = m(/^\/v1\/customers\/([^/]+)$/))) return this.get(this.customers, match[1]!, 'customer');
+    if (method === 'GET' && (match = m(/^\/v1\/customers\/([^/]+)\/payment_methods$/))) {
+      const customer = this.get(this.customers, match[1]!, 'customer');
+      const data = [...this.paymentMethods.values()].filter((pm) => pm.customer === customer.id);
+      return { object: 'list', url: path, has_more: false, data };
+    }
     if (method === 'POST' && path === '/v1/checkout/sessions') return this.createSession(body);
     if (method === 'GET' && (match = m(/^\/v1\/checkout\/sessions\/([^/]+)$/))) return this.get(this.sessions, match[1]!, 'checkout.session');
     if (method === 'GET' && (match = m(/^\/v1\/subscriptions\/([^/]+)$/))) return this.get(this.subscriptions, match[1]!, 'subscription');

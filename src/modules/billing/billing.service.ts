@@ -15,14 +15,22 @@ import { DomainError, NotFoundError, ValidationError, type ValidationIssue } fro
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import { PLANS } from '../usage/plans.js';
-import { requireAccount } from '../usage/usage.service.js';
-import { audienceBodySchema, checkoutBodySchema, checkoutVerifyBodySchema, creditTopupBodySchema, plansQuerySchema, promoQuerySchema } from './billing.schema.js';
+import { type CreditDrawer, requireAccount } from '../usage/usage.service.js';
+import { audienceBodySchema, autoTopupBodySchema, checkoutBodySchema, checkoutVerifyBodySchema, creditTopupBodySchema, plansQuerySchema, promoQuerySchema } from './billing.schema.js';
+import { CreditMeter, MICRO_USD } from './credit-meter.js';
 import { type Audience, type AudiencePlanView, type Catalogue, type PlanView, type PurchasablePlan, PURCHASABLE_PLANS } from './catalogue.js';
 import { callStripe, isMissing } from './stripe-errors.js';
 import { applySubscription, ENTITLED_STATUSES, type Sql, subscriptionFacts } from './subscription-sync.js';
 
 export const BILLING_OFF_DETAIL = 'Billing is not configured on this server';
-const MICRO = 1_000_000;
+const MICRO = MICRO_USD;
+
+export interface AutoTopupSetting {
+  enabled: boolean;
+  threshold_usd: number;
+  amount_usd: number;
+  last_failure: { reason: string; at: string } | null;
+}
 
 export type PlansAnswer = { plans: PlanView[] } | { audience: Audience; title: string; plans: AudiencePlanView[] };
 
@@ -91,7 +99,35 @@ export interface ClientInfo {
 }
 
 export class BillingService {
-  constructor(private readonly deps: BillingDeps) {}
+  /** Extra credits on the request path (see credit-meter.ts). */
+  readonly credits: CreditMeter;
+  /** Auto top-up settings by account, cached for the request path (dropped on every change). */
+  private readonly autoTopupCache = new Map<string, AutoTopupSetting>();
+  /** Accounts with an auto top-up charge under way in this process: never two at once. */
+  private readonly autoTopupInFlight = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: BillingDeps) {
+    this.credits = new CreditMeter(deps.orm, deps.logger, (userId, balance) => this.watchBalance(userId, balance));
+  }
+
+  /** What the usage guard calls past the period allowance: one request's price from the credits. */
+  get creditDrawer(): CreditDrawer {
+    const price = () => Math.round(this.deps.catalogue.extraRequestPriceUsd * MICRO);
+    return {
+      draw: async (caller) => {
+        const drawn = await this.credits.draw(caller.userId, price());
+        // at zero, an enabled auto top-up is the way back (this request still gets its 429)
+        if (!drawn) this.watchBalance(caller.userId, await this.credits.balance(caller.userId));
+        return drawn;
+      },
+      giveBack: (caller) => this.credits.giveBack(caller.userId, price()),
+    };
+  }
+
+  /** Writes pending credit consumption (shutdown). */
+  close(): Promise<void> {
+    return this.credits.close();
+  }
 
   get enabled(): boolean {
     return this.deps.stripe !== null;
@@ -326,7 +362,8 @@ export class BillingService {
     const [row] = await this.query('select mode, plan, interval, quantity from billing_checkout_session where id = ?', [session.id]);
     const subscriptionId = typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
     const [sub] = subscriptionId ? await this.query('select workspace_id from billing_subscription where id = ?', [subscriptionId]) : [];
-    const [credit] = await this.query('select amount_micro_usd from credit_ledger where reference = ?', [`topup:${session.id}`]);
+    const intent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+    const [credit] = intent ? await this.query('select amount_micro_usd from credit_ledger where reference = ?', [grantReference(intent)]) : [];
     return {
       session_id: session.id,
       mode: session.mode === 'payment' ? 'payment' : 'subscription',
@@ -357,13 +394,14 @@ export class BillingService {
     if (session.mode === 'payment' && session.payment_status === 'paid' && session.metadata?.kind === 'credit_topup') {
       const userId = session.metadata.account_id;
       const amountUsd = Number(session.metadata.amount_usd);
-      if (!userId || !Number.isInteger(amountUsd)) return;
-      const grant = (sql: Sql) =>
-        sql(
-          `insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'grant', ?, ?, ?, ?) on conflict (reference) do nothing`,
-          [randomUUID(), userId, amountUsd * MICRO, `topup:${session.id}`, `checkout ${session.id}`, new Date()],
-        );
-      await (inTransaction ? grant(inTransaction) : this.transaction(grant));
+      const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      if (!userId || !intent || !Number.isInteger(amountUsd)) return;
+      const grant = (sql: Sql) => grantCredits(sql, userId, intent, amountUsd, `checkout ${session.id}`);
+      if (inTransaction) await grant(inTransaction);
+      else {
+        await this.transaction(grant);
+        await this.credits.refresh(userId);
+      }
     }
   }
 
@@ -400,9 +438,130 @@ export class BillingService {
   }
 
   /** The account's credit balance in micro-dollars: the sum of its ledger. */
-  async creditBalanceMicro(userId: string): Promise<number> {
-    const [row] = await this.query('select coalesce(sum(amount_micro_usd), 0) as balance from credit_ledger where user_id = ?', [userId]);
-    return Number(row?.balance ?? 0);
+  creditBalanceMicro(userId: string): Promise<number> {
+    return this.credits.balance(userId);
+  }
+
+  /** GET /v1/billing/credit-topups/auto. */
+  async autoTopup(ctx: RequestContext): Promise<AutoTopupSetting> {
+    const caller = requireAccount(ctx);
+    return this.loadAutoTopup(caller.userId);
+  }
+
+  /**
+   * PUT /v1/billing/credit-topups/auto: for accounts with an active paid subscription and a
+   * saved payment method (409 otherwise). Enabling clears the last failure.
+   */
+  async setAutoTopup(ctx: RequestContext, body: unknown): Promise<AutoTopupSetting> {
+    const caller = requireAccount(ctx);
+    const stripe = this.requireStripe();
+    const setting = parseInput(autoTopupBodySchema, body);
+    const [active] = await this.query(`select id from billing_subscription where user_id = ? and status in ('active', 'trialing') limit 1`, [caller.userId]);
+    if (!active) throw new DomainError('conflict', 'Auto top-up is for accounts with an active paid subscription');
+    const [account] = await this.query('select stripe_customer_id from billing_account where user_id = ?', [caller.userId]);
+    if (setting.enabled) {
+      const method = account?.stripe_customer_id ? await this.savedPaymentMethod(stripe, account.stripe_customer_id as string) : null;
+      if (!method) throw new DomainError('conflict', 'Auto top-up needs a saved payment method: buy credits once through checkout, or add a card in the customer portal');
+    }
+    await this.query(
+      `update billing_account set auto_topup_enabled = ?, auto_topup_threshold_usd = ?, auto_topup_amount_usd = ?,
+         auto_topup_failure = case when ? then null else auto_topup_failure end,
+         auto_topup_failed_at = case when ? then null else auto_topup_failed_at end, updated_at = ?
+       where user_id = ?`,
+      [setting.enabled, setting.threshold_usd, setting.amount_usd, setting.enabled, setting.enabled, new Date(), caller.userId],
+    );
+    this.autoTopupCache.delete(caller.userId);
+    const stored = await this.loadAutoTopup(caller.userId);
+    // a balance already under the new threshold tops up now
+    if (stored.enabled) this.watchBalance(caller.userId, await this.credits.balance(caller.userId));
+    return stored;
+  }
+
+  private async loadAutoTopup(userId: string): Promise<AutoTopupSetting> {
+    const cached = this.autoTopupCache.get(userId);
+    if (cached) return cached;
+    const [row] = await this.query('select * from billing_account where user_id = ?', [userId]);
+    const setting: AutoTopupSetting = {
+      enabled: Boolean(row?.auto_topup_enabled),
+      threshold_usd: row?.auto_topup_threshold_usd ?? 10,
+      amount_usd: row?.auto_topup_amount_usd ?? 10,
+      last_failure: row?.auto_topup_failure ? { reason: row.auto_topup_failure, at: new Date(row.auto_topup_failed_at).toISOString() } : null,
+    };
+    this.autoTopupCache.set(userId, setting);
+    return setting;
+  }
+
+  /** The customer's saved card: its default payment method, else the first one attached. */
+  private async savedPaymentMethod(stripe: Stripe, customerId: string): Promise<string | null> {
+    const customer = await callStripe('reading the customer', () => stripe.customers.retrieve(customerId));
+    if (!customer.deleted) {
+      const preferred = customer.invoice_settings?.default_payment_method;
+      if (preferred) return typeof preferred === 'string' ? preferred : preferred.id;
+    }
+    const methods = await callStripe('reading the payment methods', () => stripe.customers.listPaymentMethods(customerId, { limit: 1 }));
+    return methods.data[0]?.id ?? null;
+  }
+
+  /** Called after each draw (and at zero): starts an auto top-up when the balance fell below the threshold. */
+  private watchBalance(userId: string, balanceMicro: number): void {
+    if (!this.deps.stripe || this.autoTopupInFlight.has(userId)) return;
+    const cached = this.autoTopupCache.get(userId);
+    if (cached && (!cached.enabled || balanceMicro >= cached.threshold_usd * MICRO)) return;
+    const run = this.runAutoTopup(userId, balanceMicro)
+      .catch((error) => this.deps.logger.error('billing: auto top-up failed; it stays on and is tried again at the next draw', error))
+      .finally(() => this.autoTopupInFlight.delete(userId));
+    this.autoTopupInFlight.set(userId, run);
+  }
+
+  /** Resolves when no auto top-up is under way for the account (tests and shutdown). */
+  async autoTopupSettled(userId: string): Promise<void> {
+    await this.autoTopupInFlight.get(userId);
+  }
+
+  /**
+   * One off-session PaymentIntent for the configured amount (its own idempotency key per attempt);
+   * granted once on success (here or by the payment_intent.succeeded webhook, whichever first). A
+   * declined or authentication-requiring charge turns auto top-up off and records why.
+   */
+  private async runAutoTopup(userId: string, balanceMicro: number): Promise<void> {
+    const stripe = this.deps.stripe!;
+    const setting = await this.loadAutoTopup(userId);
+    if (!setting.enabled || balanceMicro >= setting.threshold_usd * MICRO) return;
+    const [account] = await this.query('select stripe_customer_id from billing_account where user_id = ?', [userId]);
+    const customer = account?.stripe_customer_id as string | undefined;
+    const method = customer ? await this.savedPaymentMethod(stripe, customer) : null;
+    if (!customer || !method) return this.turnOffAutoTopup(userId, 'no_saved_payment_method');
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await stripe.paymentIntents.create(
+        {
+          amount: setting.amount_usd * 100,
+          currency: 'usd',
+          customer,
+          payment_method: method,
+          off_session: true,
+          confirm: true,
+          metadata: { account_id: userId, kind: 'auto_topup', amount_usd: String(setting.amount_usd) },
+        },
+        { idempotencyKey: `auto-topup-${userId}-${randomUUID()}` },
+      );
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError) return this.turnOffAutoTopup(userId, error.code ?? 'card_error');
+      throw error;
+    }
+    if (intent.status === 'succeeded') {
+      await this.transaction((sql) => grantCredits(sql, userId, intent.id, setting.amount_usd, 'auto top-up'));
+      await this.credits.refresh(userId);
+    } else if (intent.status === 'requires_action' || intent.status === 'requires_payment_method') {
+      await this.turnOffAutoTopup(userId, intent.last_payment_error?.code ?? 'authentication_required');
+    }
+  }
+
+  private async turnOffAutoTopup(userId: string, reason: string, sql?: Sql): Promise<void> {
+    const run = sql ?? ((q: string, p: unknown[] = []) => this.query(q, p));
+    await run('update billing_account set auto_topup_enabled = false, auto_topup_failure = ?, auto_topup_failed_at = ?, updated_at = ? where user_id = ?', [reason, new Date(), new Date(), userId]);
+    this.autoTopupCache.delete(userId);
+    this.deps.logger.warn(`billing: auto top-up turned off for an account (${reason})`);
   }
 
   // --- portal and status ---------------------------------------------------------------------
@@ -484,18 +643,25 @@ export class BillingService {
     const [seen] = await this.query('select id from billing_processed_event where id = ?', [event.id]);
     if (seen) return { received: true, duplicate: true };
     // Read what the event needs from Stripe first (the current objects), then write in one transaction.
-    const apply = await this.prepareEvent(stripe, event);
+    const touched = new Set<string>();
+    const apply = await this.prepareEvent(stripe, event, touched);
+    await this.credits.flush(); // the ledger holds every draw before a refund reads the balance
     const applied = await this.transaction(async (sql) => {
       const [inserted] = await sql('insert into billing_processed_event (id, type, processed_at) values (?, ?, ?) on conflict (id) do nothing returning id', [event.id, event.type, new Date()]);
       if (!inserted) return false; // another delivery of the same event got there first
       await apply(sql);
       return true;
     });
+    // balances changed by the event are read again from the ledger; caches of changed settings dropped
+    for (const userId of touched) {
+      this.autoTopupCache.delete(userId);
+      await this.credits.refresh(userId);
+    }
     return { received: true, duplicate: !applied };
   }
 
   /** The writes an event leads to, with every Stripe read done beforehand. */
-  private async prepareEvent(stripe: Stripe, event: Stripe.Event): Promise<(sql: Sql) => Promise<unknown>> {
+  private async prepareEvent(stripe: Stripe, event: Stripe.Event, touched: Set<string>): Promise<(sql: Sql) => Promise<unknown>> {
     const nothing = async () => undefined;
     switch (event.type) {
       case 'checkout.session.completed': {
@@ -506,6 +672,7 @@ export class BillingService {
           const sub = subscriptionFacts(await stripe.subscriptions.retrieve(id));
           return (sql) => applySubscription(sql, this.deps.catalogue, sub);
         }
+        if (session.metadata?.account_id) touched.add(session.metadata.account_id);
         return (sql) => this.fulfilCheckout(stripe, session, sql);
       }
       case 'customer.subscription.created':
@@ -522,6 +689,30 @@ export class BillingService {
         if (!id) return nothing;
         const sub = await this.currentSubscription(stripe, id, null);
         return (sql) => applySubscription(sql, this.deps.catalogue, sub);
+      }
+      case 'payment_intent.succeeded': {
+        const intent = event.data.object;
+        const userId = intent.metadata?.account_id;
+        const amountUsd = Number(intent.metadata?.amount_usd);
+        if (intent.metadata?.kind !== 'auto_topup' || !userId || !Number.isInteger(amountUsd)) return nothing;
+        touched.add(userId);
+        return (sql) => grantCredits(sql, userId, intent.id, amountUsd, 'auto top-up');
+      }
+      case 'payment_intent.payment_failed': {
+        const intent = event.data.object;
+        const userId = intent.metadata?.account_id;
+        if (intent.metadata?.kind !== 'auto_topup' || !userId) return nothing;
+        touched.add(userId);
+        return (sql) => this.turnOffAutoTopup(userId, intent.last_payment_error?.code ?? 'payment_failed', sql);
+      }
+      case 'charge.refunded': {
+        const charge = event.data.object;
+        const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+        if (!intent) return nothing;
+        const [grant] = await this.query('select user_id from credit_ledger where reference = ?', [grantReference(intent)]);
+        if (!grant) return nothing; // not a credit purchase (a subscription invoice's charge)
+        touched.add(grant.user_id as string);
+        return (sql) => takeBackRefund(sql, grant.user_id as string, charge.id, intent, charge.amount_refunded);
       }
       default:
         return nothing;
@@ -547,4 +738,50 @@ function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
   const parent = (invoice as unknown as { parent?: { subscription_details?: { subscription?: string | { id: string } } } }).parent;
   const ref = parent?.subscription_details?.subscription ?? (invoice as unknown as { subscription?: string | { id: string } }).subscription;
   return !ref ? null : typeof ref === 'string' ? ref : ref.id;
+}
+
+/** The ledger reference of the credits bought by one payment intent: granted once, whoever reports it first. */
+function grantReference(paymentIntentId: string): string {
+  return `grant:${paymentIntentId}`;
+}
+
+async function grantCredits(sql: Sql, userId: string, paymentIntentId: string, amountUsd: number, note: string): Promise<void> {
+  await sql(
+    `insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'grant', ?, ?, ?, ?) on conflict (reference) do nothing`,
+    [randomUUID(), userId, amountUsd * MICRO, grantReference(paymentIntentId), note, new Date()],
+  );
+}
+
+/**
+ * A refund of a credit purchase takes the refunded credits back, but never below a zero
+ * balance: what was already used is recorded as the shortfall. `amountRefundedCents` is Stripe's
+ * cumulative figure, so each new refund of the same charge takes back only its own part, once.
+ */
+async function takeBackRefund(sql: Sql, userId: string, chargeId: string, paymentIntentId: string, amountRefundedCents: number): Promise<void> {
+  const previous = await sql(`select reference from credit_ledger where reference like ?`, [`refund:${chargeId}:%`]);
+  const before = Math.max(0, ...previous.map((r) => Number(String(r.reference).split(':')[2]) || 0));
+  const refundMicro = (amountRefundedCents - before) * (MICRO / 100);
+  if (refundMicro <= 0) return;
+  // lock the account's ledger rows so a concurrent refund reads the same balance after us
+  await sql('select pg_advisory_xact_lock(hashtext(?))', [`credit_ledger:${userId}`]);
+  const [row] = await sql('select coalesce(sum(amount_micro_usd), 0) as balance from credit_ledger where user_id = ?', [userId]);
+  const balance = Math.max(0, Number(row?.balance ?? 0));
+  const taken = Math.min(balance, refundMicro);
+  const shortfall = refundMicro - taken;
+  await sql(`insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'refund', ?, ?, ?, ?)`, [
+    randomUUID(),
+    userId,
+    -taken,
+    `refund:${chargeId}:${amountRefundedCents}`,
+    shortfall > 0 ? `refund of ${paymentIntentId}; shortfall ${shortfall / MICRO} USD already used` : `refund of ${paymentIntentId}`,
+    new Date(),
+  ]);
+  if (shortfall > 0) {
+    await sql(`insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'refund_shortfall', 0, null, ?, ?)`, [
+      randomUUID(),
+      userId,
+      JSON.stringify({ charge: chargeId, shortfall_usd: shortfall / MICRO }),
+      new Date(),
+    ]);
+  }
 }

@@ -26,6 +26,7 @@ import {
   SECURITY_SCHEMES,
   UNAUTHORIZED,
 } from './openapi-accounts.js';
+import { BILLING_REQUEST_SCHEMAS, BILLING_RESPONSE_SCHEMAS, billingOperations } from './openapi-billing.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -177,7 +178,7 @@ const BILLABLE = new Set(['/v1/search', '/v1/resolve', '/v1/documents/{country}/
 
 export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  const add = (method: 'get' | 'post' | 'delete', path: string, spec: OperationSpec) => {
+  const add = (method: 'get' | 'post' | 'put' | 'delete', path: string, spec: OperationSpec) => {
     const { name, parameters, requestBody, ...rest } = spec;
     const billable = BILLABLE.has(path);
     const responses = billable ? { ...spec.responses, '401': UNAUTHORIZED, '429': RATE_LIMITED } : spec.responses;
@@ -290,6 +291,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
 
   for (const { method, path, ...spec } of accountsOperations()) add(method, path, { ...spec, tags: [path.startsWith('/auth') ? 'auth' : path.startsWith('/v1/keys') ? 'keys' : 'usage'] });
 
+  for (const { method, path, query, ...spec } of billingOperations()) {
+    add(method, path, { ...spec, tags: ['billing'], ...(query ? { parameters: queryParameters(query) } : {}) });
+  }
+
   return {
     openapi: '3.1.0',
     info: {
@@ -305,6 +310,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
         ...componentSchemas(REQUEST_SCHEMAS, 'input'),
         ...componentSchemas(ACCOUNTS_RESPONSE_SCHEMAS, 'output'),
         ...componentSchemas(ACCOUNTS_REQUEST_SCHEMAS, 'input'),
+        ...componentSchemas(BILLING_RESPONSE_SCHEMAS, 'output'),
+        ...componentSchemas(BILLING_REQUEST_SCHEMAS, 'input'),
         ...FASTAPI_SCHEMAS,
       }),
       securitySchemes: SECURITY_SCHEMES,

@@ -96,6 +96,17 @@ describe('/openapi.json', () => {
         '/v1/keys',
         '/v1/keys/{key_id}',
         '/v1/usage/me',
+        // billing
+        '/v1/billing/plans',
+        '/v1/billing/audience',
+        '/v1/billing/promo',
+        '/v1/billing/checkout',
+        '/v1/billing/checkout/verify',
+        '/v1/billing/credit-topups/checkout',
+        '/v1/billing/credit-topups/auto',
+        '/v1/billing/portal',
+        '/v1/billing/status',
+        '/v1/billing/webhooks',
       ].sort(),
     );
     expect(doc.paths['/v1/search'].post.operationId).toBe('search_v1_search_post');
@@ -134,6 +145,17 @@ describe('/openapi.json', () => {
     expect(request.properties.court_tier.anyOf).toContainEqual({ type: 'integer', minimum: 1, maximum: 3 });
     expect(request.properties.namespace).toMatchObject({ enum: ['case_law', 'legislation', 'doctrine'], default: 'case_law' });
     expect(request.properties.date_start.anyOf).toContainEqual({ type: 'string', format: 'date' });
+  });
+
+  it('describes the billing operations with the spec\'s request bodies', () => {
+    expect(doc.components.schemas.CheckoutRequest.required).toEqual(['plan']);
+    expect(Object.keys(doc.components.schemas.CheckoutRequest.properties)).toEqual(['plan', 'interval', 'quantity', 'workspace_name', 'promo_code', 'audience', 'legal_accepted']);
+    expect(doc.components.schemas.AutoTopupRequest.properties.threshold_usd).toMatchObject({ default: 10, minimum: 1 });
+    expect(doc.paths['/v1/billing/plans'].get.parameters.map((p: any) => p.name)).toEqual(['audience']);
+    expect(doc.paths['/v1/billing/plans'].get.security).toBeUndefined();
+    expect(doc.paths['/v1/billing/checkout'].post.responses).toHaveProperty(['502']);
+    expect(Object.keys(doc.paths['/v1/billing/portal']).sort()).toEqual(['get', 'post']);
+    expect(doc.paths['/v1/billing/credit-topups/auto'].put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AutoTopupRequest' });
   });
 
   it('has FastAPI’s validation error components', () => {

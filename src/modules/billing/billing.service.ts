@@ -270,6 +270,8 @@ export class BillingService {
       currency: 'usd',
       discount: promo?.valid ? { code: promo.code, percent_off: promo.percent_off, amount_off: promo.amount_off, duration: promo.duration } : null,
       workspace_name: perSeat ? (order.workspace_name ?? null) : null,
+      // the catalogue the order was chosen from (attribution only)
+      audience: order.audience ?? null,
     };
     await this.query(
       `insert into legal_assent (id, user_id, documents, order_summary, ip, user_agent, accepted_at) values (?, ?, ?, ?, ?, ?, ?)`,

@@ -8,12 +8,12 @@ import { Migration20261121115223_initial } from './Migration20261121115223_initi
 import { Migration20261121122629_accounts } from './Migration20261121122629_accounts.js';
 import { Migration20261121130850_feedback_reports } from './Migration20261121130850_feedback_reports.js';
 import { Migration20261121140832_oauth } from './Migration20261121140832_oauth.js';
-import { Migration20261123173541_billing } from './Migration20261123173541_billing.js';
+import { Migration20261123180722_billing } from './Migration20261123180722_billing.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
   { name: 'Migration20261121122629_accounts', class: Migration20261121122629_accounts },
   { name: 'Migration20261121130850_feedback_reports', class: Migration20261121130850_feedback_reports },
   { name: 'Migration20261121140832_oauth', class: Migration20261121140832_oauth },
-  { name: 'Migration20261123173541_billing', class: Migration20261123173541_billing },
+  { name: 'Migration20261123180722_billing', class: Migration20261123180722_billing },
 ];

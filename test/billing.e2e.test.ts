@@ -358,9 +358,15 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
 
       stripeServer.savePaymentMethod(customerId, 'pm_test_good', 'succeed');
       const before = stripeServer.requests.length;
+      // another process holds the account's auto top-up claim: this one charges nothing
+      await sql('update billing_account set auto_topup_started_at = ? where user_id = ?', [new Date(), account.id]);
       const on = await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 2, amount_usd: 5 }, { cookie: account.cookie });
       expect(on.body).toEqual({ enabled: true, threshold_usd: 2, amount_usd: 5, last_failure: null });
       await platform.billing.autoTopupSettled(account.id); // the balance (0) was already under the threshold
+      expect(stripeServer.requests.slice(before).filter((r) => r.path === '/v1/payment_intents')).toEqual([]);
+      await sql('update billing_account set auto_topup_started_at = null where user_id = ?', [account.id]);
+      expect((await billable()).status).toBe(429); // at zero: 429, and the auto top-up starts
+      await platform.billing.autoTopupSettled(account.id);
       const charges = stripeServer.requests.slice(before).filter((r) => r.path === '/v1/payment_intents');
       expect(charges).toHaveLength(1);
       expect(charges[0]!.body).toMatchObject({ amount: '500', currency: 'usd', customer: customerId, payment_method: 'pm_test_good', off_session: 'true', confirm: 'true' });
@@ -378,6 +384,7 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       expect(credits.balance_usd).toBe(1);
       expect(credits.auto_topup.enabled).toBe(false);
       expect(credits.auto_topup_last_failure).toEqual({ reason: 'card_declined', at: expect.any(String) });
+      expect(await sql('select auto_topup_started_at from billing_account where user_id = ?', [account.id])).toEqual([{ auto_topup_started_at: null }]);
       expect((await api('GET', '/v1/billing/credit-topups/auto', undefined, { cookie: account.cookie })).body).toMatchObject({ enabled: false, last_failure: { reason: 'card_declined' } });
     });
 

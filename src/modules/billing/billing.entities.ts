@@ -20,6 +20,8 @@ export const BillingAccountEntity = defineEntity({
     /** Why auto top-up was turned off (a declined or authentication-requiring charge), and when. */
     auto_topup_failure: p.text().nullable(),
     auto_topup_failed_at: p.datetime().nullable(),
+    /** An auto top-up charge claimed at this time and not yet finished: no second one starts (any process) for two minutes. */
+    auto_topup_started_at: p.datetime().nullable(),
     created_at: p.datetime().onCreate(() => new Date()),
     updated_at: p.datetime().onCreate(() => new Date()),
   },

@@ -24,6 +24,8 @@ import { applySubscription, ENTITLED_STATUSES, type Sql, subscriptionFacts } fro
 
 export const BILLING_OFF_DETAIL = 'Billing is not configured on this server';
 const MICRO = MICRO_USD;
+/** How long an auto top-up claim blocks another attempt (a crashed process's claim expires). */
+const AUTO_TOPUP_CLAIM_MS = 2 * 60_000;
 
 export interface AutoTopupSetting {
   enabled: boolean;
@@ -529,6 +531,22 @@ export class BillingService {
     const stripe = this.deps.stripe!;
     const setting = await this.loadAutoTopup(userId);
     if (!setting.enabled || balanceMicro >= setting.threshold_usd * MICRO) return;
+    // claim the account's one attempt in the database, so another process does not charge too
+    const claimed = new Date();
+    const [claim] = await this.query(
+      `update billing_account set auto_topup_started_at = ? where user_id = ? and auto_topup_enabled
+         and (auto_topup_started_at is null or auto_topup_started_at < ?) returning user_id`,
+      [claimed, userId, new Date(claimed.getTime() - AUTO_TOPUP_CLAIM_MS)],
+    );
+    if (!claim) return;
+    try {
+      await this.chargeAutoTopup(stripe, userId, setting);
+    } finally {
+      await this.query('update billing_account set auto_topup_started_at = null where user_id = ? and auto_topup_started_at = ?', [userId, claimed]);
+    }
+  }
+
+  private async chargeAutoTopup(stripe: Stripe, userId: string, setting: AutoTopupSetting): Promise<void> {
     const [account] = await this.query('select stripe_customer_id from billing_account where user_id = ?', [userId]);
     const customer = account?.stripe_customer_id as string | undefined;
     const method = customer ? await this.savedPaymentMethod(stripe, customer) : null;

@@ -1,12 +1,12 @@
-/** Billing: Stripe customers and audience, subscriptions, legal assent, checkout sessions, processed webhook events, the credit ledger, and team workspaces. */
+/** Billing: Stripe customers, audience and auto top-up, subscriptions, legal assent, checkout sessions, processed webhook events, the credit ledger, and team workspaces. */
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261123173541_billing extends Migration {
+export class Migration20261123180722_billing extends Migration {
 
-  override name = 'Migration20261123173541_billing';
+  override name = 'Migration20261123180722_billing';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "billing_account" ("user_id" uuid not null, "stripe_customer_id" text null, "audience" text null, "auto_topup_enabled" boolean not null default false, "auto_topup_threshold_usd" int not null default 10, "auto_topup_amount_usd" int not null default 10, "auto_topup_failure" text null, "auto_topup_failed_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("user_id"));`);
+    this.addSql(`create table "billing_account" ("user_id" uuid not null, "stripe_customer_id" text null, "audience" text null, "auto_topup_enabled" boolean not null default false, "auto_topup_threshold_usd" int not null default 10, "auto_topup_amount_usd" int not null default 10, "auto_topup_failure" text null, "auto_topup_failed_at" timestamptz null, "auto_topup_started_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("user_id"));`);
     this.addSql(`alter table "billing_account" add constraint "billing_account_stripe_customer_id_unique" unique ("stripe_customer_id");`);
 
     this.addSql(`create table "billing_checkout_session" ("id" text not null, "user_id" uuid not null, "mode" text not null, "plan" text null, "interval" text null, "quantity" int null, "workspace_name" text null, "assent_id" uuid null, "created_at" timestamptz not null, primary key ("id"));`);

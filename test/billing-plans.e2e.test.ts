@@ -1,6 +1,6 @@
 /**
- * GET /v1/billing/plans over HTTP (the legacy schema, audience catalogues, 422, price ids only
- * with billing on), and a server without STRIPE_SECRET_KEY: 503 on every paying path.
+ * GET /v1/billing/plans over HTTP (the legacy schema, audience catalogues, 422; the price ids of
+ * a server with billing on are checked in billing.e2e.test.ts), and a server without STRIPE_SECRET_KEY: 503 on every paying path.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,14 +18,12 @@ async function platformWith(env: Record<string, string>): Promise<Platform> {
 
 describe('billing plans', () => {
   let off: Platform;
-  let on: Platform;
+  // a platform start can take minutes while other jobs load the machine
   beforeAll(async () => {
     off = await platformWith({});
-    on = await platformWith({ STRIPE_SECRET_KEY: 'sk_test_plans', STRIPE_API_BASE: 'http://127.0.0.1:9' });
-  });
+  }, 300_000);
   afterAll(async () => {
     await off?.stop();
-    await on?.stop();
   });
 
   it('serves the legacy schema without credentials: every purchasable plan, limits from the limits table, prices without price ids when billing is off', async () => {
@@ -43,11 +41,6 @@ describe('billing plans', () => {
       features: expect.arrayContaining([expect.any(String)]),
     });
     expect(res.body.plans.find((p: any) => p.slug === 'free').limits).toEqual({ per_minute: 10, per_day: 20, per_period: 600 });
-  });
-
-  it('shows the Stripe price ids when billing is on', async () => {
-    const res = await call(`${on.url}/v1/billing/plans`, 'GET');
-    expect(res.body.plans.find((p: any) => p.slug === 'developer_pro').price_ids).toEqual({ monthly: 'price_developer_pro_monthly', yearly: 'price_developer_pro_yearly' });
   });
 
   it('serves audience catalogues with additive fields, and 422 for an unknown audience', async () => {

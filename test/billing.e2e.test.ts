@@ -68,7 +68,7 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
     });
     platform = await startPlatform(config, createLogger('silent'));
     url = platform.url!;
-  });
+  }, 300_000);
 
   afterAll(async () => {
     await platform?.stop();
@@ -77,6 +77,12 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
   });
 
   afterEach(() => stripeServer.clearFailures());
+
+  it('shows the Stripe price ids in the plans with billing on', async () => {
+    const res = await api('GET', '/v1/billing/plans');
+    expect(res.body.plans.find((p: any) => p.slug === 'developer_pro').price_ids).toEqual({ monthly: 'price_developer_pro_monthly', yearly: 'price_developer_pro_yearly' });
+    expect(res.body.plans.find((p: any) => p.slug === 'free').price_ids).toEqual({ monthly: null, yearly: null });
+  });
 
   describe('promotion codes', () => {
     it('answers valid codes with their discount, and invalid ones with a reason; the code is required', async () => {
@@ -386,6 +392,14 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       expect(credits.auto_topup_last_failure).toEqual({ reason: 'card_declined', at: expect.any(String) });
       expect(await sql('select auto_topup_started_at from billing_account where user_id = ?', [account.id])).toEqual([{ auto_topup_started_at: null }]);
       expect((await api('GET', '/v1/billing/credit-topups/auto', undefined, { cookie: account.cookie })).body).toMatchObject({ enabled: false, last_failure: { reason: 'card_declined' } });
+
+      // a card that needs the customer present: turned off again, with that reason
+      stripeServer.savePaymentMethod(customerId, 'pm_test_3ds', 'authentication_required');
+      const again = await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 2, amount_usd: 5 }, { cookie: account.cookie });
+      expect(again.body).toMatchObject({ enabled: true, last_failure: null });
+      await platform.billing.autoTopupSettled(account.id); // balance 1, under the threshold
+      expect((await balance()).auto_topup_last_failure).toEqual({ reason: 'authentication_required', at: expect.any(String) });
+      expect((await balance()).auto_topup.enabled).toBe(false);
     });
 
     it('takes refunded credits back, the balance floored at zero and the shortfall recorded', async () => {

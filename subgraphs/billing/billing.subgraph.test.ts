@@ -37,7 +37,7 @@ describe('billing subgraph through the gateway', () => {
       createLogger('silent'),
     );
     url = platform.url!;
-  });
+  }, 300_000);
   afterAll(async () => {
     await platform?.stop();
     await stripeServer?.stop();

@@ -107,6 +107,8 @@ export class BillingService {
   private readonly autoTopupCache = new Map<string, AutoTopupSetting>();
   /** Accounts with an auto top-up charge under way in this process: never two at once. */
   private readonly autoTopupInFlight = new Map<string, Promise<void>>();
+  /** Accounts whose balance fell while their run was under way: looked at again when it ends. */
+  private readonly autoTopupRecheck = new Set<string>();
 
   constructor(private readonly deps: BillingDeps) {
     this.credits = new CreditMeter(deps.orm, deps.logger, (userId, balance) => this.watchBalance(userId, balance));
@@ -508,18 +510,26 @@ export class BillingService {
 
   /** Called after each draw (and at zero): starts an auto top-up when the balance fell below the threshold. */
   private watchBalance(userId: string, balanceMicro: number): void {
-    if (!this.deps.stripe || this.autoTopupInFlight.has(userId)) return;
+    if (!this.deps.stripe) return;
     const cached = this.autoTopupCache.get(userId);
     if (cached && (!cached.enabled || balanceMicro >= cached.threshold_usd * MICRO)) return;
+    if (this.autoTopupInFlight.has(userId)) {
+      // a run (or its settings lookup) is under way with an older balance: look again once it ends
+      this.autoTopupRecheck.add(userId);
+      return;
+    }
     const run = this.runAutoTopup(userId, balanceMicro)
       .catch((error) => this.deps.logger.error('billing: auto top-up failed; it stays on and is tried again at the next draw', error))
-      .finally(() => this.autoTopupInFlight.delete(userId));
+      .finally(async () => {
+        this.autoTopupInFlight.delete(userId);
+        if (this.autoTopupRecheck.delete(userId)) this.watchBalance(userId, await this.credits.balance(userId));
+      });
     this.autoTopupInFlight.set(userId, run);
   }
 
   /** Resolves when no auto top-up is under way for the account (tests and shutdown). */
   async autoTopupSettled(userId: string): Promise<void> {
-    await this.autoTopupInFlight.get(userId);
+    for (let run = this.autoTopupInFlight.get(userId); run; run = this.autoTopupInFlight.get(userId)) await run;
   }
 
   /**

@@ -20,6 +20,13 @@
  *     the API key, then with the access token (JWT verified locally + account lookup);
  *   - authenticate key / token: the authenticator alone, in process;
  *   - token endpoint: refresh_token grants, each with the refresh token the previous one rotated.
+ *
+ * Then extra credits (billing), with limits enforced and in-process counters: two Developer Pro
+ * accounts in their billing window, one within its period allowance and one past it with a
+ * credit balance (each billable call draws the price of one request), measured in process
+ * (authenticate + limiter + count [+ draw] + work), 500 calls each after 50 warm-up (under the
+ * plan's 600 per minute), interleaved; added by drawing = p50(past allowance) - p50(within
+ * allowance); then the draw alone. `BENCH_ONLY=credits` runs this part only.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -202,8 +209,75 @@ async function measure(store: 'memory' | 'redis'): Promise<Record<string, number
   }
 }
 
-console.log(`auth-overhead: ${N} sequential requests per variant after ${WARMUP} warm-up, DATA_DIR ${DATA_DIR}`);
-for (const store of ['memory', 'redis'] as const) {
+/** The price of drawing credits: the same billable call within the period allowance and past it (credits drawn). */
+async function measureCredits(): Promise<Record<string, number>> {
+  const corpusDir = path.join(DATA_DIR, 'corpus');
+  const dataDir = path.join(DATA_DIR, 'service-credits');
+  await rm(path.join(dataDir, 'pglite'), { recursive: true, force: true });
+  const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', EMBEDDER: 'none', STRIPE_SECRET_KEY: 'sk_test_bench', STRIPE_API_BASE: 'http://127.0.0.1:9' });
+  const platform: Platform = await startPlatform(config, createLogger('warn'));
+  try {
+    await platform.ingestDone;
+    const url = platform.url!;
+    const json = { 'content-type': 'application/json' };
+    const sql = (query: string, params: unknown[]) => platform.orm.em.fork().getConnection().execute(query, params, 'run');
+    const keyOf = async (email: string) => {
+      const password = 'bench passphrase 1234';
+      const reg = (await (await fetch(`${url}/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, accept_terms: true, acknowledge_privacy: true }) })).json()) as { id: string };
+      const login = await fetch(`${url}/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+      const key = ((await (await fetch(`${url}/v1/keys`, { method: 'POST', headers: { ...json, cookie }, body: '{}' })).json()) as { key: string }).key;
+      // a paid plan in its billing window, as a subscription webhook leaves it
+      await sql(`update app_user set plan = 'developer_pro', billing_period_start = ?, billing_period_end = ? where id = ?`, [new Date(Date.now() - 86400_000), new Date(Date.now() + 29 * 86400_000), reg.id]);
+      return { id: reg.id, key };
+    };
+    const within = await keyOf('within@example.org');
+    const past = await keyOf('past@example.org');
+    // the whole period allowance used an hour ago, and credits for every measured call
+    await sql(
+      `insert into usage_event (user_id, api_key_id, client_ip, endpoint, status, created_at) select ?::uuid, null, null, 'documents', 200, ?::timestamptz from generate_series(1, 100000)`,
+      [past.id, new Date(Date.now() - 3600_000)],
+    );
+    await sql(`insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (gen_random_uuid(), ?, 'grant', ?, null, 'bench', ?)`, [past.id, 100 * 1_000_000, new Date()]);
+    const docs = (await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { ...json, authorization: `Bearer ${within.key}` }, body: JSON.stringify({ q: 'regulation', namespace: 'legislation', top_k: 1 }) })).json()) as {
+      hits: { source: string; source_id: string }[];
+    };
+    const doc = docs.hits[0]!;
+    const guarded = async (key: string) => {
+      const t = performance.now();
+      const caller = await platform.accounts.authenticator.authenticate({ authorization: `Bearer ${key}`, cookie: undefined, ip: '127.0.0.1' });
+      await platform.legalData.getDocument(callerContext(caller), doc.source, doc.source_id);
+      return performance.now() - t;
+    };
+    // interleaved, so the machine's load weighs on both variants alike
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < 550; i++) {
+      const ta = await guarded(within.key);
+      const tb = await guarded(past.key);
+      if (i >= 50) a.push(ta), b.push(tb);
+    }
+    a.sort((x, y) => x - y);
+    b.sort((x, y) => x - y);
+    // the draw alone (in-memory check-and-decrement; the ledger write is batched off the request path)
+    const draws: number[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const t = performance.now();
+      await platform.billing.credits.draw(past.id, 1);
+      draws.push(performance.now() - t);
+    }
+    draws.sort((x, y) => x - y);
+    const balance = await platform.billing.credits.balance(past.id);
+    if (balance >= 100 * 1_000_000) throw new Error('no credits were drawn: the measurement is void');
+    return { draw_p50: percentile(draws, 50), draw_p95: percentile(draws, 95), within_p50: percentile(a, 50), within_p95: percentile(a, 95), past_p50: percentile(b, 50), past_p95: percentile(b, 95), drawn_usd: 100 - balance / 1_000_000 };
+  } finally {
+    await platform.stop();
+  }
+}
+
+const ONLY_CREDITS = process.env.BENCH_ONLY === 'credits';
+if (!ONLY_CREDITS) console.log(`auth-overhead: ${N} sequential requests per variant after ${WARMUP} warm-up, DATA_DIR ${DATA_DIR}`);
+for (const store of ONLY_CREDITS ? [] : (['memory', 'redis'] as const)) {
   const r = await measure(store);
   console.log(
     `  ${store.padEnd(6)} HTTP: open p50 ${fmt(r.open_p50!, 2)} ms, API key p50 ${fmt(r.key_p50!, 2)} ms (p95 ${fmt(r.key_p95!, 2)}) -> added p50 ${fmt(r.key_p50! - r.open_p50!, 2)} ms`,
@@ -221,4 +295,8 @@ for (const store of ['memory', 'redis'] as const) {
     console.log(`  oauth  token endpoint (refresh_token grant with rotation, ${OAUTH_N} sequential): p50 ${fmt(r.refresh_p50!, 2)} ms, p95 ${fmt(r.refresh_p95!, 2)} ms`);
   }
 }
+const credits = await measureCredits();
+console.log(
+  `  credits in process: within allowance p50 ${fmt(credits.within_p50!, 3)} ms (p95 ${fmt(credits.within_p95!, 3)}), past allowance drawing credits p50 ${fmt(credits.past_p50!, 3)} ms (p95 ${fmt(credits.past_p95!, 3)}) -> drawing adds p50 ${fmt(credits.past_p50! - credits.within_p50!, 3)} ms (${fmt(credits.drawn_usd!, 3)} USD drawn); the draw alone p50 ${fmt(credits.draw_p50!, 4)} ms (p95 ${fmt(credits.draw_p95!, 4)})`,
+);
 process.exit(0);

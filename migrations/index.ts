@@ -9,6 +9,7 @@ import { Migration20261121122629_accounts } from './Migration20261121122629_acco
 import { Migration20261121130850_feedback_reports } from './Migration20261121130850_feedback_reports.js';
 import { Migration20261121140832_oauth } from './Migration20261121140832_oauth.js';
 import { Migration20261123173835_ended_sessions } from './Migration20261123173835_ended_sessions.js';
+import { Migration20261123180722_billing } from './Migration20261123180722_billing.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121130850_feedback_reports', class: Migration20261121130850_feedback_reports },
   { name: 'Migration20261121140832_oauth', class: Migration20261121140832_oauth },
   { name: 'Migration20261123173835_ended_sessions', class: Migration20261123173835_ended_sessions },
+  { name: 'Migration20261123180722_billing', class: Migration20261123180722_billing },
 ];

@@ -4,7 +4,9 @@ import type { Logger } from './logger.js';
 import type { LegalDataApi } from './modules/legal-data/legal-data.port.js';
 import { mountGraphql } from './graphql/gateway.js';
 import type { AccountsModule } from './modules/accounts/accounts.module.js';
+import type { BillingService } from './modules/billing/billing.service.js';
 import { accountsRouter } from './rest/accounts.routes.js';
+import { billingRouter } from './rest/billing.routes.js';
 import { identityProviderRouter } from './rest/identity-provider.routes.js';
 import { authenticateRequests } from './rest/request-context.js';
 import { errorHandler, notFoundHandler } from './rest/errors.js';
@@ -28,6 +30,8 @@ export interface AppServices {
   feedback?: FeedbackService;
   /** The OAuth 2.1 authorization server (/oauth, its metadata, the consent page); optional for small test apps. */
   oauth?: OAuthModule;
+  /** Plans, checkout, subscriptions, credits and Stripe's webhooks; optional for small test apps. */
+  billing?: BillingService;
 }
 
 export interface BuiltApp {
@@ -70,6 +74,7 @@ export async function buildApp(options: {
   app.use(mcp.router);
   app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }, rest));
   app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));
+  if (services.billing) app.use(billingRouter(services.billing, rest));
   app.use(legalDataRouter(services.legalData, rest));
   app.use(resolveRouter(services.legalData, rest));
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });

@@ -26,6 +26,16 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/LOG_LEVEL/);
   });
 
+  it('reads the billing settings: off without a secret key, validated keys and a local API base', () => {
+    expect(loadConfig({}).billing).toEqual({ stripe: null, catalogueFile: undefined, extraRequestPriceUsd: undefined });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y', STRIPE_API_BASE: 'http://127.0.0.1:12111/', BILLING_EXTRA_REQUEST_PRICE_USD: '0.01' }).billing).toEqual({
+      stripe: { secretKey: 'sk_test_x', webhookSecret: 'whsec_y', apiBase: 'http://127.0.0.1:12111', timeoutMs: 20_000, maxNetworkRetries: 2 },
+      catalogueFile: undefined,
+      extraRequestPriceUsd: 0.01,
+    });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_public', STRIPE_WEBHOOK_SECRET: 'nope' })).toThrow(/STRIPE_SECRET_KEY[\s\S]*STRIPE_WEBHOOK_SECRET/);
+  });
+
   it('parses remote subgraph URLs and the static embedder', () => {
     const config = loadConfig({ SUBGRAPH_URLS: 'legal-data=http://127.0.0.1:4001/graphql', EMBEDDER: 'static:/models/x' });
     expect(config.subgraphUrls).toEqual({ 'legal-data': 'http://127.0.0.1:4001/graphql' });

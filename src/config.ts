@@ -54,6 +54,14 @@ const envSchema = z.object({
   DEV_LOGIN: booleanFlag.default(false),
   MAIL_LOG: booleanFlag.default(false),
   TERMS_VERSION: z.string().min(1).default('2025-01'),
+  // billing through Stripe (README: "Billing")
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
+  STRIPE_API_BASE: z.url().optional(),
+  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  STRIPE_MAX_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  BILLING_CATALOGUE: z.string().min(1).optional(),
+  BILLING_EXTRA_REQUEST_PRICE_USD: z.coerce.number().positive().max(10).optional(),
   ...identityProviderEnv('GITHUB'),
   ...identityProviderEnv('GOOGLE'),
   ...identityProviderEnv('MICROSOFT'),
@@ -150,6 +158,23 @@ export type EmbedderSetting =
   /** Pinecone Inference (`hosted:multilingual-e5-large`); `host` overrides the API's base URL. */
   | { kind: 'hosted'; model: string; apiKey: string; host?: string };
 
+/** Billing through Stripe; `stripe` is null when STRIPE_SECRET_KEY is unset (billing off). */
+export interface BillingSettings {
+  stripe: {
+    secretKey: string;
+    /** Without it webhooks cannot be verified and answer 503. */
+    webhookSecret: string | undefined;
+    /** A Stripe-protocol server to talk to instead of api.stripe.com (tests, local development). */
+    apiBase: string | undefined;
+    timeoutMs: number;
+    maxNetworkRetries: number;
+  } | null;
+  /** The catalogue file (prices, Stripe price ids, features, audience texts); undefined = the bundled billing-catalogue.json. */
+  catalogueFile: string | undefined;
+  /** Overrides the catalogue's price of one request drawn from extra credits. */
+  extraRequestPriceUsd: number | undefined;
+}
+
 export interface Config {
   port: number;
   baseUrl: string;
@@ -169,6 +194,7 @@ export interface Config {
   /** Caps on open MCP SSE streams (GET /sse): in all, and per account. */
   sse: SseLimits;
   accounts: AccountsSettings;
+  billing: BillingSettings;
 }
 
 export interface SseLimits {
@@ -271,6 +297,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       termsVersion: e.TERMS_VERSION,
       production,
       identityProviders,
+    },
+    billing: {
+      stripe: e.STRIPE_SECRET_KEY
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiBase: e.STRIPE_API_BASE?.replace(/\/+$/, ''),
+            timeoutMs: e.STRIPE_TIMEOUT_MS,
+            maxNetworkRetries: e.STRIPE_MAX_NETWORK_RETRIES,
+          }
+        : null,
+      catalogueFile: e.BILLING_CATALOGUE ? path.resolve(e.BILLING_CATALOGUE) : undefined,
+      extraRequestPriceUsd: e.BILLING_EXTRA_REQUEST_PRICE_USD,
     },
   };
 }

@@ -10,7 +10,9 @@ export type ErrorCode =
   | 'forbidden'
   | 'conflict'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** An outside service the request needed (the payment provider) failed or did not answer. */
+  | 'bad_gateway';
 
 /** One validation problem, in the shape FastAPI puts in a 422 `detail` list. */
 export interface ValidationIssue {
@@ -59,6 +61,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
 };
 
 /** The HTTP status a thrown error ends in: its code's, or 500 for anything unexpected. */

@@ -24,6 +24,8 @@ import { ingestCorpus, type IngestState, type IngestSummary } from './modules/le
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
+import { createBillingService } from './modules/billing/billing.module.js';
+import type { BillingService } from './modules/billing/billing.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
@@ -41,6 +43,7 @@ export interface Platform {
   accounts: AccountsModule;
   /** The OAuth 2.1 authorization server for MCP clients. */
   oauth: OAuthModule;
+  billing: BillingService;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -88,8 +91,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     endpoints: PUBLIC_ENDPOINTS,
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
+  const billing = createBillingService(config, orm, logger);
+  accounts.authenticator.useSeats(billing);
+  accounts.usage.useCredits(billing.creditDrawer);
   const app = await buildApp({
-    services: { legalData, accounts, feedback, oauth },
+    services: { legalData, accounts, feedback, oauth, billing },
     logger,
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,
@@ -120,6 +126,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     legalData,
     accounts,
     oauth,
+    billing,
     app,
     server,
     url,
@@ -130,6 +137,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       await app.closeStreams();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
+      await billing.close();
       await accounts.close();
       await engine.close();
       await closeOrm(orm);

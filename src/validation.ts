@@ -95,3 +95,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 }
+
+/**
+ * A boolean field the spec gives `default false` that must nevertheless be true (assent flags:
+ * `accept_terms`, `legal_accepted`). The rule sits on the object, as `.refine(...mustBeTrue(…))`,
+ * so the field stays optional with its default in /openapi.json (a field-level refine would make
+ * it required there); it runs even when another field failed, so every problem is reported at
+ * once, and not when the field itself failed to parse.
+ */
+export function mustBeTrue<F extends string>(field: F, message: string): [(body: Record<F, boolean>) => boolean, z.core.$ZodCustomParams] {
+  return [
+    (body) => body[field],
+    {
+      path: [field],
+      message,
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((issue) => !issue.path?.length || issue.path[0] === field),
+    },
+  ];
+}

@@ -11,12 +11,15 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
+import Stripe from 'stripe';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call, cookieFrom, type HttpResult } from './helpers/http.js';
+import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 import { fieldTable, loadSpec, proseFields, type SpecEndpoint, type SpecField, type SpecType } from './helpers/spec.js';
 
 const spec = loadSpec();
 const PASSWORD = 'a sturdy passphrase 42';
+const WEBHOOK_SECRET = 'whsec_contract';
 
 /**
  * Sections of the endpoint list that later issues build; their rows are not served yet. The
@@ -24,7 +27,6 @@ const PASSWORD = 'a sturdy passphrase 42';
  */
 const NOT_YET_BUILT: Record<string, string> = {
   '/v1/contributors': 'issue 14 (contributor credits)',
-  '/v1/billing/': 'issue 12 (billing)',
   '/v1/team': 'issue 13 (team workspaces)',
   '/v1/admin/': 'issue 14 (administration)',
 };
@@ -98,7 +100,8 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
   let cookie: string;
   let email: string;
   let openapi: any;
-  const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string }) => call(`${url}${route}`, method, body, auth);
+  let stripe: LocalStripe;
+  const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string; headers?: Record<string, string> }) => call(`${url}${route}`, method, body, auth);
   const asKey = { get key() { return key; } };
 
   beforeAll(async () => {
@@ -107,6 +110,7 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
       { file: 'case_law/DE-BGH.jsonl.gz', lines: 10 },
     ]);
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spec-contract-'));
+    stripe = await startLocalStripe();
     const idp = (name: string) => ({
       [`${name}_CLIENT_ID`]: 'contract-test',
       [`${name}_CLIENT_SECRET`]: 'contract-test-secret',
@@ -121,6 +125,9 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
       EMBEDDER: 'none',
       RATE_LIMITS: 'off',
       DEV_LOGIN: 'true',
+      STRIPE_SECRET_KEY: 'sk_test_contract',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe.url,
       ...idp('GITHUB'),
       ...idp('GOOGLE'),
       ...idp('MICROSOFT'),
@@ -138,6 +145,7 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
 
   afterAll(async () => {
     await platform?.stop();
+    await stripe?.stop();
   });
 
   describe('resources', () => {
@@ -288,9 +296,9 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
       const resolve = fieldTable(spec.tablesUnder('ResolveRequest')[0]!);
       const named: [string, SpecField[]][] = [...bodies.map(([name, fields]) => [name!, proseFields(fields!)] as [string, SpecField[]]), ['ResolveRequest', resolve]];
       for (const [name, fields] of named) {
-        const pending = ['Audience', 'Checkout', 'CreditTopup', 'AutoTopup', 'Invite', 'Domains', 'Join', 'Seats'].some((p) => name.startsWith(p));
+        const pending = ['Invite', 'Domains', 'Join', 'Seats'].some((p) => name.startsWith(p));
         const component = openapi.components.schemas[name];
-        if (pending) continue; // billing (issue 12) and teams (issue 13) bodies come with their endpoints
+        if (pending) continue; // the teams (issue 13) bodies come with their endpoints
         expect(component).toBeDefined();
         for (const field of fields) {
           expect(Object.keys(component.properties)).toContain(field.name);
@@ -351,6 +359,28 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
         ok: async () => api('DELETE', `/v1/keys/${(await api('POST', '/v1/keys', { name: 'short-lived' }, { cookie })).body.id}`, undefined, { cookie }),
       },
       'GET /v1/usage/me': { ok: () => api('GET', '/v1/usage/me', undefined, { cookie }) },
+      'GET /v1/billing/plans': { ok: () => api('GET', '/v1/billing/plans'), invalid: () => api('GET', '/v1/billing/plans?audience=astronauts') },
+      'POST /v1/billing/audience': { ok: () => api('POST', '/v1/billing/audience', { audience: 'developer' }, { cookie }), invalid: () => api('POST', '/v1/billing/audience', { audience: 'astronauts' }, { cookie }) },
+      'GET /v1/billing/promo': { ok: () => api('GET', '/v1/billing/promo?code=NOSUCHCODE', undefined, { cookie }), invalid: () => api('GET', '/v1/billing/promo', undefined, { cookie }) },
+      'POST /v1/billing/checkout': {
+        ok: () => api('POST', '/v1/billing/checkout', { plan: 'developer_pro', interval: 'monthly', legal_accepted: true }, { cookie }),
+        invalid: () => api('POST', '/v1/billing/checkout', { plan: 'developer_pro' }, { cookie }),
+      },
+      'POST /v1/billing/checkout/verify': { invalid: () => api('POST', '/v1/billing/checkout/verify', {}, { cookie }) },
+      'POST /v1/billing/credit-topups/checkout': { invalid: () => api('POST', '/v1/billing/credit-topups/checkout', { amount_usd: 1 }, { cookie }) },
+      'GET /v1/billing/credit-topups/auto': { ok: () => api('GET', '/v1/billing/credit-topups/auto', undefined, { cookie }) },
+      'PUT /v1/billing/credit-topups/auto': { invalid: () => api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 0 }, { cookie }) },
+      // the checkout above made this account a Stripe customer: the portal answers
+      'GET /v1/billing/portal': { ok: () => api('GET', '/v1/billing/portal', undefined, { cookie }) },
+      'POST /v1/billing/portal': { ok: () => api('POST', '/v1/billing/portal', undefined, { cookie }) },
+      'GET /v1/billing/status': { ok: () => api('GET', '/v1/billing/status', undefined, { cookie }) },
+      'POST /v1/billing/webhooks': {
+        ok: async () => {
+          const payload = JSON.stringify({ id: `evt_contract_${Date.now()}`, object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_contract', object: 'customer' } } });
+          const signature = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+          return api('POST', '/v1/billing/webhooks', JSON.parse(payload), { headers: { 'stripe-signature': signature } });
+        },
+      },
     });
     /** `/auth/<idp_1>, /auth/<idp_2>, …` -> `/auth/<idp>` (one row for the three providers). */
     const rowKey = (e: SpecEndpoint) => `${e.method} ${e.path.split(',')[0]!.replace(/<idp_\d>/g, '<idp>')}`;
@@ -407,7 +437,8 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
     it('open and authenticated endpoints follow the spec: only discovery, stats, manifest and plans (and the sign-in paths) without credentials', async () => {
       const openRule = /Unauthenticated access is allowed only for (.+?)\. These/.exec(spec.text)![1]!;
       const open = [...openRule.matchAll(/GET (\/[\w/*]+)/g)].map((m) => m[1]!);
-      const isOpen = (p: string) => p.startsWith('/auth/') || open.some((o) => (o.endsWith('/*') ? p.startsWith(o.slice(0, -1)) : p === o));
+      // Stripe's webhooks carry no user credential: their Stripe-Signature authenticates them
+      const isOpen = (p: string) => p.startsWith('/auth/') || p === '/v1/billing/webhooks' || open.some((o) => (o.endsWith('/*') ? p.startsWith(o.slice(0, -1)) : p === o));
       for (const endpoint of spec.endpoints) {
         if (pendingIssue(endpoint.path)) continue;
         for (const concrete of concretePaths(endpoint)) {

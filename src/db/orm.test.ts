@@ -39,17 +39,24 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
     expect(tables.map((t) => t.table_name)).toEqual([
       'api_key',
       'app_user',
+      'billing_account',
+      'billing_checkout_session',
+      'billing_processed_event',
+      'billing_subscription',
+      'credit_ledger',
       'ended_session',
       'feedback_report',
       'identity_link',
       'index_state',
       'ingest_file',
+      'legal_assent',
       'mikro_orm_migrations',
       'oauth_model',
       'oauth_signing_key',
       'password_reset',
       'source',
       'usage_event',
+      'workspace',
     ]);
   });
 

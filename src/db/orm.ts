@@ -24,6 +24,8 @@ import { UsageEventEntity } from '../modules/usage/usage-event.entity.js';
 import { FeedbackReportEntity } from '../modules/admin/feedback-report.entity.js';
 import { OAuthModelEntity } from '../oauth/oauth-model.entity.js';
 import { SigningKeyEntity } from '../oauth/signing-key.entity.js';
+import { BillingAccountEntity, CheckoutSessionEntity, CreditEntryEntity, LegalAssentEntity, ProcessedEventEntity, SubscriptionEntity } from '../modules/billing/billing.entities.js';
+import { WorkspaceEntity } from '../modules/teams/workspace.entity.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
@@ -42,6 +44,13 @@ export const ENTITIES = [
   FeedbackReportEntity,
   OAuthModelEntity,
   SigningKeyEntity,
+  BillingAccountEntity,
+  SubscriptionEntity,
+  LegalAssentEntity,
+  CheckoutSessionEntity,
+  ProcessedEventEntity,
+  CreditEntryEntity,
+  WorkspaceEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

@@ -17,6 +17,7 @@ export const GRAPHQL_ERROR_CODES: Record<ErrorCode, string> = {
   conflict: 'CONFLICT',
   rate_limited: 'RATE_LIMITED',
   unavailable: 'SERVICE_UNAVAILABLE',
+  bad_gateway: 'BAD_GATEWAY',
 };
 
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';

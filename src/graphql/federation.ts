@@ -29,6 +29,8 @@ export interface TypeGraphqlSubgraphOptions extends SubgraphBuildOptions {
   instances: object[];
   /** `__resolveReference` per entity type name. */
   referenceResolvers?: ReferenceResolvers;
+  /** Entity types no query returns (an entity this subgraph only extends), which type-graphql would otherwise leave out. */
+  orphanedTypes?: Function[];
   /** Federation directives the SDL uses, e.g. ['@key']. */
   federationImports: string[];
   /** Definitions of executable directives the types use (e.g. @rateLimit). */
@@ -48,6 +50,7 @@ export async function buildTypeGraphqlSubgraph(options: TypeGraphqlSubgraphOptio
   const domainErrors: MiddlewareFn = (_action, next) => mapErrors(next, options.onInternalError);
   const schema = await buildSchema({
     resolvers: options.resolvers,
+    ...(options.orphanedTypes ? { orphanedTypes: options.orphanedTypes } : {}),
     container,
     globalMiddlewares: [domainErrors],
     validate: false,

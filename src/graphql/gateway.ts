@@ -85,8 +85,8 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
   return { supergraphSdl, stop: () => server.stop() };
 }
 
-/** Credentials forwarded to remote subgraphs, which authenticate the caller again. */
-const FORWARDED_HEADERS = ['authorization', 'cookie'] as const;
+/** Credentials forwarded to remote subgraphs, which authenticate the caller again (and the user agent, which billing's assent record keeps). */
+const FORWARDED_HEADERS = ['authorization', 'cookie', 'user-agent'] as const;
 
 /** A data source for a subgraph served over HTTP, forwarding the request id and the caller's credentials. */
 function remoteSubgraph(url: string): RemoteGraphQLDataSource<GraphqlContext> {

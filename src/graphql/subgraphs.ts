@@ -8,12 +8,16 @@ import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { buildLegalDataSubgraph } from '../../subgraphs/legal-data/index.js';
 import { buildAccountsSubgraph } from '../../subgraphs/accounts/index.js';
 import type { AccountsGraphqlApi } from '../../subgraphs/accounts/accounts.resolver.js';
+import { buildBillingSubgraph } from '../../subgraphs/billing/index.js';
+import type { BillingGraphqlApi } from '../../subgraphs/billing/billing.resolver.js';
 import type { SubgraphBuildOptions } from './federation.js';
 
 /** The service facades subgraph resolvers call. */
 export interface GraphqlServices {
   legalData: LegalDataApi;
   accounts: AccountsGraphqlApi;
+  /** Optional for small test apps: the billing subgraph is still composed, its resolvers then throw. */
+  billing?: BillingGraphqlApi;
 }
 
 export interface SubgraphDefinition {
@@ -29,6 +33,7 @@ export interface BuiltSubgraph {
 export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
   { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
+  { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallable<BillingGraphqlApi>('billing'), options) },
 ];
 
 export async function buildSubgraphs(
@@ -51,6 +56,7 @@ export function schemaOnlyServices(): GraphqlServices {
       oauthGrants: uncallable<AccountsGraphqlApi['oauthGrants']>('oauthGrants'),
       usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
     },
+    billing: uncallable<BillingGraphqlApi>('billing'),
   };
 }
 

@@ -31,7 +31,7 @@ export function buildAccountsSubgraph(api: AccountsGraphqlApi, options: Subgraph
     ...options,
     resolvers: [AccountsResolver],
     instances: [new AccountsResolver(api)],
-    federationImports: [],
+    federationImports: ['@key'],
     extraTypeDefs: rateLimitDirectiveTypeDefs,
     transformSchema: rateLimitDirectiveTransformer,
   });

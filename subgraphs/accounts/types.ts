@@ -3,9 +3,11 @@
  * included). Every decorator names its type explicitly (tsx emits no decorator metadata).
  */
 import 'reflect-metadata';
-import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 
+// An entity: the billing subgraph adds the account's billing state to it (resolved there by id).
 @ObjectType({ description: 'An account (GET /auth/me `user`).' })
+@Directive('@key(fields: "id", resolvable: false)')
 export class UserType {
   @Field(() => ID) id!: string;
   @Field(() => String) email!: string;

@@ -1,6 +1,6 @@
 /** Request bodies and response records of the accounts module (zod: validation and /openapi.json). */
 import { z } from 'zod';
-import { laxBool } from '../../validation.js';
+import { laxBool, mustBeTrue } from '../../validation.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from './passwords.js';
 
 // Deliberately simple: one @, something on each side, a dot in the domain, no spaces.
@@ -42,19 +42,8 @@ export const loginBodySchema = z.object({
 
 /**
  * `_LegalAcceptanceBody`; the token may also come in the legal_acceptance cookie (see
- * accounts.routes). Both flags default to false, as the spec says, and must be true: that rule
- * sits on the object so the fields stay optional in /openapi.json, and runs even when another
- * field failed, so every problem is reported at once.
+ * accounts.routes). Both flags default to false, as the spec says, and must be true.
  */
-const mustBeTrue = (field: 'accept_terms' | 'acknowledge_privacy', message: string): [(body: Record<typeof field, boolean>) => boolean, z.core.$ZodCustomParams] => [
-  (body) => body[field],
-  {
-    path: [field],
-    message,
-    when: (payload) => typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((issue) => !issue.path?.length || issue.path[0] === field),
-  },
-];
-
 export const legalAcceptanceBodySchema = z
   .object({
     legal_acceptance_token: z.string().min(1),

@@ -8,7 +8,8 @@
  * server. Access tokens are audience-bound: they are accepted only on a request addressed to a
  * protected resource (`resource`: the MCP endpoints) and only when their `aud` names it.
  */
-import type { Caller } from '../../context.js';
+import { type Caller, isAccount } from '../../context.js';
+import { planOf } from '../usage/plans.js';
 import { looksLikeJwt, type AccessTokenCheck } from '../../oauth/access-token-verifier.js';
 import type { AccountsService } from './accounts.service.js';
 import type { ApiKeyService } from './api-key.service.js';
@@ -28,7 +29,14 @@ export interface AccessTokenChecker {
   verify(token: string, resource: string): Promise<AccessTokenCheck>;
 }
 
+/** Seats of a per-seat plan (billing: the team workspace's seat limit, synced with the subscription). */
+export interface SeatsProvider {
+  seatsOf(userId: string): Promise<number>;
+}
+
 export class Authenticator {
+  private seats: SeatsProvider | null = null;
+
   constructor(
     private readonly deps: {
       accounts: AccountsService;
@@ -43,7 +51,19 @@ export class Authenticator {
     return Boolean(credentials.authorization) || hasCookie(credentials.cookie, SESSION_COOKIE);
   }
 
+  /** Billing supplies the seats of per-seat plans (it is built after the accounts module). */
+  useSeats(provider: SeatsProvider): void {
+    this.seats = provider;
+  }
+
   async authenticate(credentials: Credentials): Promise<Caller> {
+    const caller = await this.identify(credentials);
+    // only per-seat plans pay the extra lookup
+    if (this.seats && isAccount(caller) && planOf(caller.plan).perSeat) caller.seats = await this.seats.seatsOf(caller.userId);
+    return caller;
+  }
+
+  private async identify(credentials: Credentials): Promise<Caller> {
     const { ip } = credentials;
     if (credentials.authorization) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);

@@ -99,6 +99,15 @@ export class UsageRecorder {
   }
 }
 
+/**
+ * Extra credits (billing): a paid account whose period allowance is used up draws one request's
+ * price per billable call instead of getting 429.
+ */
+export interface CreditDrawer {
+  draw(caller: AccountCaller): Promise<boolean>;
+  giveBack(caller: AccountCaller): void;
+}
+
 export interface UsageSettings {
   allowAnonymous: boolean;
   rateLimits: boolean;
@@ -107,6 +116,7 @@ export interface UsageSettings {
 export class UsageService {
   /** Subjects whose in-process counters were rebuilt from the usage rows. */
   private readonly seeding = new Map<string, Promise<void>>();
+  private credits: CreditDrawer | null = null;
 
   constructor(
     private readonly deps: {
@@ -117,6 +127,11 @@ export class UsageService {
       now?: () => number;
     },
   ) {}
+
+  /** Billing plugs in extra credits (it is built after the usage service). */
+  useCredits(credits: CreditDrawer): void {
+    this.credits = credits;
+  }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
@@ -139,7 +154,16 @@ export class UsageService {
     const subject = subjectOf(caller);
     await this.seeded(subject, caller, windows, now);
     const enforce = this.deps.settings.rateLimits && !(isAccount(caller) && caller.isAdmin);
-    const result = await this.deps.store.consume(subject, windows, { now, enforce, cost: 1 });
+    let result = await this.deps.store.consume(subject, windows, { now, enforce, cost: 1 });
+    // Past the period allowance, a paid account pays from its extra credits: the other windows
+    // (per minute, per day) still apply, and the request is counted in the period as usual.
+    let drewCredit = false;
+    if (!result.allowed && result.blockedBy === 'period' && plan.paid && isAccount(caller) && this.credits && (await this.credits.draw(caller))) {
+      const unlimitedPeriod = windows.map((w) => (w.name === 'period' ? { ...w, limit: null } : w));
+      result = await this.deps.store.consume(subject, unlimitedPeriod, { now, enforce, cost: 1 });
+      if (result.allowed) drewCredit = true;
+      else this.credits.giveBack(caller);
+    }
     ctx.rateLimit = {
       windows: result.windows
         .filter((w) => w.limit !== null)
@@ -169,6 +193,7 @@ export class UsageService {
     } finally {
       if (status >= 500) {
         await this.deps.store.refund(subject, windows, now).catch(() => undefined);
+        if (drewCredit) this.credits!.giveBack(caller as AccountCaller);
       } else {
         this.deps.recorder.add({
           user_id: isAccount(caller) ? caller.userId : null,

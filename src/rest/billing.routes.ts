@@ -1,0 +1,205 @@
+/**
+ * The billing REST routes (/v1/billing/*): each handler builds the request context and calls one
+ * BillingService method, and each route is described in /openapi.json where it is mounted. The
+ * webhook route alone reads the raw body (the signature covers the exact bytes Stripe sent).
+ */
+import express, { type Request } from 'express';
+import { z } from 'zod';
+import {
+  audienceBodySchema,
+  audiencePlansSchema,
+  autoTopupBodySchema,
+  autoTopupSettingSchema,
+  billingPlansSchema,
+  billingStatusSchema,
+  checkoutBodySchema,
+  checkoutUrlSchema,
+  checkoutVerificationSchema,
+  checkoutVerifyBodySchema,
+  creditTopupBodySchema,
+  plansQuerySchema,
+  portalSessionSchema,
+  promoAnswerSchema,
+  promoQuerySchema,
+  webhookReceivedSchema,
+} from '../modules/billing/billing.schema.js';
+import type { BillingService } from '../modules/billing/billing.service.js';
+import { jsonBody, withLoc } from './errors.js';
+import { contextOf } from './request-context.js';
+import type { RestApi } from './rest-api.js';
+
+/** The query string with scalar parameters (a repeated parameter gives its last value, as FastAPI). */
+function queryParams(req: Request): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
+    params[name] = Array.isArray(value) ? value.at(-1) : value;
+  }
+  return params;
+}
+
+const OFF = 'Billing is not configured on this server';
+const UPSTREAM = 'Stripe failed or did not answer; nothing was changed';
+
+export function billingRouter(billing: BillingService, rest: RestApi): express.Router {
+  const router = express.Router();
+  const ctx = (req: Request) => contextOf(req);
+  const tags = ['billing'];
+
+  rest.route(router, '/v1/billing/plans', {
+    get: [
+      {
+        name: 'billing_plans',
+        summary: 'Billing Plans',
+        description: 'Open. The legacy schema by default; `audience` selects an audience catalogue (additive fields).',
+        tags,
+        access: 'open',
+        query: plansQuerySchema,
+        responses: { 200: { description: 'Successful Response', schema: z.union([billingPlansSchema, audiencePlansSchema]) } },
+      },
+      async (req, res) => {
+        res.json(await withLoc('query', () => billing.plans(ctx(req), queryParams(req))));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/billing/audience', {
+    post: [
+      {
+        name: 'billing_audience',
+        summary: 'Billing Audience',
+        description: "Stores a Free account's audience choice.",
+        tags,
+        access: 'account',
+        body: audienceBodySchema,
+        responses: { 200: z.object({ audience: z.string() }), 409: 'Paid account' },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => billing.setAudience(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/billing/promo', {
+    get: [
+      { name: 'billing_promo', summary: 'Billing Promo', tags, access: 'account', query: promoQuerySchema, responses: { 200: promoAnswerSchema, 502: UPSTREAM, 503: OFF } },
+      async (req, res) => {
+        res.json(await withLoc('query', () => billing.promo(ctx(req), queryParams(req))));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/billing/checkout', {
+    post: [
+      {
+        name: 'billing_checkout',
+        summary: 'Billing Checkout',
+        description: 'Records the legal assent, then creates a Stripe Checkout Session (subscription).',
+        tags,
+        access: 'account',
+        body: checkoutBodySchema,
+        responses: { 200: checkoutUrlSchema, 409: 'Already subscribed: use the portal', 502: UPSTREAM, 503: OFF },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => billing.checkout(ctx(req), req.body, { userAgent: req.header('user-agent') ?? null })));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/billing/checkout/verify', {
+    post: [
+      {
+        name: 'billing_checkout_verify',
+        summary: 'Billing Checkout Verify',
+        tags,
+        access: 'account',
+        body: checkoutVerifyBodySchema,
+        responses: { 200: checkoutVerificationSchema, 404: 'Not a session of this account', 502: UPSTREAM, 503: OFF },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => billing.verifyCheckout(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/billing/credit-topups/checkout', {
+    post: [
+      {
+        name: 'billing_credit_topup_checkout',
+        summary: 'Billing Credit Topup Checkout',
+        tags,
+        access: 'account',
+        body: creditTopupBodySchema,
+        responses: { 200: checkoutUrlSchema, 409: 'Not a paid account', 502: UPSTREAM, 503: OFF },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => billing.creditTopupCheckout(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/billing/credit-topups/auto', {
+    get: [
+      { name: 'billing_auto_topup', summary: 'Billing Auto Topup', tags, access: 'account', responses: { 200: autoTopupSettingSchema } },
+      async (req, res) => {
+        res.json(await billing.autoTopup(ctx(req)));
+      },
+    ],
+    put: [
+      {
+        name: 'billing_set_auto_topup',
+        summary: 'Billing Set Auto Topup',
+        tags,
+        access: 'account',
+        body: autoTopupBodySchema,
+        responses: { 200: autoTopupSettingSchema, 409: 'No active paid subscription or no saved payment method', 502: UPSTREAM, 503: OFF },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => billing.setAutoTopup(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  const portal = (name: string) =>
+    [
+      { name, summary: 'Billing Portal', tags, access: 'account', responses: { 200: portalSessionSchema, 409: 'No Stripe customer yet', 502: UPSTREAM, 503: OFF } },
+      async (req: Request, res: express.Response) => {
+        res.json(await billing.portal(ctx(req)));
+      },
+    ] as const;
+  rest.route(router, '/v1/billing/portal', { get: [...portal('billing_portal')], post: [...portal('billing_portal')] });
+
+  rest.route(router, '/v1/billing/status', {
+    get: [
+      { name: 'billing_status', summary: 'Billing Status', tags, access: 'account', responses: { 200: billingStatusSchema } },
+      async (req, res) => {
+        res.json(await billing.status(ctx(req)));
+      },
+    ],
+  });
+
+  // The signature covers the exact bytes: read the body raw, whatever its Content-Type.
+  rest.route(router, '/v1/billing/webhooks', {
+    post: [
+      {
+        name: 'billing_webhooks',
+        summary: 'Billing Webhooks',
+        description: 'Stripe events, verified with the `Stripe-Signature` header; each event id applies once.',
+        tags,
+        access: 'open',
+        responses: { 200: webhookReceivedSchema, 400: 'Missing or invalid signature', 500: 'Not applied; Stripe retries', 503: OFF },
+      },
+      express.raw({ type: () => true, limit: '1mb' }),
+      async (req, res) => {
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        res.json(await billing.handleWebhook(raw, req.header('stripe-signature')));
+      },
+    ],
+  });
+
+  return router;
+}

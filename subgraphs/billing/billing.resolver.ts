@@ -1,0 +1,113 @@
+/**
+ * Resolvers of the billing subgraph: thin, GraphQL context -> one BillingService call (the same
+ * functions as REST). Mutations carry @rateLimit per caller; the services keep every rule.
+ */
+import 'reflect-metadata';
+import { Arg, Args, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { isAccount } from '../../src/context.js';
+import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
+import { validatedAs } from '../../src/graphql/errors.js';
+import type { BillingService } from '../../src/modules/billing/billing.service.js';
+import {
+  AudienceType,
+  AutoTopupInput,
+  AutoTopupType,
+  BillingStatusType,
+  CheckoutInput,
+  CheckoutUrlType,
+  CheckoutVerificationType,
+  PlansArgs,
+  PlansType,
+  PortalSessionType,
+  PromoArgs,
+  PromoType,
+  UserType,
+} from './types.js';
+
+/** What the billing subgraph asks of the services. */
+export type BillingGraphqlApi = Pick<BillingService, 'plans' | 'promo' | 'status' | 'checkout' | 'verifyCheckout' | 'creditTopupCheckout' | 'autoTopup' | 'setAutoTopup' | 'portal' | 'setAudience'>;
+
+/** Mutations that call Stripe or write: a few per minute per caller is all a dashboard needs. */
+export const MUTATION_RATE_LIMIT = { limit: 10, duration: 60 };
+const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
+
+/** GraphQL input objects carry null for omitted nullable fields; the service's defaults apply to absent ones. */
+function withoutNulls<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}
+
+@Resolver()
+export class BillingResolver {
+  constructor(private readonly api: BillingGraphqlApi) {}
+
+  @Query(() => PlansType, { description: 'GET /v1/billing/plans: the legacy catalogue, or an audience catalogue.' })
+  plans(@Args(() => PlansArgs) { audience }: PlansArgs, @Ctx() context: GraphqlContext) {
+    // a bad audience is reported at ["audience"], the argument's own name
+    return this.api.plans(requestContextOf(context), audience === null || audience === undefined ? {} : { audience });
+  }
+
+  @Query(() => PromoType, { description: 'GET /v1/billing/promo.' })
+  promo(@Args(() => PromoArgs) { code }: PromoArgs, @Ctx() context: GraphqlContext) {
+    return this.api.promo(requestContextOf(context), { code });
+  }
+
+  @Query(() => BillingStatusType, { description: 'GET /v1/billing/status.' })
+  billingStatus(@Ctx() context: GraphqlContext) {
+    return this.api.status(requestContextOf(context));
+  }
+
+  @Query(() => AutoTopupType, { description: 'GET /v1/billing/credit-topups/auto.' })
+  autoTopup(@Ctx() context: GraphqlContext) {
+    return this.api.autoTopup(requestContextOf(context));
+  }
+
+  @Mutation(() => CheckoutUrlType, { description: 'POST /v1/billing/checkout: records the legal assent, then a Stripe Checkout Session.' })
+  @Directive(RATE_LIMITED)
+  checkout(@Arg('input', () => CheckoutInput) input: CheckoutInput, @Ctx() context: GraphqlContext) {
+    const userAgent = context.incomingHeaders?.['user-agent'] ?? null;
+    return validatedAs('input', this.api.checkout(requestContextOf(context), withoutNulls(input), { userAgent }));
+  }
+
+  @Mutation(() => CheckoutVerificationType, { description: 'POST /v1/billing/checkout/verify.' })
+  @Directive(RATE_LIMITED)
+  verifyCheckout(@Arg('session_id', () => String) session_id: string, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.verifyCheckout(requestContextOf(context), { session_id }));
+  }
+
+  @Mutation(() => CheckoutUrlType, { description: 'POST /v1/billing/credit-topups/checkout.' })
+  @Directive(RATE_LIMITED)
+  creditTopupCheckout(@Arg('amount_usd', () => Int) amount_usd: number, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.creditTopupCheckout(requestContextOf(context), { amount_usd }));
+  }
+
+  @Mutation(() => AutoTopupType, { description: 'PUT /v1/billing/credit-topups/auto.' })
+  @Directive(RATE_LIMITED)
+  setAutoTopup(@Arg('input', () => AutoTopupInput) input: AutoTopupInput, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.setAutoTopup(requestContextOf(context), withoutNulls(input)));
+  }
+
+  @Mutation(() => PortalSessionType, { description: 'POST /v1/billing/portal.' })
+  @Directive(RATE_LIMITED)
+  portalSession(@Ctx() context: GraphqlContext) {
+    return this.api.portal(requestContextOf(context));
+  }
+
+  @Mutation(() => AudienceType, { description: 'POST /v1/billing/audience.' })
+  @Directive(RATE_LIMITED)
+  setAudience(@Arg('audience', () => String) audience: string, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.setAudience(requestContextOf(context), { audience }));
+  }
+}
+
+@Resolver(() => UserType)
+export class UserBillingResolver {
+  constructor(private readonly api: BillingGraphqlApi) {}
+
+  /** The user's billing state: the caller's own only (null for anyone else's user). */
+  @FieldResolver(() => BillingStatusType, { nullable: true })
+  billing(@Root() user: UserType, @Ctx() context: GraphqlContext) {
+    const ctx = requestContextOf(context);
+    if (!isAccount(ctx.caller) || ctx.caller.userId !== user.id) return null;
+    return this.api.status(ctx);
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * GraphQL types of the billing subgraph: the REST records field for field (snake_case included).
+ * Every decorator names its type explicitly (tsx emits no decorator metadata).
+ */
+import 'reflect-metadata';
+import { ArgsType, Directive, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+
+@ObjectType()
+export class PlanPricesType {
+  @Field(() => Float) monthly!: number;
+  @Field(() => Float) yearly!: number;
+  @Field(() => String) currency!: string;
+}
+
+@ObjectType()
+export class PlanLimitsType {
+  @Field(() => Int) per_minute!: number;
+  @Field(() => Int, { nullable: true }) per_day!: number | null;
+  @Field(() => Int, { nullable: true }) per_period!: number | null;
+}
+
+@ObjectType()
+export class PlanPriceIdsType {
+  @Field(() => String, { nullable: true }) monthly!: string | null;
+  @Field(() => String, { nullable: true }) yearly!: string | null;
+}
+
+@ObjectType({ description: 'A purchasable plan (GET /v1/billing/plans); the audience fields only in an audience catalogue.' })
+export class PlanType {
+  @Field(() => String) slug!: string;
+  @Field(() => String) name!: string;
+  @Field(() => Boolean) per_seat!: boolean;
+  @Field(() => PlanPricesType) prices!: PlanPricesType;
+  @Field(() => PlanLimitsType) limits!: PlanLimitsType;
+  @Field(() => [String]) features!: string[];
+  @Field(() => PlanPriceIdsType, { nullable: true, description: 'Only when billing is enabled.' }) price_ids?: PlanPriceIdsType;
+  @Field(() => Int, { nullable: true }) order?: number;
+  @Field(() => Boolean, { nullable: true }) recommended?: boolean;
+  @Field(() => String, { nullable: true }) tagline?: string | null;
+}
+
+@ObjectType()
+export class PlansType {
+  @Field(() => String, { nullable: true }) audience?: string;
+  @Field(() => String, { nullable: true }) title?: string;
+  @Field(() => [PlanType]) plans!: PlanType[];
+}
+
+@ObjectType({ description: 'GET /v1/billing/promo.' })
+export class PromoType {
+  @Field(() => String) code!: string;
+  @Field(() => Boolean) valid!: boolean;
+  @Field(() => String, { nullable: true }) reason?: string;
+  @Field(() => Float, { nullable: true }) percent_off?: number | null;
+  @Field(() => Float, { nullable: true }) amount_off?: number | null;
+  @Field(() => String, { nullable: true }) currency?: string | null;
+  @Field(() => String, { nullable: true }) duration?: string;
+  @Field(() => Int, { nullable: true }) duration_in_months?: number | null;
+  @Field(() => [String], { nullable: true }) plans?: string[];
+  @Field(() => String, { nullable: true }) expires_at?: string | null;
+  @Field(() => Int, { nullable: true }) seats_remaining?: number | null;
+}
+
+@ObjectType()
+export class SubscriptionType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) plan!: string;
+  @Field(() => String) status!: string;
+  @Field(() => String) interval!: string;
+  @Field(() => Int) quantity!: number;
+  @Field(() => String) current_period_start!: string;
+  @Field(() => String) current_period_end!: string;
+  @Field(() => Boolean) cancel_at_period_end!: boolean;
+}
+
+@ObjectType()
+export class AutoTopupSettingsType {
+  @Field(() => Boolean) enabled!: boolean;
+  @Field(() => Int) threshold_usd!: number;
+  @Field(() => Int) amount_usd!: number;
+}
+
+@ObjectType()
+export class FailureType {
+  @Field(() => String) reason!: string;
+  @Field(() => String) at!: string;
+}
+
+@ObjectType()
+export class CreditsType {
+  @Field(() => Float) balance_usd!: number;
+  @Field(() => AutoTopupSettingsType) auto_topup!: AutoTopupSettingsType;
+  @Field(() => FailureType, { nullable: true }) auto_topup_last_failure!: FailureType | null;
+}
+
+@ObjectType()
+export class WorkspaceType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => Int) seat_limit!: number;
+}
+
+@ObjectType({ description: 'GET /v1/billing/status.' })
+export class BillingStatusType {
+  @Field(() => Boolean) billing_enabled!: boolean;
+  @Field(() => String) plan!: string;
+  @Field(() => String, { nullable: true }) audience!: string | null;
+  @Field(() => SubscriptionType, { nullable: true }) subscription!: SubscriptionType | null;
+  @Field(() => CreditsType) credits!: CreditsType;
+  @Field(() => WorkspaceType, { nullable: true }) workspace!: WorkspaceType | null;
+  @Field(() => String, { nullable: true, description: 'An administrator override of the plan (none yet).' }) admin_override!: null;
+}
+
+@ObjectType({ description: 'The accounts subgraph\'s user, extended with its billing state (only the caller\'s own).' })
+@Directive('@key(fields: "id")')
+export class UserType {
+  @Field(() => ID) id!: string;
+}
+
+@ObjectType()
+export class CheckoutUrlType {
+  @Field(() => String) checkout_url!: string;
+}
+
+@ObjectType()
+export class CheckoutVerificationType {
+  @Field(() => String) session_id!: string;
+  @Field(() => String) mode!: string;
+  @Field(() => String, { nullable: true }) status!: string | null;
+  @Field(() => String) payment_status!: string;
+  @Field(() => String, { nullable: true }) plan!: string | null;
+  @Field(() => String, { nullable: true }) interval!: string | null;
+  @Field(() => Int, { nullable: true }) quantity!: number | null;
+  @Field(() => String, { nullable: true }) workspace_id!: string | null;
+  @Field(() => Float, { nullable: true }) credits_usd!: number | null;
+}
+
+@ObjectType()
+export class AutoTopupType {
+  @Field(() => Boolean) enabled!: boolean;
+  @Field(() => Int) threshold_usd!: number;
+  @Field(() => Int) amount_usd!: number;
+  @Field(() => FailureType, { nullable: true }) last_failure!: FailureType | null;
+}
+
+@ObjectType()
+export class PortalSessionType {
+  @Field(() => String) url!: string;
+}
+
+@ObjectType()
+export class AudienceType {
+  @Field(() => String) audience!: string;
+}
+
+@InputType({ description: 'CheckoutRequest.' })
+export class CheckoutInput {
+  @Field(() => String) plan!: string;
+  @Field(() => String, { nullable: true }) interval?: string;
+  @Field(() => Int, { nullable: true }) quantity?: number;
+  @Field(() => String, { nullable: true }) workspace_name?: string | null;
+  @Field(() => String, { nullable: true }) promo_code?: string | null;
+  @Field(() => String, { nullable: true }) audience?: string | null;
+  @Field(() => Boolean, { nullable: true }) legal_accepted?: boolean;
+}
+
+@InputType({ description: 'AutoTopupRequest.' })
+export class AutoTopupInput {
+  @Field(() => Boolean, { nullable: true }) enabled?: boolean;
+  @Field(() => Int, { nullable: true }) threshold_usd?: number;
+  @Field(() => Int, { nullable: true }) amount_usd?: number;
+}
+
+@ArgsType()
+export class PlansArgs {
+  @Field(() => String, { nullable: true }) audience?: string | null;
+}
+
+@ArgsType()
+export class PromoArgs {
+  @Field(() => String) code!: string;
+}

@@ -3,6 +3,7 @@
  * per-request database handle. Doors build it; services read it.
  */
 import { randomUUID } from 'node:crypto';
+import { DomainError } from './errors.js';
 
 /** Plan identifiers of the plan table (src/modules/usage/plans.ts). */
 export type PlanId = 'anonymous' | 'free' | 'professional' | 'professional_plus' | 'developer_pro' | 'developer_scale';
@@ -69,4 +70,13 @@ export function callerContext(caller: Caller, requestId: string = randomUUID()):
 /** True when the caller is an authenticated account. */
 export function isAccount(caller: Caller): caller is AccountCaller {
   return caller.kind !== 'anonymous';
+}
+
+export const UNAUTHENTICATED_DETAIL = 'Not authenticated: send an API key as "Authorization: Bearer <API_KEY>" or sign in';
+
+/** The authenticated account of `ctx`, or 401 (with the reason its credentials were refused, if any). */
+export function requireAccount(ctx: RequestContext): AccountCaller {
+  const caller = ctx.caller;
+  if (isAccount(caller)) return caller;
+  throw new DomainError('unauthorized', caller.rejected ?? UNAUTHENTICATED_DETAIL);
 }

@@ -17,7 +17,7 @@ import { isAccount, type AccountCaller } from '../context.js';
 import type { SseLimits } from '../config.js';
 import type { Logger } from '../logger.js';
 import { protectedResourceMetadataUrl } from '../oauth/protected-resource.js';
-import { contextOf } from '../rest/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { CALLER_KEY, createMcpServer } from './mcp-server.js';
 import type { ToolServices } from './tools.js';
 

@@ -22,7 +22,7 @@ import type { IdentityProviderService } from '../modules/accounts/identity-provi
 import { LEGAL_ACCEPTANCE_COOKIE } from '../rest/accounts.routes.js';
 import { jsonBody, methodNotAllowed, withLoc } from '../rest/errors.js';
 import { startProviderSignIn } from '../rest/identity-provider.routes.js';
-import { contextOf } from '../rest/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import type { CounterStore } from '../modules/usage/counter-store.js';
 import { REGISTER_CLIENT_LIMIT, throttleOperation } from '../modules/usage/throttle.js';
 import { INTERACTION_PATH, OAUTH_PATH, OAUTH_ROUTES, PASSWORD_AUTHORIZE_PATH } from './authorization-server.js';
@@ -33,7 +33,7 @@ import { acceptPublicClientCredentials } from './public-clients.js';
 import type { RestApi } from '../rest/rest-api.js';
 import { passwordAuthorizedSchema, passwordAuthorizeSchema, passwordAuthorizeTermsRequiredSchema } from './consent.schema.js';
 import { BROWSER_COOKIE, newBrowserBinding } from './mcp-flow.js';
-import { isCrossSite } from '../rest/cross-site.js';
+import { isCrossSite } from '../http/cross-site.js';
 
 /** How long the browser-binding cookie lives (longer than an interaction: 10 minutes). */
 const BROWSER_COOKIE_MAX_AGE_MS = 3600_000;

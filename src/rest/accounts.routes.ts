@@ -32,7 +32,7 @@ import { LEGAL_TOKEN_TTL_SECONDS, SESSION_COOKIE } from '../modules/accounts/tok
 import { usageRecordSchema } from '../modules/usage/usage.schema.js';
 import type { UsageService } from '../modules/usage/usage.service.js';
 import { jsonBody, withLoc } from './errors.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../http/request-context.js';
 import type { RestApi } from './rest-api.js';
 
 export interface AccountsRoutesOptions {

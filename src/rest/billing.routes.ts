@@ -25,7 +25,7 @@ import {
 } from '../modules/billing/billing.schema.js';
 import type { BillingService } from '../modules/billing/billing.service.js';
 import { jsonBody, withLoc } from './errors.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../http/request-context.js';
 import type { RestApi } from './rest-api.js';
 
 /** The query string with scalar parameters (a repeated parameter gives its last value, as FastAPI). */

@@ -12,7 +12,7 @@ import { setLegalAcceptanceCookie, setSessionCookie } from './accounts.routes.js
 import { z } from 'zod';
 import { parseInput } from '../validation.js';
 import { withLoc } from './errors.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../http/request-context.js';
 import type { OperationDoc, RestApi } from './rest-api.js';
 
 const STATE_COOKIE = 'oauth_state';

@@ -22,7 +22,7 @@ import {
 import { searchRequestSchema, searchResponseSchema } from '../modules/legal-data/search.schema.js';
 import { laxBool, parseInput } from '../validation.js';
 import { jsonBody, withLoc } from './errors.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../http/request-context.js';
 import type { RestApi } from './rest-api.js';
 
 /** `?source_id=` for GET /v1/documents/{country}/{source_name}. */

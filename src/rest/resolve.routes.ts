@@ -7,7 +7,7 @@ import express, { type Request } from 'express';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { resolveCoverageSchema, resolveRequestSchema, resolveResponseSchema } from '../modules/legal-data/resolve.schema.js';
 import { jsonBody, withLoc } from './errors.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../http/request-context.js';
 import type { RestApi } from './rest-api.js';
 
 /** The caller as the authentication middleware (./request-context.ts) found it. */

@@ -3,10 +3,9 @@
  * transaction; usage rows and feedback reports stay, anonymised.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import type { RequestContext } from '../../context.js';
+import { type RequestContext, requireAccount } from '../../context.js';
 import { parseInput } from '../../validation.js';
 import type { UsageService } from '../usage/usage.service.js';
-import { requireAccount } from '../usage/usage.service.js';
 import { deleteAccountBodySchema } from './account.schema.js';
 
 export class AccountDeletionService {

@@ -9,13 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { type AccountCaller, type RequestContext } from '../../context.js';
+import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
 import type { UsageService } from '../usage/usage.service.js';
-import { requireAccount } from '../usage/usage.service.js';
 import {
   devLoginBodySchema,
   emailVerificationConfirmSchema,

@@ -7,13 +7,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LockMode, type MikroORM } from '@mikro-orm/core';
-import type { AccountCaller, RequestContext } from '../../context.js';
+import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
 import { CREATE_KEY_LIMIT, throttleOperation } from '../usage/throttle.js';
-import { requireAccount } from '../usage/usage.service.js';
 import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
 import type { AccountsService } from './accounts.service.js';
 import { sha256 } from './hashing.js';

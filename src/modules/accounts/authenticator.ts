@@ -10,7 +10,7 @@
  */
 import { type Caller, isAccount } from '../../context.js';
 import { planOf } from '../usage/plans.js';
-import { looksLikeJwt, type AccessTokenCheck } from '../../oauth/access-token-verifier.js';
+import { looksLikeJwt, type AccessTokenCheck } from './access-token.js';
 import type { AccountsService } from './accounts.service.js';
 import type { ApiKeyService } from './api-key.service.js';
 import { hasCookie, readCookie } from './cookies.js';

@@ -11,9 +11,8 @@
  * express, hence raw SQL.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import type { RequestContext } from '../../context.js';
+import { type RequestContext, requireAccount } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
-import { requireAccount } from '../usage/usage.service.js';
 import type { OAuthGrantRecord, OAuthGrantRevocation } from './account.schema.js';
 
 interface GrantPayload {

@@ -10,12 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import Stripe from 'stripe';
-import type { AccountCaller, RequestContext } from '../../context.js';
+import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError, ValidationError, type ValidationIssue } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import { PLANS } from '../usage/plans.js';
-import { type CreditDrawer, requireAccount } from '../usage/usage.service.js';
+import type { CreditDrawer } from '../usage/usage.service.js';
 import { audienceBodySchema, autoTopupBodySchema, checkoutBodySchema, checkoutVerifyBodySchema, creditTopupBodySchema, plansQuerySchema, promoQuerySchema } from './billing.schema.js';
 import { CreditMeter, MICRO_USD } from './credit-meter.js';
 import { type Audience, type AudiencePlanView, type Catalogue, type PlanView, type PurchasablePlan, PURCHASABLE_PLANS } from './catalogue.js';

@@ -9,7 +9,7 @@
  *     404) are counted; a server error gives the counted slot back and records nothing.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext } from '../../context.js';
+import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
 import { DomainError, httpStatusOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
@@ -19,7 +19,6 @@ import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
 
-export const UNAUTHENTICATED_DETAIL = 'Not authenticated: send an API key as "Authorization: Bearer <API_KEY>" or sign in';
 
 const MINUTE = 60_000;
 const DAY = 24 * 3600_000;
@@ -323,11 +322,4 @@ function subjectOf(caller: Caller): string {
 
 function startOfUtcDay(ms: number): number {
   return Math.floor(ms / DAY) * DAY;
-}
-
-/** The authenticated account of `ctx`, or 401. */
-export function requireAccount(ctx: RequestContext): AccountCaller {
-  const caller = ctx.caller;
-  if (isAccount(caller)) return caller;
-  throw new DomainError('unauthorized', caller.rejected ?? UNAUTHENTICATED_DETAIL);
 }

@@ -96,7 +96,7 @@ describe('HTTP hardening', () => {
       // an API key cannot be attached by a page of another site: its Origin does not matter
       const withKey = await call(`${url}/v1/keys`, 'POST', { name: 'by key' }, { key: account.key, headers: { origin: FOREIGN } });
       expect(withKey.status).toBe(200);
-      expect((await call(`${url}/v1/keys/${withKey.body.id}`, 'DELETE', undefined, { key: account.key, headers: { origin: FOREIGN } })).status).toBe(204);
+      expect((await call(`${url}/v1/keys/${withKey.body.id}`, 'DELETE', undefined, { key: account.key, headers: { origin: FOREIGN } })).status).toBe(200);
       // nothing ambient authenticates a request without cookies
       const login = await call(`${url}/auth/login`, 'POST', { email: account.email, password: PASSWORD }, { headers: { origin: FOREIGN } });
       expect(login.status).toBe(200);

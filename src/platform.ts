@@ -91,7 +91,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     endpoints: PUBLIC_ENDPOINTS,
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
-  const billing = createBillingService(config, orm, logger);
+  const billing = createBillingService(config, orm, logger, { redis: accounts.redis });
   accounts.authenticator.useSeats(billing);
   accounts.usage.useCredits(billing.creditDrawer);
   const app = await buildApp({

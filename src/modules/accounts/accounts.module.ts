@@ -28,6 +28,8 @@ export interface AccountsModule {
   /** Signs the accounts' tokens; derives keys for the authorization server (`derivedKey`). */
   tokens: TokenSigner;
   counters: CounterStore;
+  /** The Redis connection of REDIS_URL (shared state of several processes), or null. */
+  redis: Redis | null;
   close(): Promise<void>;
 }
 
@@ -43,8 +45,9 @@ export async function createAccountsModule(
 ): Promise<AccountsModule> {
   const settings = config.accounts;
   let counters: CounterStore;
+  let redis: Redis | null = null;
   if (settings.redisUrl) {
-    const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
     await redis.connect();
     counters = new RedisCounterStore(redis);
   } else {
@@ -88,6 +91,7 @@ export async function createAccountsModule(
     authenticator,
     tokens,
     counters,
+    redis,
     async close() {
       await recorder.flush();
       await counters.close();

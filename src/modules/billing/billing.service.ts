@@ -17,6 +17,7 @@ import { parseInput } from '../../validation.js';
 import { PLANS } from '../usage/plans.js';
 import type { CreditDrawer } from '../usage/usage.service.js';
 import { audienceBodySchema, autoTopupBodySchema, checkoutBodySchema, checkoutVerifyBodySchema, creditTopupBodySchema, plansQuerySchema, promoQuerySchema } from './billing.schema.js';
+import type { CreditBalances } from './credit-balances.js';
 import { CreditMeter, MICRO_USD } from './credit-meter.js';
 import { type Audience, type AudiencePlanView, type Catalogue, type PlanView, type PurchasablePlan, PURCHASABLE_PLANS } from './catalogue.js';
 import { callStripe, isMissing } from './stripe-errors.js';
@@ -93,6 +94,8 @@ export interface BillingDeps {
   webhookSecret: string | undefined;
   baseUrl: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Where spendable credit balances live (in process by default; Redis shared by every process with REDIS_URL). */
+  balances?: CreditBalances;
 }
 
 /** What a door knows about the client beyond the caller (the assent record keeps it). */
@@ -111,7 +114,7 @@ export class BillingService {
   private readonly autoTopupRecheck = new Set<string>();
 
   constructor(private readonly deps: BillingDeps) {
-    this.credits = new CreditMeter(deps.orm, deps.logger, (userId, balance) => this.watchBalance(userId, balance));
+    this.credits = new CreditMeter(deps.orm, deps.logger, (userId, balance) => this.watchBalance(userId, balance), undefined, deps.balances);
   }
 
   /** What the usage guard calls past the period allowance: one request's price from the credits. */
@@ -126,6 +129,11 @@ export class BillingService {
       },
       giveBack: (caller) => this.credits.giveBack(caller.userId, price()),
     };
+  }
+
+  /** Grants and refunds a committed transaction recorded, applied to the spendable balances. */
+  private async applyCreditChanges(changes: CreditChanges): Promise<void> {
+    for (const [userId, delta] of changes) await this.credits.adjust(userId, delta);
   }
 
   /** Writes pending credit consumption (shutdown). */
@@ -390,13 +398,13 @@ export class BillingService {
    * subscription mode stores the subscription as Stripe has it now; payment mode (credit top-up)
    * grants the credits once (the ledger's unique reference).
    */
-  private async fulfilCheckout(stripe: Stripe, session: Stripe.Checkout.Session, inTransaction?: Sql): Promise<void> {
+  private async fulfilCheckout(stripe: Stripe, session: Stripe.Checkout.Session, inTransaction?: { sql: Sql; changes: CreditChanges }): Promise<void> {
     if (session.mode === 'subscription') {
       const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
       if (!subscriptionId) return;
       const sub = subscriptionFacts(await callStripe('reading the subscription', () => stripe.subscriptions.retrieve(subscriptionId)));
       const apply = (sql: Sql) => applySubscription(sql, this.deps.catalogue, sub);
-      await (inTransaction ? apply(inTransaction) : this.transaction(apply));
+      await (inTransaction ? apply(inTransaction.sql) : this.transaction(apply));
       return;
     }
     if (session.mode === 'payment' && session.payment_status === 'paid' && session.metadata?.kind === 'credit_topup') {
@@ -404,11 +412,12 @@ export class BillingService {
       const amountUsd = Number(session.metadata.amount_usd);
       const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
       if (!userId || !intent || !Number.isInteger(amountUsd)) return;
-      const grant = (sql: Sql) => grantCredits(sql, userId, intent, amountUsd, `checkout ${session.id}`);
-      if (inTransaction) await grant(inTransaction);
+      const grant = (sql: Sql, changes: CreditChanges) => grantCredits(sql, changes, userId, intent, amountUsd, `checkout ${session.id}`);
+      if (inTransaction) await grant(inTransaction.sql, inTransaction.changes);
       else {
-        await this.transaction(grant);
-        await this.credits.refresh(userId);
+        const changes: CreditChanges = new Map();
+        await this.transaction((sql) => grant(sql, changes));
+        await this.applyCreditChanges(changes);
       }
     }
   }
@@ -582,8 +591,9 @@ export class BillingService {
       throw error;
     }
     if (intent.status === 'succeeded') {
-      await this.transaction((sql) => grantCredits(sql, userId, intent.id, setting.amount_usd, 'auto top-up'));
-      await this.credits.refresh(userId);
+      const changes: CreditChanges = new Map();
+      await this.transaction((sql) => grantCredits(sql, changes, userId, intent.id, setting.amount_usd, 'auto top-up'));
+      await this.applyCreditChanges(changes);
     } else if (intent.status === 'requires_action' || intent.status === 'requires_payment_method') {
       await this.turnOffAutoTopup(userId, intent.last_payment_error?.code ?? 'authentication_required');
     }
@@ -676,7 +686,8 @@ export class BillingService {
     if (seen) return { received: true, duplicate: true };
     // Read what the event needs from Stripe first (the current objects), then write in one transaction.
     const touched = new Set<string>();
-    const apply = await this.prepareEvent(stripe, event, touched);
+    const changes: CreditChanges = new Map();
+    const apply = await this.prepareEvent(stripe, event, touched, changes);
     await this.credits.flush(); // the ledger holds every draw before a refund reads the balance
     const applied = await this.transaction(async (sql) => {
       const [inserted] = await sql('insert into billing_processed_event (id, type, processed_at) values (?, ?, ?) on conflict (id) do nothing returning id', [event.id, event.type, new Date()]);
@@ -684,16 +695,14 @@ export class BillingService {
       await apply(sql);
       return true;
     });
-    // balances changed by the event are read again from the ledger; caches of changed settings dropped
-    for (const userId of touched) {
-      this.autoTopupCache.delete(userId);
-      await this.credits.refresh(userId);
-    }
+    // grants and refunds the event committed reach the spendable balances; caches of changed settings dropped
+    for (const userId of touched) this.autoTopupCache.delete(userId);
+    await this.applyCreditChanges(changes);
     return { received: true, duplicate: !applied };
   }
 
   /** The writes an event leads to, with every Stripe read done beforehand. */
-  private async prepareEvent(stripe: Stripe, event: Stripe.Event, touched: Set<string>): Promise<(sql: Sql) => Promise<unknown>> {
+  private async prepareEvent(stripe: Stripe, event: Stripe.Event, touched: Set<string>, changes: CreditChanges): Promise<(sql: Sql) => Promise<unknown>> {
     const nothing = async () => undefined;
     switch (event.type) {
       case 'checkout.session.completed': {
@@ -705,7 +714,7 @@ export class BillingService {
           return (sql) => applySubscription(sql, this.deps.catalogue, sub);
         }
         if (session.metadata?.account_id) touched.add(session.metadata.account_id);
-        return (sql) => this.fulfilCheckout(stripe, session, sql);
+        return (sql) => this.fulfilCheckout(stripe, session, { sql, changes });
       }
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
@@ -728,7 +737,7 @@ export class BillingService {
         const amountUsd = Number(intent.metadata?.amount_usd);
         if (intent.metadata?.kind !== 'auto_topup' || !userId || !Number.isInteger(amountUsd)) return nothing;
         touched.add(userId);
-        return (sql) => grantCredits(sql, userId, intent.id, amountUsd, 'auto top-up');
+        return (sql) => grantCredits(sql, changes, userId, intent.id, amountUsd, 'auto top-up');
       }
       case 'payment_intent.payment_failed': {
         const intent = event.data.object;
@@ -744,7 +753,7 @@ export class BillingService {
         const [grant] = await this.query('select user_id from credit_ledger where reference = ?', [grantReference(intent)]);
         if (!grant) return nothing; // not a credit purchase (a subscription invoice's charge)
         touched.add(grant.user_id as string);
-        return (sql) => takeBackRefund(sql, grant.user_id as string, charge.id, intent, charge.amount_refunded);
+        return (sql) => takeBackRefund(sql, changes, grant.user_id as string, charge.id, intent, charge.amount_refunded);
       }
       default:
         return nothing;
@@ -777,11 +786,19 @@ function grantReference(paymentIntentId: string): string {
   return `grant:${paymentIntentId}`;
 }
 
-async function grantCredits(sql: Sql, userId: string, paymentIntentId: string, amountUsd: number, note: string): Promise<void> {
-  await sql(
-    `insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'grant', ?, ?, ?, ?) on conflict (reference) do nothing`,
+/** What a transaction granted (+) or took back (−) per account, applied to the spendable balances after the commit. */
+type CreditChanges = Map<string, number>;
+
+function recordChange(changes: CreditChanges, userId: string, deltaMicro: number): void {
+  changes.set(userId, (changes.get(userId) ?? 0) + deltaMicro);
+}
+
+async function grantCredits(sql: Sql, changes: CreditChanges, userId: string, paymentIntentId: string, amountUsd: number, note: string): Promise<void> {
+  const inserted = await sql(
+    `insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'grant', ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
     [randomUUID(), userId, amountUsd * MICRO, grantReference(paymentIntentId), note, new Date()],
   );
+  if (inserted.length > 0) recordChange(changes, userId, amountUsd * MICRO);
 }
 
 /**
@@ -789,7 +806,7 @@ async function grantCredits(sql: Sql, userId: string, paymentIntentId: string, a
  * balance: what was already used is recorded as the shortfall. `amountRefundedCents` is Stripe's
  * cumulative figure, so each new refund of the same charge takes back only its own part, once.
  */
-async function takeBackRefund(sql: Sql, userId: string, chargeId: string, paymentIntentId: string, amountRefundedCents: number): Promise<void> {
+async function takeBackRefund(sql: Sql, changes: CreditChanges, userId: string, chargeId: string, paymentIntentId: string, amountRefundedCents: number): Promise<void> {
   const previous = await sql(`select reference from credit_ledger where reference like ?`, [`refund:${chargeId}:%`]);
   const before = Math.max(0, ...previous.map((r) => Number(String(r.reference).split(':')[2]) || 0));
   const refundMicro = (amountRefundedCents - before) * (MICRO / 100);
@@ -808,6 +825,8 @@ async function takeBackRefund(sql: Sql, userId: string, chargeId: string, paymen
     shortfall > 0 ? `refund of ${paymentIntentId}; shortfall ${shortfall / MICRO} USD already used` : `refund of ${paymentIntentId}`,
     new Date(),
   ]);
+  // the spendable balance loses the whole refund, floored at zero (it may hold draws the ledger has not yet)
+  recordChange(changes, userId, -refundMicro);
   if (shortfall > 0) {
     await sql(`insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, 'refund_shortfall', 0, null, ?, ?)`, [
       randomUUID(),

@@ -1,25 +1,23 @@
 /**
  * Extra credits on the request path. The ledger (`credit_ledger`) is the truth: grants (+),
  * consumption (−), refunds (−), the balance is their sum. Reading that sum per request would
- * cost a query each time, so the meter keeps each account's balance in memory once loaded, and
- * a draw is a check-and-decrement with no `await` between the two: however many requests run
- * concurrently in this process, the balance never goes below zero (no overspend at all, which is
- * stricter than the "at most the requests in flight" the issue allows). Consumption is written
- * to the ledger in batches (one row per account per flush, every 200 ms); a grant or refund
- * (webhook) flushes, then reloads the account's balance from the ledger.
- *
- * Several processes on one database each hold their own copy: each can draw what it loaded, so
- * across N processes the overspend is bounded by what the other processes drew since their last
- * reload. Run one process per account's traffic, or keep them in step by reloading (`refresh`).
+ * cost a query each time, so the meter keeps each account's spendable balance in a
+ * CreditBalances store once loaded (in process, or in Redis shared by every process), and a draw
+ * is one atomic check-and-decrement there: however many requests run concurrently, in one
+ * process or several, the balance never goes below zero (no overspend at all, stricter than the
+ * "at most the requests in flight" the issue allows). Consumption is written to the ledger in
+ * batches (one row per account per flush, every 200 ms); a grant or refund is added to the known
+ * balance once its transaction committed (`adjust`), never by re-reading the ledger, which would
+ * miss other processes' draws not yet flushed.
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../../logger.js';
+import { type CreditBalances, MemoryCreditBalances } from './credit-balances.js';
 
 export const MICRO_USD = 1_000_000;
 
 export class CreditMeter {
-  private readonly balances = new Map<string, number>();
   private readonly loading = new Map<string, Promise<void>>();
   private pending = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -31,40 +29,45 @@ export class CreditMeter {
     /** Called after every successful draw with the balance left (auto top-up watches it). */
     private readonly onDrawn: (userId: string, balanceMicro: number) => void = () => undefined,
     private readonly flushDelayMs = 200,
+    private readonly balances: CreditBalances = new MemoryCreditBalances(),
   ) {}
 
   /** Draws `priceMicro` from the account's credits; false (nothing drawn) when the balance is short. */
   async draw(userId: string, priceMicro: number): Promise<boolean> {
-    if (!this.balances.has(userId)) await this.load(userId);
-    // check and decrement in one synchronous step: no interleaving between concurrent draws
-    const balance = this.balances.get(userId) ?? 0;
-    if (balance < priceMicro) return false;
-    this.balances.set(userId, balance - priceMicro);
+    let result = await this.balances.tryDraw(userId, priceMicro);
+    if (!result.drawn && !result.loaded) {
+      await this.load(userId);
+      result = await this.balances.tryDraw(userId, priceMicro);
+    }
+    if (!result.drawn) return false;
     this.pending.set(userId, (this.pending.get(userId) ?? 0) + priceMicro);
     this.timer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
-    this.onDrawn(userId, balance - priceMicro);
+    this.onDrawn(userId, result.left);
     return true;
   }
 
   /** Gives back a draw whose request failed on the server's side (not counted, not charged). */
-  giveBack(userId: string, priceMicro: number): void {
+  async giveBack(userId: string, priceMicro: number): Promise<void> {
     const pending = this.pending.get(userId) ?? 0;
     const back = Math.min(pending, priceMicro);
     if (back <= 0) return;
     this.pending.set(userId, pending - back);
-    this.balances.set(userId, (this.balances.get(userId) ?? 0) + back);
+    await this.balances.add(userId, back);
   }
 
-  /** The account's balance in micro-dollars, as this process sees it (loaded on first use). */
+  /** The account's spendable balance in micro-dollars (loaded from the ledger on first use). */
   async balance(userId: string): Promise<number> {
-    if (!this.balances.has(userId)) await this.load(userId);
-    return this.balances.get(userId) ?? 0;
+    let known = await this.balances.peek(userId);
+    if (known === null) {
+      await this.load(userId);
+      known = await this.balances.peek(userId);
+    }
+    return known ?? 0;
   }
 
-  /** After a grant or refund was written: consumption first, then the balance from the ledger. */
-  async refresh(userId: string): Promise<void> {
-    this.balances.delete(userId);
-    await this.load(userId);
+  /** After a grant (+) or refund (−) of `deltaMicro` committed to the ledger: the known balance follows. */
+  async adjust(userId: string, deltaMicro: number): Promise<void> {
+    if (deltaMicro !== 0) await this.balances.add(userId, deltaMicro);
   }
 
   private load(userId: string): Promise<void> {
@@ -76,8 +79,9 @@ export class CreditMeter {
           .fork()
           .getConnection()
           .execute('select coalesce(sum(amount_micro_usd), 0) as balance from credit_ledger where user_id = ?', [userId])) as { balance: string | number }[];
-        // draws made while loading are in `pending` and not yet in the sum
-        this.balances.set(userId, Math.max(0, Number(row?.balance ?? 0) - (this.pending.get(userId) ?? 0)));
+        // draws made while loading are in `pending` and not yet in the sum; a balance another
+        // process loaded first stands (it has seen every draw since)
+        await this.balances.setIfAbsent(userId, Math.max(0, Number(row?.balance ?? 0) - (this.pending.get(userId) ?? 0)));
       })().finally(() => this.loading.delete(userId));
       this.loading.set(userId, loading);
     }

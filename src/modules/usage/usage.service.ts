@@ -104,7 +104,7 @@ export class UsageRecorder {
  */
 export interface CreditDrawer {
   draw(caller: AccountCaller): Promise<boolean>;
-  giveBack(caller: AccountCaller): void;
+  giveBack(caller: AccountCaller): Promise<void>;
 }
 
 export interface UsageSettings {
@@ -161,7 +161,7 @@ export class UsageService {
       const unlimitedPeriod = windows.map((w) => (w.name === 'period' ? { ...w, limit: null } : w));
       result = await this.deps.store.consume(subject, unlimitedPeriod, { now, enforce, cost: 1 });
       if (result.allowed) drewCredit = true;
-      else this.credits.giveBack(caller);
+      else await this.credits.giveBack(caller).catch(() => undefined);
     }
     ctx.rateLimit = {
       windows: result.windows
@@ -192,7 +192,7 @@ export class UsageService {
     } finally {
       if (status >= 500) {
         await this.deps.store.refund(subject, windows, now).catch(() => undefined);
-        if (drewCredit) this.credits!.giveBack(caller as AccountCaller);
+        if (drewCredit) await this.credits!.giveBack(caller as AccountCaller).catch(() => undefined);
       } else {
         this.deps.recorder.add({
           user_id: isAccount(caller) ? caller.userId : null,

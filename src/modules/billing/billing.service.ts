@@ -117,6 +117,11 @@ export class BillingService {
     this.credits = new CreditMeter(deps.orm, deps.logger, (userId, balance) => this.watchBalance(userId, balance), undefined, deps.balances);
   }
 
+  /** The price of one request past the period allowance, in USD (the catalogue's, or BILLING_EXTRA_REQUEST_PRICE_USD). */
+  get extraRequestPriceUsd(): number {
+    return this.deps.catalogue.extraRequestPriceUsd;
+  }
+
   /** What the usage guard calls past the period allowance: one request's price from the credits. */
   get creditDrawer(): CreditDrawer {
     const price = () => Math.round(this.deps.catalogue.extraRequestPriceUsd * MICRO);

@@ -28,6 +28,8 @@ export interface AccountsModule {
   /** Signs the accounts' tokens; derives keys for the authorization server (`derivedKey`). */
   tokens: TokenSigner;
   counters: CounterStore;
+  /** Outgoing mail (teams sends its invites through it). */
+  mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ export async function createAccountsModule(
     authenticator,
     tokens,
     counters,
+    mailer,
     async close() {
       await recorder.flush();
       await counters.close();

@@ -316,6 +316,17 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
     });
   });
 
+  it("reports the member's role and plan in /auth/me; deleting a member's account frees its seat", async () => {
+    const { owner, workspaceId } = await team(2);
+    const m = await member(owner);
+    expect((await api('GET', '/auth/me', undefined, as(m))).body).toMatchObject({ plan: 'professional', workspace_role: 'member' });
+    expect((await api('GET', '/auth/me', undefined, as(owner))).body).toMatchObject({ plan: 'professional', workspace_role: 'owner' });
+    expect((await api('POST', '/v1/team/invites', { emails: [`after${++seq}@example.org`] }, as(owner))).status).toBe(409);
+    expect((await api('DELETE', '/auth/me', { confirmation: 'DELETE' }, as(m))).status).toBe(200);
+    expect(await sql('select count(*)::int as n from workspace_member where workspace_id = ?', [workspaceId])).toEqual([{ n: 1 }]);
+    expect((await api('POST', '/v1/team/invites', { emails: [`after${++seq}@example.org`] }, as(owner))).status).toBe(200);
+  });
+
   describe('the pooled period allowance', () => {
     it('counts every member in one pool; when it is used up both members get 429', async () => {
       const { owner, workspaceId } = await team(2);

@@ -649,12 +649,6 @@ export class BillingService {
     };
   }
 
-  /** Seats of the caller's per-seat plan: its team workspace's seat limit (1 without one). */
-  async seatsOf(userId: string): Promise<number> {
-    const [row] = await this.query('select seat_limit from workspace where owner_user_id = ?', [userId]);
-    return Math.max(1, Number(row?.seat_limit ?? 1));
-  }
-
   /**
    * Teams' seat change: the quantity of the account's entitled per-seat subscription, changed at
    * Stripe (prorated as Stripe does by default). Nothing is written here: seat_limit follows when

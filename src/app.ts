@@ -5,6 +5,8 @@ import type { LegalDataApi } from './modules/legal-data/legal-data.port.js';
 import { mountGraphql } from './graphql/gateway.js';
 import type { AccountsModule } from './modules/accounts/accounts.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
+import type { TeamsService } from './modules/teams/teams.service.js';
+import { teamsRouter } from './rest/teams.routes.js';
 import { accountsRouter } from './rest/accounts.routes.js';
 import { billingRouter } from './rest/billing.routes.js';
 import { identityProviderRouter } from './rest/identity-provider.routes.js';
@@ -32,6 +34,8 @@ export interface AppServices {
   oauth?: OAuthModule;
   /** Plans, checkout, subscriptions, credits and Stripe's webhooks; optional for small test apps. */
   billing?: BillingService;
+  /** Team workspaces: members, invites, join links, domains, seats; optional for small test apps. */
+  teams?: TeamsService;
 }
 
 export interface BuiltApp {
@@ -75,6 +79,7 @@ export async function buildApp(options: {
   app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }, rest));
   app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));
   if (services.billing) app.use(billingRouter(services.billing, rest));
+  if (services.teams) app.use(teamsRouter(services.teams, rest));
   app.use(legalDataRouter(services.legalData, rest));
   app.use(resolveRouter(services.legalData, rest));
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });

@@ -18,8 +18,10 @@ export interface AccountCaller {
   plan: PlanId;
   /** E-mail listed in ADMIN_EMAILS: counted, never limited. */
   isAdmin: boolean;
-  /** Seats of the plan (per-seat period limits); 1 until workspaces exist. */
+  /** Seats of the plan (per-seat period limits): the team workspace's seat limit, else 1. */
   seats: number;
+  /** The team workspace whose plan and pooled period allowance the account uses (teams); unset outside one. */
+  workspaceId?: string;
   /** Set for kind `api_key`. */
   keyId: string | null;
   /** The payment provider's billing window of a paid plan (ms since epoch); null = rolling 30 days. */

@@ -26,6 +26,8 @@ import { createAccountsModule, type AccountsModule } from './modules/accounts/ac
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { createBillingService } from './modules/billing/billing.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
+import { createTeamsService } from './modules/teams/teams.module.js';
+import type { TeamsService } from './modules/teams/teams.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
@@ -44,6 +46,7 @@ export interface Platform {
   /** The OAuth 2.1 authorization server for MCP clients. */
   oauth: OAuthModule;
   billing: BillingService;
+  teams: TeamsService;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -92,10 +95,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const billing = createBillingService(config, orm, logger, { redis: accounts.redis });
-  accounts.authenticator.useSeats(billing);
+  const teams = createTeamsService({ orm, billing, accounts, baseUrl: config.baseUrl, logger });
+  accounts.authenticator.useWorkspaces(teams);
   accounts.usage.useCredits(billing.creditDrawer);
   const app = await buildApp({
-    services: { legalData, accounts, feedback, oauth, billing },
+    services: { legalData, accounts, feedback, oauth, billing, teams },
     logger,
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,
@@ -127,6 +131,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     accounts,
     oauth,
     billing,
+    teams,
     app,
     server,
     url,

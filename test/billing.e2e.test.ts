@@ -333,10 +333,11 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       // the billing window began yesterday, and the whole allowance was used an hour ago
       const sub = stripeServer.updateSubscription(session.subscription, { periodStart: Math.floor(Date.now() / 1000) - 86400 });
       expect((await deliver(stripeServer.event('customer.subscription.updated', sub))).status).toBe(200);
+      // (a per-seat plan's period is its team workspace's pool: the rows carry the workspace, as the recorder writes them)
       await sql(
-        `insert into usage_event (user_id, api_key_id, client_ip, endpoint, status, created_at)
-         select ?::uuid, null, null, 'documents', 200, ?::timestamptz from generate_series(1, ?::int)`,
-        [account.id, new Date(Date.now() - 3600_000), PLANS.professional.perPeriod],
+        `insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at)
+         select ?::uuid, null, null, (select id from workspace where owner_user_id = ?::uuid), 'documents', 200, ?::timestamptz from generate_series(1, ?::int)`,
+        [account.id, account.id, new Date(Date.now() - 3600_000), PLANS.professional.perPeriod],
       );
     });
 

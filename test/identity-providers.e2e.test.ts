@@ -371,4 +371,40 @@ describe('identity providers against a local OpenID provider', () => {
     const [row] = await platform.orm.em.fork().getConnection().execute('select password_hash, email_verified from app_user where email_lower = ?', [email]);
     expect(row).toEqual({ password_hash: null, email_verified: true });
   });
+
+  it('joins a team workspace listing the address\'s domain at sign-in, up to its seat limit and not past it', async () => {
+    // The team as billing leaves it after a 2-seat Professional checkout (this platform has no
+    // Stripe: billing's own tests cover that part): the owner on the plan, the workspace, its
+    // owner membership; the domain is listed through the REST endpoint.
+    const password = 'a sturdy passphrase 42';
+    const owner = await call(`${base}/auth/register`, 'POST', { email: 'owner@idp-firm.example', password, accept_terms: true, acknowledge_privacy: true });
+    const connection = platform.orm.em.fork().getConnection();
+    const workspaceId = '6f1d7c1e-2b1a-4f7e-9a51-3c1f2b8d9e01';
+    await connection.execute("update app_user set plan = 'professional' where id = ?", [owner.body.id]);
+    await connection.execute("insert into workspace (id, owner_user_id, name, kind, seat_limit, created_at) values (?, ?, 'IdP Firm', 'team', 2, now())", [workspaceId, owner.body.id]);
+    await connection.execute("insert into workspace_member (user_id, workspace_id, role, joined_at) values (?, ?, 'owner', now())", [owner.body.id, workspaceId]);
+    const ownerCookie = cookieFrom((await call(`${base}/auth/login`, 'POST', { email: 'owner@idp-firm.example', password })).headers, 'session')!;
+    expect((await call(`${base}/v1/team/domains`, 'PUT', { domains: ['IDP-Firm.example'] }, { cookie: ownerCookie })).status).toBe(200);
+
+    const signInAs = async (sub: string, email: string) => {
+      Object.assign(identity, { sub, email, email_verified: true });
+      const done = await browse(`${base}/auth/google`);
+      const token = done.jar.get(new URL(base).host)!.get('legal_acceptance')!;
+      const accepted = await call(`${base}/auth/legal-acceptance`, 'POST', { accept_terms: true, acknowledge_privacy: true }, { cookie: `legal_acceptance=${token}` });
+      expect(accepted.status).toBe(200);
+      return cookieFrom(accepted.headers, 'session')!;
+    };
+    try {
+      const ann = await signInAs('idp-team-ann', 'Ann@idp-firm.example');
+      expect((await call(`${base}/v1/team`, 'GET', undefined, { cookie: ann })).body).toMatchObject({ workspace: { id: workspaceId, seats_used: 2 }, role: 'member' });
+      expect((await call(`${base}/v1/usage/me`, 'GET', undefined, { cookie: ann })).body.plan).toBe('professional');
+      // both seats are taken: the next sign-in goes on, without joining
+      const bob = await signInAs('idp-team-bob', 'bob@idp-firm.example');
+      expect((await call(`${base}/v1/team`, 'GET', undefined, { cookie: bob })).body.workspace).toMatchObject({ id: null, kind: 'personal', plan: 'free' });
+    } finally {
+      Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
+    }
+    const [{ n }] = await connection.execute('select count(*)::int as n from workspace_member where workspace_id = ?', [workspaceId]);
+    expect(n).toBe(2);
+  });
 });

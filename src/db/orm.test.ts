@@ -57,6 +57,9 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
       'source',
       'usage_event',
       'workspace',
+      'workspace_domain',
+      'workspace_invite',
+      'workspace_member',
     ]);
   });
 

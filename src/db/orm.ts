@@ -25,7 +25,7 @@ import { FeedbackReportEntity } from '../modules/admin/feedback-report.entity.js
 import { OAuthModelEntity } from '../oauth/oauth-model.entity.js';
 import { SigningKeyEntity } from '../oauth/signing-key.entity.js';
 import { BillingAccountEntity, CheckoutSessionEntity, CreditEntryEntity, LegalAssentEntity, ProcessedEventEntity, SubscriptionEntity } from '../modules/billing/billing.entities.js';
-import { WorkspaceEntity } from '../modules/teams/workspace.entity.js';
+import { WorkspaceDomainEntity, WorkspaceEntity, WorkspaceInviteEntity, WorkspaceMemberEntity } from '../modules/teams/workspace.entity.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
@@ -51,6 +51,9 @@ export const ENTITIES = [
   ProcessedEventEntity,
   CreditEntryEntity,
   WorkspaceEntity,
+  WorkspaceMemberEntity,
+  WorkspaceInviteEntity,
+  WorkspaceDomainEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

@@ -10,6 +10,8 @@ import { buildAccountsSubgraph } from '../../subgraphs/accounts/index.js';
 import type { AccountsGraphqlApi } from '../../subgraphs/accounts/accounts.resolver.js';
 import { buildBillingSubgraph } from '../../subgraphs/billing/index.js';
 import type { BillingGraphqlApi } from '../../subgraphs/billing/billing.resolver.js';
+import { buildTeamsSubgraph } from '../../subgraphs/teams/index.js';
+import type { TeamsGraphqlApi } from '../../subgraphs/teams/teams.resolver.js';
 import type { SubgraphBuildOptions } from './federation.js';
 
 /** The service facades subgraph resolvers call. */
@@ -18,6 +20,8 @@ export interface GraphqlServices {
   accounts: AccountsGraphqlApi;
   /** Optional for small test apps: the billing subgraph is still composed, its resolvers then throw. */
   billing?: BillingGraphqlApi;
+  /** Optional for small test apps, as billing. */
+  teams?: TeamsGraphqlApi;
 }
 
 export interface SubgraphDefinition {
@@ -34,6 +38,7 @@ export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
   { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
   { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallable<BillingGraphqlApi>('billing'), options) },
+  { name: 'teams', build: (services, options) => buildTeamsSubgraph(services.teams ?? uncallable<TeamsGraphqlApi>('teams'), options) },
 ];
 
 export async function buildSubgraphs(
@@ -57,6 +62,7 @@ export function schemaOnlyServices(): GraphqlServices {
       usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
     },
     billing: uncallable<BillingGraphqlApi>('billing'),
+    teams: uncallable<TeamsGraphqlApi>('teams'),
   };
 }
 

@@ -36,6 +36,8 @@ export class AccountDeletionService {
         await run('delete from identity_link where user_id = ?');
         await run('delete from password_reset where user_id = ?');
         await run('delete from ended_session where user_id = ?');
+        // its seat in a team workspace is free again (teams; an owner's members fall back to Free with it)
+        await run('delete from workspace_member where user_id = ?');
         // the authorization server's grants, codes, refresh tokens and sign-in sessions of the account
         await run("delete from oauth_model where payload->>'accountId' = ?");
         await run('delete from app_user where id = ?');

@@ -30,6 +30,8 @@ export interface AccountsModule {
   counters: CounterStore;
   /** The Redis connection of REDIS_URL (shared state of several processes), or null. */
   redis: Redis | null;
+  /** Outgoing mail (teams sends its invites through it). */
+  mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function createAccountsModule(
     tokens,
     counters,
     redis,
+    mailer,
     async close() {
       await recorder.flush();
       await counters.close();

@@ -192,10 +192,12 @@ export class AccountsService {
     const caller = requireAccount(ctx);
     const user = await this.deps.orm.em.fork().findOne(UserEntity, { id: caller.userId });
     if (!user) throw new DomainError('unauthorized', 'Account no longer exists');
+    // the role in its team workspace (teams' table); alone in its personal workspace it is the owner
+    const [membership] = (await this.deps.orm.em.fork().getConnection().execute('select role from workspace_member where user_id = ?', [caller.userId])) as { role: string }[];
     return {
       user: this.userRecord(user),
-      plan: user.plan,
-      workspace_role: 'owner',
+      plan: caller.plan,
+      workspace_role: membership?.role ?? 'owner',
       legal_acceptance: {
         accepted: user.terms_version === this.deps.settings.termsVersion,
         terms_version: user.terms_version ?? null,

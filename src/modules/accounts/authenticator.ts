@@ -8,7 +8,7 @@
  * server. Access tokens are audience-bound: they are accepted only on a request addressed to a
  * protected resource (`resource`: the MCP endpoints) and only when their `aud` names it.
  */
-import { type Caller, isAccount } from '../../context.js';
+import { type Caller, isAccount, type PlanId } from '../../context.js';
 import { planOf } from '../usage/plans.js';
 import { looksLikeJwt, type AccessTokenCheck } from './access-token.js';
 import type { AccountsService } from './accounts.service.js';
@@ -29,13 +29,21 @@ export interface AccessTokenChecker {
   verify(token: string, resource: string): Promise<AccessTokenCheck>;
 }
 
-/** Seats of a per-seat plan (billing: the team workspace's seat limit, synced with the subscription). */
-export interface SeatsProvider {
-  seatsOf(userId: string): Promise<number>;
+/** A team workspace's terms for one of its members: the owner's plan and billing window, the seat limit. */
+export interface TeamMembership {
+  workspaceId: string;
+  plan: PlanId;
+  seats: number;
+  billingPeriod: { start: number; end: number } | null;
+}
+
+/** The team workspace an account belongs to (teams module), looked up on every request: a removal takes effect at once. */
+export interface WorkspaceProvider {
+  membershipOf(userId: string): Promise<TeamMembership | null>;
 }
 
 export class Authenticator {
-  private seats: SeatsProvider | null = null;
+  private workspaces: WorkspaceProvider | null = null;
 
   constructor(
     private readonly deps: {
@@ -51,15 +59,20 @@ export class Authenticator {
     return Boolean(credentials.authorization) || hasCookie(credentials.cookie, SESSION_COOKIE);
   }
 
-  /** Billing supplies the seats of per-seat plans (it is built after the accounts module). */
-  useSeats(provider: SeatsProvider): void {
-    this.seats = provider;
+  /** Teams supplies workspace memberships (it is built after the accounts module). */
+  useWorkspaces(provider: WorkspaceProvider): void {
+    this.workspaces = provider;
   }
 
   async authenticate(credentials: Credentials): Promise<Caller> {
     const caller = await this.identify(credentials);
-    // only per-seat plans pay the extra lookup
-    if (this.seats && isAccount(caller) && planOf(caller.plan).perSeat) caller.seats = await this.seats.seatsOf(caller.userId);
+    if (this.workspaces && isAccount(caller)) {
+      // a member of a team workspace on a per-seat plan uses that plan, its window and its seats
+      const team = await this.workspaces.membershipOf(caller.userId);
+      if (team && planOf(team.plan).perSeat) {
+        Object.assign(caller, { plan: team.plan, seats: team.seats, billingPeriod: team.billingPeriod, workspaceId: team.workspaceId });
+      }
+    }
     return caller;
   }
 

@@ -60,8 +60,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How often one process deletes ended sessions past their expiry (on a logout, never on a read). */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+/** Runs when an account with a verified e-mail signs in (teams: domain auto-join); must not throw. */
+export type SignInHook = (user: { id: string; email: string }) => Promise<void>;
+
 export class SessionService {
   private lastPrune = 0;
+  private readonly signInHooks: SignInHook[] = [];
 
   constructor(
     private readonly deps: {
@@ -70,6 +74,11 @@ export class SessionService {
       settings: { adminEmails: string[]; termsVersion: string };
     },
   ) {}
+
+  /** Another module acts on sign-ins of verified addresses (password with a verified e-mail, identity providers). */
+  onSignIn(hook: SignInHook): void {
+    this.signInHooks.push(hook);
+  }
 
   /** A session for `user`, or a legal-acceptance token when it has not accepted the current terms. */
   async signIn(user: User): Promise<SignInResult> {
@@ -80,6 +89,7 @@ export class SessionService {
         terms_version: this.deps.settings.termsVersion,
       };
     }
+    if (user.email_verified) for (const hook of this.signInHooks) await hook({ id: user.id, email: user.email });
     return { kind: 'session', user: this.userRecord(user), session: await this.issueSession(user.id) };
   }
 

@@ -664,10 +664,22 @@ export class BillingService {
     };
   }
 
-  /** Seats of the caller's per-seat plan: its team workspace's seat limit (1 without one). */
-  async seatsOf(userId: string): Promise<number> {
-    const [row] = await this.query('select seat_limit from workspace where owner_user_id = ?', [userId]);
-    return Math.max(1, Number(row?.seat_limit ?? 1));
+  /**
+   * Teams' seat change: the quantity of the account's entitled per-seat subscription, changed at
+   * Stripe (prorated as Stripe does by default). Nothing is written here: seat_limit follows when
+   * Stripe reports the update (customer.subscription.updated). 409 without such a subscription.
+   */
+  async changeSeatQuantity(userId: string, quantity: number): Promise<void> {
+    const [sub] = await this.query(
+      `select id from billing_subscription where user_id = ? and workspace_id is not null and status in (${ENTITLED_STATUSES.map(() => '?').join(', ')}) order by updated_at desc limit 1`,
+      [userId, ...ENTITLED_STATUSES],
+    );
+    if (!sub) throw new DomainError('conflict', 'No per-seat subscription to change: subscribe first');
+    const stripe = this.requireStripe();
+    const current = await callStripe('reading the subscription', () => stripe.subscriptions.retrieve(sub.id));
+    const item = current.items.data[0];
+    if (!item) throw new DomainError('conflict', 'The subscription has no item to change');
+    await callStripe('changing the seat quantity', () => stripe.subscriptions.update(sub.id, { items: [{ id: item.id, quantity }] }));
   }
 
   // --- webhooks ------------------------------------------------------------------------------

@@ -73,6 +73,12 @@ export async function applySubscription(sql: Sql, catalogue: Catalogue, sub: Sub
       const name = sub.metadata.workspace_name || `${user?.email ?? 'Team'} workspace`;
       await sql('insert into workspace (id, owner_user_id, name, kind, seat_limit, created_at) values (?, ?, ?, ?, ?, ?)', [workspaceId, userId, name, 'team', sub.quantity, new Date()]);
     }
+    // the subscriber owns it (teams: one workspace per account at a time, so this moves them)
+    await sql(
+      `insert into workspace_member (user_id, workspace_id, role, joined_at) values (?, ?, 'owner', ?)
+       on conflict (user_id) do update set workspace_id = excluded.workspace_id, role = 'owner', joined_at = excluded.joined_at where workspace_member.workspace_id <> excluded.workspace_id or workspace_member.role <> 'owner'`,
+      [userId, workspaceId, new Date()],
+    );
   }
   await sql(
     `insert into billing_subscription (id, user_id, stripe_customer_id, plan, interval, status, quantity, current_period_start, current_period_end, cancel_at_period_end, workspace_id, updated_at)

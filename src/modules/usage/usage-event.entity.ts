@@ -8,12 +8,17 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const UsageEventEntity = defineEntity({
   name: 'UsageEvent',
   tableName: 'usage_event',
-  indexes: [{ name: 'usage_event_user_id_created_at_index', properties: ['user_id', 'created_at'] }],
+  indexes: [
+    { name: 'usage_event_user_id_created_at_index', properties: ['user_id', 'created_at'] },
+    { name: 'usage_event_workspace_id_created_at_index', properties: ['workspace_id', 'created_at'] },
+  ],
   properties: {
     id: p.bigint('number').primary().autoincrement(),
     user_id: p.uuid().nullable(),
     api_key_id: p.uuid().nullable(),
     client_ip: p.text().nullable(),
+    /** The team workspace whose pooled allowance the request counted in (null outside one); kept when the member leaves. */
+    workspace_id: p.uuid().nullable(),
     endpoint: p.text(),
     status: p.integer(),
     created_at: p.datetime(),

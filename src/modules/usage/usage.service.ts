@@ -12,7 +12,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
 import { DomainError, httpStatusOf } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
+import { type ConsumeResult, type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
 import type { UsageRecord } from './usage.schema.js';
@@ -35,6 +35,8 @@ interface UsageRow {
   user_id: string | null;
   api_key_id: string | null;
   client_ip: string | null;
+  /** The team workspace whose pool the request counted in. */
+  workspace_id?: string | null;
   endpoint: string;
   status: number;
   created_at: Date;
@@ -84,12 +86,12 @@ export class UsageRecorder {
     this.writing = this.writing.then(async () => {
       if (rows.length === 0) return;
       try {
-        const values = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-        const params = rows.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.endpoint, r.status, r.created_at]);
+        const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+        const params = rows.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at]);
         await this.orm.em
           .fork()
           .getConnection()
-          .execute(`insert into usage_event (user_id, api_key_id, client_ip, endpoint, status, created_at) values ${values}`, params, 'run');
+          .execute(`insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at) values ${values}`, params, 'run');
       } catch (error) {
         this.logger.error(`usage: could not record ${rows.length} usage row(s)`, error);
       }
@@ -150,16 +152,16 @@ export class UsageService {
     const plan = isAccount(caller) ? planOf(caller.plan) : PLANS.anonymous;
     const now = this.now();
     const windows = limitWindows(plan, caller, now);
-    const subject = subjectOf(caller);
-    await this.seeded(subject, caller, windows, now);
+    const parts = countedParts(caller, windows);
+    await Promise.all(parts.map((part) => this.seeded(part, caller, now)));
     const enforce = this.deps.settings.rateLimits && !(isAccount(caller) && caller.isAdmin);
-    let result = await this.deps.store.consume(subject, windows, { now, enforce, cost: 1 });
+    let result = await this.consume(parts, { now, enforce, cost: 1 });
     // Past the period allowance, a paid account pays from its extra credits: the other windows
     // (per minute, per day) still apply, and the request is counted in the period as usual.
     let drewCredit = false;
     if (!result.allowed && result.blockedBy === 'period' && plan.paid && isAccount(caller) && this.credits && (await this.credits.draw(caller))) {
       const unlimitedPeriod = windows.map((w) => (w.name === 'period' ? { ...w, limit: null } : w));
-      result = await this.deps.store.consume(subject, unlimitedPeriod, { now, enforce, cost: 1 });
+      result = await this.consume(countedParts(caller, unlimitedPeriod), { now, enforce, cost: 1 });
       if (result.allowed) drewCredit = true;
       else await this.credits.giveBack(caller).catch(() => undefined);
     }
@@ -191,13 +193,14 @@ export class UsageService {
       throw error;
     } finally {
       if (status >= 500) {
-        await this.deps.store.refund(subject, windows, now).catch(() => undefined);
+        for (const part of parts) await this.deps.store.refund(part.subject, part.windows, now).catch(() => undefined);
         if (drewCredit) await this.credits!.giveBack(caller as AccountCaller).catch(() => undefined);
       } else {
         this.deps.recorder.add({
           user_id: isAccount(caller) ? caller.userId : null,
           api_key_id: isAccount(caller) ? caller.keyId : null,
           client_ip: isAccount(caller) ? null : caller.ip,
+          workspace_id: pooledWorkspace(caller, plan),
           endpoint,
           status,
           created_at: new Date(now),
@@ -211,13 +214,14 @@ export class UsageService {
    * rebuilds its buckets from the usage rows (one query per window), so a restart does not hand
    * out a fresh quota. Redis counters outlive the process and need no rebuilding.
    */
-  private seeded(subject: string, caller: Caller, windows: WindowSpec[], now: number): Promise<void> {
+  private seeded(part: CountedPart, caller: Caller, now: number): Promise<void> {
     const store = this.deps.store;
+    const { subject } = part;
     if (!(store instanceof MemoryCounterStore)) return Promise.resolve();
     let seeding = this.seeding.get(subject);
     if (!seeding) {
       if (this.seeding.size > 100_000) this.seeding.clear();
-      seeding = this.seed(store, subject, caller, windows, now).catch((error) => {
+      seeding = this.seed(store, part, caller, now).catch((error) => {
         this.seeding.delete(subject); // try again on the next call
         throw error;
       });
@@ -226,11 +230,29 @@ export class UsageService {
     return seeding;
   }
 
-  private async seed(store: MemoryCounterStore, subject: string, caller: Caller, windows: WindowSpec[], now: number): Promise<void> {
+  /**
+   * Consumes every part (the caller's own windows, then a team's pooled period): when a later part
+   * refuses, the earlier ones are given back, so a refused request counts nowhere.
+   */
+  private async consume(parts: CountedPart[], options: { now: number; enforce: boolean; cost: number }): Promise<ConsumeResult> {
+    const results: ConsumeResult[] = [];
+    for (const [i, part] of parts.entries()) {
+      const result = await this.deps.store.consume(part.subject, part.windows, options);
+      if (!result.allowed) {
+        for (const done of parts.slice(0, i)) await this.deps.store.refund(done.subject, done.windows, options.now).catch(() => undefined);
+        return result;
+      }
+      results.push(result);
+    }
+    return { allowed: true, retryAfterMs: 0, blockedBy: null, windows: results.flatMap((r) => r.windows) };
+  }
+
+  private async seed(store: MemoryCounterStore, part: CountedPart, caller: Caller, now: number): Promise<void> {
+    const { subject, windows } = part;
     await this.deps.recorder.flush();
     const connection = this.deps.orm.em.fork().getConnection();
-    const who = isAccount(caller) ? 'user_id = ?' : 'user_id is null and client_ip = ?';
-    const id = isAccount(caller) ? caller.userId : caller.ip;
+    const who = part.workspaceId ? 'workspace_id = ?' : isAccount(caller) ? 'user_id = ?' : 'user_id is null and client_ip = ?';
+    const id = part.workspaceId ?? (isAccount(caller) ? caller.userId : caller.ip);
     for (const window of windows) {
       const start = window.fixed ? window.fixed.start : now - window.durationMs;
       const rows = (await connection.execute(
@@ -258,6 +280,11 @@ export class UsageService {
          from usage_event where user_id = ? and created_at >= ?`,
       [new Date(now - DAY), caller.userId, new Date(periodStart)],
     )) as { today: string | number; period: string | number }[];
+    // a team member's period is the workspace's pool; their own share is reported beside it
+    const pool = pooledWorkspace(caller, plan);
+    const [pooled] = pool
+      ? ((await connection.execute('select count(*) as period from usage_event where workspace_id = ? and created_at >= ?', [pool, new Date(periodStart)])) as { period: string | number }[])
+      : [];
     const days = (await connection.execute(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count
          from usage_event where user_id = ? and created_at >= ? group by 1`,
@@ -277,7 +304,8 @@ export class UsageService {
       period_end: billing ? new Date(billing.end).toISOString() : null,
       period_type: billing ? 'billing_period' : 'rolling_30d',
       requests_today: Number(totals?.today ?? 0),
-      requests_in_period: Number(totals?.period ?? 0),
+      requests_in_period: Number((pooled ?? totals)?.period ?? 0),
+      ...(pool ? { my_requests_in_period: Number(totals?.period ?? 0) } : {}),
       per_minute_limit: plan.perMinute,
       per_day_limit: plan.perDay ?? periodLimit,
       per_period_limit: periodLimit,
@@ -318,6 +346,31 @@ export function limitWindows(plan: PlanLimits, caller: Caller, now: number): Win
 
 function subjectOf(caller: Caller): string {
   return isAccount(caller) ? `user:${caller.userId}` : `ip:${caller.ip ?? 'unknown'}`;
+}
+
+/** Windows counted under one subject; `workspaceId` marks a team's pool. */
+interface CountedPart {
+  subject: string;
+  windows: WindowSpec[];
+  workspaceId?: string;
+}
+
+/** The team workspace whose pool a per-seat caller's period counts in (teams), else null. */
+function pooledWorkspace(caller: Caller, plan: PlanLimits): string | null {
+  return isAccount(caller) && plan.perSeat && caller.workspaceId ? caller.workspaceId : null;
+}
+
+/**
+ * Where each window is counted: per key or session (the caller) for the per-minute and daily
+ * limits; a team member's period allowance in the workspace's pool.
+ */
+function countedParts(caller: Caller, windows: WindowSpec[]): CountedPart[] {
+  const pool = isAccount(caller) && caller.workspaceId && planOf(caller.plan).perSeat ? caller.workspaceId : null;
+  if (!pool) return [{ subject: subjectOf(caller), windows }];
+  return [
+    { subject: subjectOf(caller), windows: windows.filter((w) => w.name !== 'period') },
+    { subject: `workspace:${pool}`, windows: windows.filter((w) => w.name === 'period'), workspaceId: pool },
+  ];
 }
 
 function startOfUtcDay(ms: number): number {

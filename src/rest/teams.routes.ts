@@ -1,0 +1,147 @@
+/**
+ * The team REST routes (/v1/team*): each handler builds the request context and calls one
+ * TeamsService method (the rules live there); each route is documented where it is mounted.
+ */
+import express, { type Request } from 'express';
+import {
+  domainsAnswerSchema,
+  domainsRequestSchema,
+  inviteAnswerSchema,
+  inviteRequestSchema,
+  inviteRevokedSchema,
+  joinAnswerSchema,
+  joinLinkAnswerSchema,
+  joinRequestSchema,
+  memberAnswerSchema,
+  removedAnswerSchema,
+  roleRequestSchema,
+  seatsAnswerSchema,
+  seatsRequestSchema,
+  teamRecordSchema,
+} from '../modules/teams/teams.schema.js';
+import type { TeamsService } from '../modules/teams/teams.service.js';
+import { contextOf } from '../http/request-context.js';
+import { jsonBody, withLoc } from './errors.js';
+import type { RestApi } from './rest-api.js';
+
+const FORBIDDEN = 'Your role in the workspace may not do this';
+
+export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router {
+  const router = express.Router();
+  const ctx = (req: Request) => contextOf(req);
+  const tags = ['team'];
+
+  rest.route(router, '/v1/team', {
+    get: [
+      { name: 'get_team', summary: 'Get Team', description: "The caller's workspace, members and pending invites; the join link for owner and admins.", tags, access: 'account', responses: { 200: teamRecordSchema } },
+      async (req, res) => {
+        res.json(await teams.team(ctx(req)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/invites', {
+    post: [
+      {
+        name: 'create_invites',
+        summary: 'Create Invites',
+        description: 'Owner or admin. All or nothing: 409 when the new invites do not fit in the free seats (nothing stored or sent).',
+        tags,
+        access: 'account',
+        body: inviteRequestSchema,
+        responses: { 200: inviteAnswerSchema, 403: FORBIDDEN, 409: 'Not enough free seats' },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => teams.invite(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/invites/:invite_id', {
+    delete: [
+      { name: 'revoke_invite', summary: 'Revoke Invite', tags, access: 'account', responses: { 200: inviteRevokedSchema, 403: FORBIDDEN, 404: 'No such pending invite in your workspace' } },
+      async (req, res) => {
+        res.json(await withLoc('path', () => teams.revokeInvite(ctx(req), String(req.params.invite_id))));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/join-link', {
+    post: [
+      { name: 'rotate_join_link', summary: 'Rotate Join Link', description: 'Owner or admin: a new shareable link; the old one stops working.', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
+      async (req, res) => {
+        res.json(await teams.rotateJoinLink(ctx(req)));
+      },
+    ],
+    delete: [
+      { name: 'disable_join_link', summary: 'Disable Join Link', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
+      async (req, res) => {
+        res.json(await teams.disableJoinLink(ctx(req)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/join', {
+    post: [
+      {
+        name: 'join_team',
+        summary: 'Join Team',
+        tags,
+        access: 'account',
+        body: joinRequestSchema,
+        responses: { 200: joinAnswerSchema, 403: 'Invite sent to another address', 404: 'Unknown, used, expired or rotated token', 409: 'No free seat, or the caller is in another paid workspace' },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => teams.join(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/domains', {
+    put: [
+      { name: 'set_domains', summary: 'Set Domains', description: 'Owner or admin; replaces the list.', tags, access: 'account', body: domainsRequestSchema, responses: { 200: domainsAnswerSchema, 403: FORBIDDEN } },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => teams.setDomains(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/members/:member_user_id', {
+    patch: [
+      { name: 'change_member_role', summary: 'Change Member Role', description: 'Owner only.', tags, access: 'account', body: roleRequestSchema, responses: { 200: memberAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: "The owner's role" } },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc({ member_user_id: 'path', '*': 'body' }, () => teams.changeRole(ctx(req), String(req.params.member_user_id), req.body)));
+      },
+    ],
+    delete: [
+      { name: 'remove_member', summary: 'Remove Member', description: 'Leave (any member but the owner) or remove (owner; admins: members only).', tags, access: 'account', responses: { 200: removedAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: 'The owner cannot leave' } },
+      async (req, res) => {
+        res.json(await withLoc('path', () => teams.removeMember(ctx(req), String(req.params.member_user_id))));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/seats', {
+    post: [
+      {
+        name: 'set_seats',
+        summary: 'Set Seats',
+        description: 'Owner only: changes the Stripe subscription quantity; seat_limit follows when Stripe reports the update.',
+        tags,
+        access: 'account',
+        body: seatsRequestSchema,
+        responses: { 200: seatsAnswerSchema, 403: FORBIDDEN, 409: 'Below the seats in use, or no subscription', 502: 'Stripe failed' },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => teams.setSeats(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  return router;
+}

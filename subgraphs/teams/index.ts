@@ -1,0 +1,29 @@
+/**
+ * The teams subgraph: the caller's Workspace entity (keyed by id) with members, invites and the
+ * join link, and the team mutations, as a federation 2 subgraph; it extends the accounts
+ * subgraph's `User` entity with `workspace`. Mutations are limited per caller.
+ */
+import type { GraphQLSchema } from 'graphql';
+import { requestContextOf } from '../../src/graphql/context.js';
+import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
+import { perCallerRateLimit } from '../../src/graphql/rate-limit.js';
+import { TeamMemberResolver, TeamsResolver, UserTeamResolver, type TeamsGraphqlApi } from './teams.resolver.js';
+import { UserType } from './types.js';
+
+export function buildTeamsSubgraph(api: TeamsGraphqlApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
+  const rateLimit = perCallerRateLimit();
+  return buildTypeGraphqlSubgraph({
+    ...options,
+    resolvers: [TeamsResolver, TeamMemberResolver, UserTeamResolver],
+    instances: [new TeamsResolver(api), new TeamMemberResolver(api), new UserTeamResolver(api)],
+    orphanedTypes: [UserType],
+    referenceResolvers: {
+      UserType: (reference: { id: string }) => ({ id: reference.id }),
+      // another subgraph's Workspace reference: only the caller's own workspace resolves
+      Workspace: (reference: { id: string }, context: unknown) => api.overview(requestContextOf(context), reference.id),
+    },
+    federationImports: ['@key'],
+    extraTypeDefs: rateLimit.typeDefs,
+    transformSchema: rateLimit.transform,
+  });
+}

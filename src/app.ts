@@ -7,6 +7,8 @@ import type { AccountsModule } from './modules/accounts/accounts.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
 import { accountsRouter } from './rest/accounts.routes.js';
 import { billingRouter } from './rest/billing.routes.js';
+import { contributorsRouter } from './rest/contributors.routes.js';
+import type { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { identityProviderRouter } from './rest/identity-provider.routes.js';
 import { authenticateRequests } from './http/request-context.js';
 import { errorHandler, notFoundHandler } from './rest/errors.js';
@@ -32,6 +34,8 @@ export interface AppServices {
   oauth?: OAuthModule;
   /** Plans, checkout, subscriptions, credits and Stripe's webhooks; optional for small test apps. */
   billing?: BillingService;
+  /** Contributor credits (GET /v1/contributors); optional for small test apps. */
+  contributors?: ContributorsService;
 }
 
 export interface BuiltApp {
@@ -76,6 +80,7 @@ export async function buildApp(options: {
   app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));
   if (services.billing) app.use(billingRouter(services.billing, rest));
   app.use(legalDataRouter(services.legalData, rest));
+  if (services.contributors) app.use(contributorsRouter(services.contributors, rest));
   app.use(resolveRouter(services.legalData, rest));
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
   app.use(notFoundHandler);

@@ -26,6 +26,7 @@ import { createAccountsModule, type AccountsModule } from './modules/accounts/ac
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { createBillingService } from './modules/billing/billing.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
+import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
@@ -94,8 +95,14 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const billing = createBillingService(config, orm, logger);
   accounts.authenticator.useSeats(billing);
   accounts.usage.useCredits(billing.creditDrawer);
+  const { githubRepo, githubToken, githubApiBase } = config.contributors;
+  const contributors = new ContributorsService({
+    corpusFile: config.corpusDir ? path.join(config.corpusDir, 'contributions.jsonl.gz') : undefined,
+    github: githubRepo ? { repo: githubRepo, token: githubToken, apiBase: githubApiBase } : null,
+    logger,
+  });
   const app = await buildApp({
-    services: { legalData, accounts, feedback, oauth, billing },
+    services: { legalData, accounts, feedback, oauth, billing, contributors },
     logger,
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,

@@ -10,6 +10,7 @@ import { Migration20261121130850_feedback_reports } from './Migration20261121130
 import { Migration20261121140832_oauth } from './Migration20261121140832_oauth.js';
 import { Migration20261123173835_ended_sessions } from './Migration20261123173835_ended_sessions.js';
 import { Migration20261123180722_billing } from './Migration20261123180722_billing.js';
+import { Migration20261123185829_admin } from './Migration20261123185829_admin.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121140832_oauth', class: Migration20261121140832_oauth },
   { name: 'Migration20261123173835_ended_sessions', class: Migration20261123173835_ended_sessions },
   { name: 'Migration20261123180722_billing', class: Migration20261123180722_billing },
+  { name: 'Migration20261123185829_admin', class: Migration20261123185829_admin },
 ];

@@ -8,6 +8,8 @@ import type { BillingService } from './modules/billing/billing.service.js';
 import { accountsRouter } from './rest/accounts.routes.js';
 import { billingRouter } from './rest/billing.routes.js';
 import { contributorsRouter } from './rest/contributors.routes.js';
+import { adminRouter } from './rest/admin.routes.js';
+import type { AdminModule } from './modules/admin/admin.module.js';
 import type { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { identityProviderRouter } from './rest/identity-provider.routes.js';
 import { authenticateRequests } from './http/request-context.js';
@@ -36,6 +38,8 @@ export interface AppServices {
   billing?: BillingService;
   /** Contributor credits (GET /v1/contributors); optional for small test apps. */
   contributors?: ContributorsService;
+  /** The administration area (/v1/admin/*); optional for small test apps. */
+  admin?: AdminModule;
 }
 
 export interface BuiltApp {
@@ -81,6 +85,7 @@ export async function buildApp(options: {
   if (services.billing) app.use(billingRouter(services.billing, rest));
   app.use(legalDataRouter(services.legalData, rest));
   if (services.contributors) app.use(contributorsRouter(services.contributors, rest));
+  if (services.admin) app.use(adminRouter(services.admin, rest));
   app.use(resolveRouter(services.legalData, rest));
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
   app.use(notFoundHandler);

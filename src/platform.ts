@@ -26,6 +26,7 @@ import { createAccountsModule, type AccountsModule } from './modules/accounts/ac
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { createBillingService } from './modules/billing/billing.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
+import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
 import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
@@ -45,6 +46,7 @@ export interface Platform {
   /** The OAuth 2.1 authorization server for MCP clients. */
   oauth: OAuthModule;
   billing: BillingService;
+  admin: AdminModule;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -101,8 +103,9 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     github: githubRepo ? { repo: githubRepo, token: githubToken, apiBase: githubApiBase } : null,
     logger,
   });
+  const admin = createAdminModule({ orm, accounts });
   const app = await buildApp({
-    services: { legalData, accounts, feedback, oauth, billing, contributors },
+    services: { legalData, accounts, feedback, oauth, billing, contributors, admin },
     logger,
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,
@@ -134,6 +137,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     accounts,
     oauth,
     billing,
+    admin,
     app,
     server,
     url,

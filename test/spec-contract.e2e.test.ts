@@ -27,9 +27,12 @@ const WEBHOOK_SECRET = 'whsec_contract';
  */
 const NOT_YET_BUILT: Record<string, string> = {
   '/v1/team': 'issue 13 (team workspaces)',
-  '/v1/admin/': 'issue 14 (administration)',
+  '/v1/admin/feedback': 'issue 14 (administration)',
+  // a key ending in `$` names one path exactly (its longer siblings are built)
+  '/v1/admin/users/{user_id}$': 'issue 14 (administration)',
 };
-const pendingIssue = (p: string) => Object.entries(NOT_YET_BUILT).find(([prefix]) => p.startsWith(prefix))?.[1] ?? null;
+const pendingIssue = (p: string) =>
+  Object.entries(NOT_YET_BUILT).find(([prefix]) => (prefix.endsWith('$') ? p === prefix.slice(0, -1) : p.startsWith(prefix)))?.[1] ?? null;
 
 /** The identity providers the spec leaves unnamed (`<idp_1>`…): this service's three. */
 const IDENTITY_PROVIDERS = ['github', 'google', 'microsoft'];
@@ -97,11 +100,13 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
   let url: string;
   let key: string;
   let cookie: string;
+  let adminCookie: string;
   let email: string;
   let openapi: any;
   let stripe: LocalStripe;
   const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string; headers?: Record<string, string> }) => call(`${url}${route}`, method, body, auth);
   const asKey = { get key() { return key; } };
+  const asAdmin = { get cookie() { return adminCookie; } };
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([
@@ -124,6 +129,7 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
       EMBEDDER: 'none',
       RATE_LIMITS: 'off',
       DEV_LOGIN: 'true',
+      ADMIN_EMAILS: 'contract-admin@example.org',
       STRIPE_SECRET_KEY: 'sk_test_contract',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: stripe.url,
@@ -139,6 +145,8 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
     const login = await api('POST', '/auth/login', { email, password: PASSWORD });
     cookie = cookieFrom(login.headers, 'session')!;
     key = (await api('POST', '/v1/keys', { name: 'contract' }, { cookie })).body.key;
+    // dev-login accounts have a verified e-mail: this one is an administrator
+    adminCookie = cookieFrom((await api('POST', '/auth/dev-login', { email: 'contract-admin@example.org' })).headers, 'session')!;
     openapi = (await api('GET', '/openapi.json')).body;
   });
 
@@ -326,6 +334,15 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
       'GET /v1/stats': { ok: () => api('GET', '/v1/stats') },
       'GET /v1/manifest': { ok: () => api('GET', '/v1/manifest') },
       'GET /v1/contributors': { ok: () => api('GET', '/v1/contributors') },
+      'GET /v1/admin/stats': { ok: () => api('GET', '/v1/admin/stats', undefined, asAdmin) },
+      'GET /v1/admin/users': { ok: () => api('GET', '/v1/admin/users?sort=email&search=contract', undefined, asAdmin), invalid: () => api('GET', '/v1/admin/users?limit=5001', undefined, asAdmin) },
+      'GET /v1/admin/users/{user_id}/endpoints': {
+        ok: async () => {
+          const me = await api('GET', '/auth/me', undefined, { cookie });
+          return api('GET', `/v1/admin/users/${me.body.user.id}/endpoints`, undefined, asAdmin);
+        },
+        invalid: () => api('GET', '/v1/admin/users/not-a-uuid/endpoints', undefined, asAdmin),
+      },
       'POST /auth/register': {
         ok: () => api('POST', '/auth/register', { email: `r${Date.now()}@example.org`, password: PASSWORD, accept_terms: true, acknowledge_privacy: true }),
         invalid: () => api('POST', '/auth/register', { email: 'not an address', password: PASSWORD }),

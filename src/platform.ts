@@ -26,6 +26,7 @@ import { createAccountsModule, type AccountsModule } from './modules/accounts/ac
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { createBillingService } from './modules/billing/billing.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
+import { createStripeClient } from './modules/billing/stripe-client.js';
 import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
 import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
@@ -103,7 +104,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     github: githubRepo ? { repo: githubRepo, token: githubToken, apiBase: githubApiBase } : null,
     logger,
   });
-  const admin = createAdminModule({ orm, accounts });
+  const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger });
   const app = await buildApp({
     services: { legalData, accounts, feedback, oauth, billing, contributors, admin },
     logger,
@@ -148,6 +149,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       await app.closeStreams();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
+      admin.close();
       await billing.close();
       await accounts.close();
       await engine.close();

@@ -27,12 +27,8 @@ const WEBHOOK_SECRET = 'whsec_contract';
  */
 const NOT_YET_BUILT: Record<string, string> = {
   '/v1/team': 'issue 13 (team workspaces)',
-  '/v1/admin/feedback': 'issue 14 (administration)',
-  // a key ending in `$` names one path exactly (its longer siblings are built)
-  '/v1/admin/users/{user_id}$': 'issue 14 (administration)',
 };
-const pendingIssue = (p: string) =>
-  Object.entries(NOT_YET_BUILT).find(([prefix]) => (prefix.endsWith('$') ? p === prefix.slice(0, -1) : p.startsWith(prefix)))?.[1] ?? null;
+const pendingIssue = (p: string) => Object.entries(NOT_YET_BUILT).find(([prefix]) => p.startsWith(prefix))?.[1] ?? null;
 
 /** The identity providers the spec leaves unnamed (`<idp_1>`…): this service's three. */
 const IDENTITY_PROVIDERS = ['github', 'google', 'microsoft'];
@@ -107,6 +103,14 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
   const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string; headers?: Record<string, string> }) => call(`${url}${route}`, method, body, auth);
   const asKey = { get key() { return key; } };
   const asAdmin = { get cookie() { return adminCookie; } };
+  /** An open feedback report, as the MCP tool report_source_issue stores it. */
+  const newReport = async (): Promise<string> => {
+    const [row] = (await platform.orm.em
+      .fork()
+      .getConnection()
+      .execute("insert into feedback_report (id, source, issue_type, description, status, channel, created_at) values (gen_random_uuid(), 'DE/BGH', 'other', 'contract test report', 'open', 'mcp', now()) returning id")) as { id: string }[];
+    return row!.id;
+  };
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([
@@ -342,6 +346,30 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
           return api('GET', `/v1/admin/users/${me.body.user.id}/endpoints`, undefined, asAdmin);
         },
         invalid: () => api('GET', '/v1/admin/users/not-a-uuid/endpoints', undefined, asAdmin),
+      },
+      'PATCH /v1/admin/users/{user_id}': {
+        ok: async () => {
+          const me = await api('GET', '/auth/me', undefined, { cookie });
+          return api('PATCH', `/v1/admin/users/${me.body.user.id}`, { plan: null, reason: 'contract' }, asAdmin);
+        },
+        invalid: () => api('PATCH', '/v1/admin/users/00000000-0000-4000-8000-000000000000', { plan: 'platinum' }, asAdmin),
+      },
+      'GET /v1/admin/feedback': { ok: () => api('GET', '/v1/admin/feedback?status=all', undefined, asAdmin), invalid: () => api('GET', '/v1/admin/feedback?limit=201', undefined, asAdmin) },
+      'PATCH /v1/admin/feedback/{report_id}': {
+        ok: async () => api('PATCH', `/v1/admin/feedback/${await newReport()}`, { status: 'resolved', note: 'contract' }, asAdmin),
+        invalid: async () => api('PATCH', `/v1/admin/feedback/${await newReport()}`, { status: 'open' }, asAdmin),
+      },
+      'POST /v1/admin/feedback/{report_id}/mark-forwarded': {
+        ok: async () => api('POST', `/v1/admin/feedback/${await newReport()}/mark-forwarded`, { url: 'https://github.com/worldwidelaw/legal-sources/issues/1' }, asAdmin),
+        invalid: async () => api('POST', `/v1/admin/feedback/${await newReport()}/mark-forwarded`, { url: 'ftp://example.org' }, asAdmin),
+      },
+      'DELETE /v1/admin/users/{user_id}': {
+        ok: async () => {
+          const login = await api('POST', '/auth/dev-login', { email: `erased-${Date.now()}@example.org` });
+          const me = await api('GET', '/auth/me', undefined, { cookie: cookieFrom(login.headers, 'session')! });
+          return api('DELETE', `/v1/admin/users/${me.body.user.id}`, { reason: 'contract' }, asAdmin);
+        },
+        invalid: () => api('DELETE', '/v1/admin/users/not-a-uuid', undefined, asAdmin),
       },
       'POST /auth/register': {
         ok: () => api('POST', '/auth/register', { email: `r${Date.now()}@example.org`, password: PASSWORD, accept_terms: true, acknowledge_privacy: true }),

@@ -10,6 +10,8 @@ import { buildAccountsSubgraph } from '../../subgraphs/accounts/index.js';
 import type { AccountsGraphqlApi } from '../../subgraphs/accounts/accounts.resolver.js';
 import { buildBillingSubgraph } from '../../subgraphs/billing/index.js';
 import type { BillingGraphqlApi } from '../../subgraphs/billing/billing.resolver.js';
+import { buildAdminSubgraph } from '../../subgraphs/admin/index.js';
+import type { AdminGraphqlApi } from '../../subgraphs/admin/admin.resolver.js';
 import type { SubgraphBuildOptions } from './federation.js';
 
 /** The service facades subgraph resolvers call. */
@@ -18,6 +20,8 @@ export interface GraphqlServices {
   accounts: AccountsGraphqlApi;
   /** Optional for small test apps: the billing subgraph is still composed, its resolvers then throw. */
   billing?: BillingGraphqlApi;
+  /** Optional for small test apps: the admin subgraph is still composed, its resolvers then throw. */
+  admin?: AdminGraphqlApi;
 }
 
 export interface SubgraphDefinition {
@@ -34,6 +38,7 @@ export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
   { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
   { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallable<BillingGraphqlApi>('billing'), options) },
+  { name: 'admin', build: (services, options) => buildAdminSubgraph(services.admin ?? uncallableAdmin(), options) },
 ];
 
 export async function buildSubgraphs(
@@ -57,6 +62,17 @@ export function schemaOnlyServices(): GraphqlServices {
       usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
     },
     billing: uncallable<BillingGraphqlApi>('billing'),
+    admin: uncallableAdmin(),
+  };
+}
+
+function uncallableAdmin(): AdminGraphqlApi {
+  return {
+    audit: uncallable<AdminGraphqlApi['audit']>('admin.audit'),
+    users: uncallable<AdminGraphqlApi['users']>('admin.users'),
+    overrides: uncallable<AdminGraphqlApi['overrides']>('admin.overrides'),
+    erasure: uncallable<AdminGraphqlApi['erasure']>('admin.erasure'),
+    feedback: uncallable<AdminGraphqlApi['feedback']>('admin.feedback'),
   };
 }
 

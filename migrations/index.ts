@@ -11,6 +11,7 @@ import { Migration20261121140832_oauth } from './Migration20261121140832_oauth.j
 import { Migration20261123173835_ended_sessions } from './Migration20261123173835_ended_sessions.js';
 import { Migration20261123180722_billing } from './Migration20261123180722_billing.js';
 import { Migration20261123185125_teams } from './Migration20261123185125_teams.js';
+import { Migration20261123185829_admin } from './Migration20261123185829_admin.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123173835_ended_sessions', class: Migration20261123173835_ended_sessions },
   { name: 'Migration20261123180722_billing', class: Migration20261123180722_billing },
   { name: 'Migration20261123185125_teams', class: Migration20261123185125_teams },
+  { name: 'Migration20261123185829_admin', class: Migration20261123185829_admin },
 ];

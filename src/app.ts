@@ -9,6 +9,10 @@ import type { TeamsService } from './modules/teams/teams.service.js';
 import { teamsRouter } from './rest/teams.routes.js';
 import { accountsRouter } from './rest/accounts.routes.js';
 import { billingRouter } from './rest/billing.routes.js';
+import { contributorsRouter } from './rest/contributors.routes.js';
+import { adminRouter } from './rest/admin.routes.js';
+import type { AdminModule } from './modules/admin/admin.module.js';
+import type { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { identityProviderRouter } from './rest/identity-provider.routes.js';
 import { authenticateRequests } from './http/request-context.js';
 import { errorHandler, notFoundHandler } from './rest/errors.js';
@@ -36,6 +40,10 @@ export interface AppServices {
   billing?: BillingService;
   /** Team workspaces: members, invites, join links, domains, seats; optional for small test apps. */
   teams?: TeamsService;
+  /** Contributor credits (GET /v1/contributors); optional for small test apps. */
+  contributors?: ContributorsService;
+  /** The administration area (/v1/admin/*); optional for small test apps. */
+  admin?: AdminModule;
 }
 
 export interface BuiltApp {
@@ -81,6 +89,8 @@ export async function buildApp(options: {
   if (services.billing) app.use(billingRouter(services.billing, rest));
   if (services.teams) app.use(teamsRouter(services.teams, rest));
   app.use(legalDataRouter(services.legalData, rest));
+  if (services.contributors) app.use(contributorsRouter(services.contributors, rest));
+  if (services.admin) app.use(adminRouter(services.admin, rest));
   app.use(resolveRouter(services.legalData, rest));
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
   app.use(notFoundHandler);

@@ -62,6 +62,10 @@ const envSchema = z.object({
   STRIPE_MAX_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   BILLING_CATALOGUE: z.string().min(1).optional(),
   BILLING_EXTRA_REQUEST_PRICE_USD: z.coerce.number().positive().max(10).optional(),
+  // contributor credits (README: "Contributor credits")
+  CONTRIBUTORS_GITHUB_REPO: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name').optional(),
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  GITHUB_API_BASE: z.url().default('https://api.github.com'),
   ...identityProviderEnv('GITHUB'),
   ...identityProviderEnv('GOOGLE'),
   ...identityProviderEnv('MICROSOFT'),
@@ -195,6 +199,15 @@ export interface Config {
   sse: SseLimits;
   accounts: AccountsSettings;
   billing: BillingSettings;
+  contributors: ContributorsSettings;
+}
+
+/** Where contributor credits come from: GitHub's REST API when `githubRepo` is set, else the corpus file. */
+export interface ContributorsSettings {
+  githubRepo: string | undefined;
+  /** Sent as `Authorization: Bearer`; never logged. */
+  githubToken: string | undefined;
+  githubApiBase: string;
 }
 
 export interface SseLimits {
@@ -310,6 +323,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
       catalogueFile: e.BILLING_CATALOGUE ? path.resolve(e.BILLING_CATALOGUE) : undefined,
       extraRequestPriceUsd: e.BILLING_EXTRA_REQUEST_PRICE_USD,
+    },
+    contributors: {
+      githubRepo: e.CONTRIBUTORS_GITHUB_REPO,
+      githubToken: e.GITHUB_TOKEN,
+      githubApiBase: e.GITHUB_API_BASE.replace(/\/+$/, ''),
     },
   };
 }

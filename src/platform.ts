@@ -28,6 +28,9 @@ import { createBillingService } from './modules/billing/billing.module.js';
 import type { BillingService } from './modules/billing/billing.service.js';
 import { createTeamsService } from './modules/teams/teams.module.js';
 import type { TeamsService } from './modules/teams/teams.service.js';
+import { createStripeClient } from './modules/billing/stripe-client.js';
+import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
+import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
@@ -47,6 +50,7 @@ export interface Platform {
   oauth: OAuthModule;
   billing: BillingService;
   teams: TeamsService;
+  admin: AdminModule;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -98,8 +102,15 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const teams = createTeamsService({ orm, billing, accounts, baseUrl: config.baseUrl, logger });
   accounts.authenticator.useWorkspaces(teams);
   accounts.usage.useCredits(billing.creditDrawer);
+  const { githubRepo, githubToken, githubApiBase } = config.contributors;
+  const contributors = new ContributorsService({
+    corpusFile: config.corpusDir ? path.join(config.corpusDir, 'contributions.jsonl.gz') : undefined,
+    github: githubRepo ? { repo: githubRepo, token: githubToken, apiBase: githubApiBase } : null,
+    logger,
+  });
+  const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger });
   const app = await buildApp({
-    services: { legalData, accounts, feedback, oauth, billing, teams },
+    services: { legalData, accounts, feedback, oauth, billing, teams, contributors, admin },
     logger,
     baseUrl: config.baseUrl,
     subgraphUrls: config.subgraphUrls,
@@ -132,6 +143,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     oauth,
     billing,
     teams,
+    admin,
     app,
     server,
     url,
@@ -142,6 +154,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       await app.closeStreams();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
+      admin.close();
       await billing.close();
       await accounts.close();
       await engine.close();

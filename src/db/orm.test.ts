@@ -37,6 +37,7 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
         `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
       );
     expect(tables.map((t) => t.table_name)).toEqual([
+      'admin_audit_log',
       'api_key',
       'app_user',
       'billing_account',
@@ -54,8 +55,15 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
       'oauth_model',
       'oauth_signing_key',
       'password_reset',
+      'pending_stripe_cancellation',
+      'plan_override',
       'source',
+      'usage_daily_endpoint',
       'usage_event',
+      'usage_user_day',
+      'usage_user_endpoint',
+      'usage_user_summary',
+      'user_deletion_log',
       'workspace',
       'workspace_domain',
       'workspace_invite',

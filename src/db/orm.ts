@@ -22,6 +22,8 @@ import { PasswordResetEntity } from '../modules/accounts/password-reset.entity.j
 import { UserEntity } from '../modules/accounts/user.entity.js';
 import { UsageEventEntity } from '../modules/usage/usage-event.entity.js';
 import { FeedbackReportEntity } from '../modules/admin/feedback-report.entity.js';
+import { UsageDailyEndpointEntity, UsageUserDayEntity, UsageUserEndpointEntity, UsageUserSummaryEntity } from '../modules/admin/usage-rollups.entities.js';
+import { AdminAuditEntryEntity, PendingStripeCancellationEntity, PlanOverrideEntity, UserDeletionLogEntity } from '../modules/admin/admin.entities.js';
 import { OAuthModelEntity } from '../oauth/oauth-model.entity.js';
 import { SigningKeyEntity } from '../oauth/signing-key.entity.js';
 import { BillingAccountEntity, CheckoutSessionEntity, CreditEntryEntity, LegalAssentEntity, ProcessedEventEntity, SubscriptionEntity } from '../modules/billing/billing.entities.js';
@@ -54,6 +56,14 @@ export const ENTITIES = [
   WorkspaceMemberEntity,
   WorkspaceInviteEntity,
   WorkspaceDomainEntity,
+  AdminAuditEntryEntity,
+  UserDeletionLogEntity,
+  PlanOverrideEntity,
+  PendingStripeCancellationEntity,
+  UsageDailyEndpointEntity,
+  UsageUserSummaryEntity,
+  UsageUserDayEntity,
+  UsageUserEndpointEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

@@ -12,6 +12,8 @@ import { buildBillingSubgraph } from '../../subgraphs/billing/index.js';
 import type { BillingGraphqlApi } from '../../subgraphs/billing/billing.resolver.js';
 import { buildTeamsSubgraph } from '../../subgraphs/teams/index.js';
 import type { TeamsGraphqlApi } from '../../subgraphs/teams/teams.resolver.js';
+import { buildAdminSubgraph } from '../../subgraphs/admin/index.js';
+import type { AdminGraphqlApi } from '../../subgraphs/admin/admin.resolver.js';
 import type { SubgraphBuildOptions } from './federation.js';
 
 /** The service facades subgraph resolvers call. */
@@ -22,6 +24,8 @@ export interface GraphqlServices {
   billing?: BillingGraphqlApi;
   /** Optional for small test apps, as billing. */
   teams?: TeamsGraphqlApi;
+  /** Optional for small test apps: the admin subgraph is still composed, its resolvers then throw. */
+  admin?: AdminGraphqlApi;
 }
 
 export interface SubgraphDefinition {
@@ -39,6 +43,7 @@ export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
   { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallable<BillingGraphqlApi>('billing'), options) },
   { name: 'teams', build: (services, options) => buildTeamsSubgraph(services.teams ?? uncallable<TeamsGraphqlApi>('teams'), options) },
+  { name: 'admin', build: (services, options) => buildAdminSubgraph(services.admin ?? uncallableAdmin(), options) },
 ];
 
 export async function buildSubgraphs(
@@ -63,6 +68,17 @@ export function schemaOnlyServices(): GraphqlServices {
     },
     billing: uncallable<BillingGraphqlApi>('billing'),
     teams: uncallable<TeamsGraphqlApi>('teams'),
+    admin: uncallableAdmin(),
+  };
+}
+
+function uncallableAdmin(): AdminGraphqlApi {
+  return {
+    audit: uncallable<AdminGraphqlApi['audit']>('admin.audit'),
+    users: uncallable<AdminGraphqlApi['users']>('admin.users'),
+    overrides: uncallable<AdminGraphqlApi['overrides']>('admin.overrides'),
+    erasure: uncallable<AdminGraphqlApi['erasure']>('admin.erasure'),
+    feedback: uncallable<AdminGraphqlApi['feedback']>('admin.feedback'),
   };
 }
 

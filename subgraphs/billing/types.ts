@@ -100,6 +100,13 @@ export class WorkspaceType {
   @Field(() => Int) seat_limit!: number;
 }
 
+@ObjectType()
+export class AdminOverrideType {
+  @Field(() => String) plan!: string;
+  @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => String) set_at!: string;
+}
+
 @ObjectType({ description: 'GET /v1/billing/status.' })
 export class BillingStatusType {
   @Field(() => Boolean) billing_enabled!: boolean;
@@ -108,7 +115,7 @@ export class BillingStatusType {
   @Field(() => SubscriptionType, { nullable: true }) subscription!: SubscriptionType | null;
   @Field(() => CreditsType) credits!: CreditsType;
   @Field(() => WorkspaceType, { nullable: true }) workspace!: WorkspaceType | null;
-  @Field(() => String, { nullable: true, description: 'An administrator override of the plan (none yet).' }) admin_override!: null;
+  @Field(() => AdminOverrideType, { nullable: true, description: "An administrator's plan override; it wins over the subscription while set." }) admin_override!: AdminOverrideType | null;
 }
 
 @ObjectType({ description: 'The accounts subgraph\'s user, extended with its billing state (only the caller\'s own).' })

@@ -45,7 +45,8 @@ export class AccountsService {
   readonly sessions: SessionService;
   private readonly passwords: PasswordAccountsService;
   private readonly linking: IdentityLinkingService;
-  private readonly deletion: AccountDeletionService;
+  /** Erasure (DELETE /auth/me and the admin area). */
+  readonly deletion: AccountDeletionService;
 
   constructor(
     private readonly deps: {

@@ -5,6 +5,7 @@
  * written at most once a minute per key. Plain CRUD goes through the entity; the per-request
  * lookup and the last_used_at write are raw SQL (see there why).
  */
+import { effectivePlanSql } from './effective-plan.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LockMode, type MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
@@ -132,7 +133,7 @@ export class ApiKeyService {
       .fork()
       .getConnection()
       .execute(
-        `select k.id as key_id, k.last_used_at, u.id, u.email, u.email_verified, u.plan, u.billing_period_start, u.billing_period_end
+        `select k.id as key_id, k.last_used_at, u.id, u.email, u.email_verified, ${effectivePlanSql('u')}, u.billing_period_start, u.billing_period_end
            from api_key k join app_user u on u.id = k.user_id
           where k.key_hash = ? and k.revoked_at is null`,
         [sha256(key)],

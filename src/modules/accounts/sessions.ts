@@ -8,6 +8,7 @@
  * session was ended at logout (`ended_session`) or whether the OAuth grant of an access token
  * still stands (`oauth_model`), so neither check costs a second round trip.
  */
+import { effectivePlanSql } from './effective-plan.js';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AccountCaller } from '../../context.js';
@@ -204,7 +205,7 @@ export class SessionService {
 
   private async callerRow(userId: string, checks: CredentialChecks): Promise<(CallerRow & { session_ended?: boolean; grant_live?: boolean }) | null> {
     if (!UUID.test(userId)) return null;
-    const columns = ['id', 'email', 'email_verified', 'plan', 'sessions_valid_after', 'billing_period_start', 'billing_period_end'];
+    const columns = ['id', 'email', 'email_verified', effectivePlanSql('app_user'), 'sessions_valid_after', 'billing_period_start', 'billing_period_end'];
     const params: unknown[] = [];
     if (checks.sessionHash !== undefined) {
       columns.push('exists(select 1 from ended_session where token_hash = ?) as session_ended');

@@ -6,7 +6,8 @@
  */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-export const FEEDBACK_STATUSES = ['open', 'in_progress', 'resolved', 'dismissed'] as const;
+/** The spec's report states: open (new), forwarded (tracked as an external issue), resolved, dismissed. */
+export const FEEDBACK_STATUSES = ['open', 'forwarded', 'resolved', 'dismissed'] as const;
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
 
 export const FeedbackReportEntity = defineEntity({
@@ -27,6 +28,11 @@ export const FeedbackReportEntity = defineEntity({
     /** Which door the report came through (`mcp`, `rest`, `graphql`). */
     channel: p.text(),
     created_at: p.datetime(),
+    /** The URL of the externally created issue (mark-forwarded). */
+    forwarded_url: p.text().nullable(),
+    /** The administrator's note of the last status change. */
+    status_note: p.text().nullable(),
+    updated_at: p.datetime().nullable(),
   },
 });
 

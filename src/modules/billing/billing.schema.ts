@@ -120,7 +120,10 @@ export const billingStatusSchema = z.object({
     auto_topup_last_failure: z.object({ reason: z.string(), at: z.string() }).nullable(),
   }),
   workspace: z.object({ id: z.string(), name: z.string(), seat_limit: z.number().int() }).nullable(),
-  admin_override: z.null(),
+  admin_override: z
+    .object({ plan: z.string(), reason: z.string().nullable(), set_at: z.string() })
+    .nullable()
+    .describe("An administrator's plan override; it wins over the subscription while set"),
 }).meta({ id: 'BillingStatus' });
 
 export const portalSessionSchema = z.object({ url: z.url() }).meta({ id: 'PortalSession' });

@@ -71,7 +71,8 @@ export interface BillingStatus {
     auto_topup_last_failure: { reason: string; at: string } | null;
   };
   workspace: { id: string; name: string; seat_limit: number } | null;
-  admin_override: null;
+  /** An administrator's plan override: it wins over the subscription while it exists. */
+  admin_override: { plan: string; reason: string | null; set_at: string } | null;
 }
 
 export interface VerifyAnswer {
@@ -628,11 +629,12 @@ export class BillingService {
   /** GET /v1/billing/status: plan, audience, subscription, credits, workspace; answers with billing off too. */
   async status(ctx: RequestContext): Promise<BillingStatus> {
     const caller = requireAccount(ctx);
-    const [[account], [sub], [workspace], balance] = await Promise.all([
+    const [[account], [sub], [workspace], balance, [override]] = await Promise.all([
       this.query('select * from billing_account where user_id = ?', [caller.userId]),
       this.query('select * from billing_subscription where user_id = ? order by updated_at desc limit 1', [caller.userId]),
       this.query('select id, name, seat_limit from workspace where owner_user_id = ?', [caller.userId]),
       this.creditBalanceMicro(caller.userId),
+      this.query('select plan, reason, set_at from plan_override where user_id = ?', [caller.userId]),
     ]);
     return {
       billing_enabled: this.enabled,
@@ -660,7 +662,7 @@ export class BillingService {
         auto_topup_last_failure: account?.auto_topup_failure ? { reason: account.auto_topup_failure, at: new Date(account.auto_topup_failed_at).toISOString() } : null,
       },
       workspace: workspace ? { id: workspace.id, name: workspace.name, seat_limit: workspace.seat_limit } : null,
-      admin_override: null,
+      admin_override: override ? { plan: override.plan, reason: override.reason ?? null, set_at: new Date(override.set_at).toISOString() } : null,
     };
   }
 

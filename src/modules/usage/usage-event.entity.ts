@@ -12,6 +12,25 @@ export const UsageEventEntity = defineEntity({
     { name: 'usage_event_user_id_created_at_index', properties: ['user_id', 'created_at'] },
     { name: 'usage_event_workspace_id_created_at_index', properties: ['workspace_id', 'created_at'] },
   ],
+  // The admin area's running totals (src/modules/admin/usage-rollups.entities.ts); the functions
+  // they call are created by the admin migration. Declared here so the schema diff keeps them.
+  triggers: [
+    {
+      name: 'usage_event_rollup_insert',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression: 'create trigger usage_event_rollup_insert after insert on usage_event referencing new table as usage_new for each statement execute function usage_rollup_add()',
+    },
+    {
+      name: 'usage_event_rollup_anonymise',
+      timing: 'after',
+      events: ['update'],
+      forEach: 'statement',
+      expression:
+        'create trigger usage_event_rollup_anonymise after update on usage_event referencing old table as usage_old new table as usage_new for each statement execute function usage_rollup_anonymise()',
+    },
+  ],
   properties: {
     id: p.bigint('number').primary().autoincrement(),
     user_id: p.uuid().nullable(),

@@ -1,0 +1,141 @@
+/**
+ * Resolvers of the admin subgraph: thin, GraphQL context -> one admin service call (the same
+ * functions as REST, which check the administrator first). Per-user request totals are resolved
+ * through a DataLoader per request: one query for a whole page of users.
+ */
+import 'reflect-metadata';
+import DataLoader from 'dataloader';
+import { Arg, Args, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
+import { validatedAs } from '../../src/graphql/errors.js';
+import type { AdminModule } from '../../src/modules/admin/admin.module.js';
+import {
+  AdminAuditPageType,
+  AdminFeedbackListType,
+  AdminFeedbackReportType,
+  AdminStatsType,
+  AdminUsersArgs,
+  AdminUsersPageType,
+  AdminUserType,
+  PlanOverrideResultType,
+  UserEndpointsType,
+  UserErasureResultType,
+} from './types.js';
+
+/** What the admin subgraph asks of the services. */
+export interface AdminGraphqlApi {
+  audit: Pick<AdminModule['audit'], 'list'>;
+  users: Pick<AdminModule['users'], 'stats' | 'users' | 'userEndpoints' | 'requestTotals'>;
+  overrides: Pick<AdminModule['overrides'], 'set'>;
+  erasure: Pick<AdminModule['erasure'], 'erase'>;
+  feedback: Pick<AdminModule['feedback'], 'list' | 'update' | 'markForwarded'>;
+}
+
+export const MUTATION_RATE_LIMIT = { limit: 30, duration: 60 };
+const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
+
+/** Arguments as the services' REST-shaped input: absent and null arguments take the defaults. */
+function present<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}
+
+/** One DataLoader of request totals per GraphQL request (its context object). */
+const totalsLoaders = new WeakMap<object, DataLoader<string, number>>();
+
+@Resolver()
+export class AdminResolver {
+  constructor(private readonly api: AdminGraphqlApi) {}
+
+  @Query(() => AdminStatsType, { description: 'GET /v1/admin/stats (administrators only).' })
+  adminStats(@Ctx() context: GraphqlContext) {
+    return this.api.users.stats(requestContextOf(context));
+  }
+
+  @Query(() => AdminUsersPageType, { description: 'GET /v1/admin/users (administrators only).' })
+  adminUsers(@Args(() => AdminUsersArgs) args: AdminUsersArgs, @Ctx() context: GraphqlContext) {
+    return validatedAs('args', this.api.users.users(requestContextOf(context), present(args)));
+  }
+
+  @Query(() => UserEndpointsType, { description: 'GET /v1/admin/users/{user_id}/endpoints (administrators only).' })
+  adminUserEndpoints(@Arg('user_id', () => String) user_id: string, @Ctx() context: GraphqlContext) {
+    return validatedAs('args', this.api.users.userEndpoints(requestContextOf(context), { user_id }));
+  }
+
+  @Query(() => AdminFeedbackListType, { description: 'GET /v1/admin/feedback (administrators only).' })
+  adminFeedback(
+    @Arg('status', () => String, { nullable: true }) status: string | null,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.feedback.list(requestContextOf(context), present({ status, limit })));
+  }
+
+  @Query(() => AdminAuditPageType, { description: 'GET /v1/admin/audit (administrators only).' })
+  async adminAudit(
+    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Arg('action', () => String, { nullable: true }) action: string | null,
+    @Arg('target_id', () => String, { nullable: true }) target_id: string | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    const page = await validatedAs('args', this.api.audit.list(requestContextOf(context), present({ limit, offset, action, target_id })));
+    return {
+      total: page.total,
+      items: page.items.map(({ before, after, ...entry }) => ({ ...entry, before_json: before == null ? null : JSON.stringify(before), after_json: after == null ? null : JSON.stringify(after) })),
+    };
+  }
+
+  @Mutation(() => PlanOverrideResultType, { description: 'PATCH /v1/admin/users/{user_id}: sets (plan) or removes (null) the plan override.' })
+  @Directive(RATE_LIMITED)
+  adminSetPlanOverride(
+    @Arg('user_id', () => String) user_id: string,
+    @Arg('plan', () => String, { nullable: true }) plan: string | null,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.overrides.set(requestContextOf(context), { user_id }, { plan: plan ?? null, reason }));
+  }
+
+  @Mutation(() => UserErasureResultType, { description: 'DELETE /v1/admin/users/{user_id}: erasure by the deletion rules.' })
+  @Directive(RATE_LIMITED)
+  adminEraseUser(@Arg('user_id', () => String) user_id: string, @Arg('reason', () => String, { nullable: true }) reason: string | null, @Ctx() context: GraphqlContext) {
+    return validatedAs('args', this.api.erasure.erase(requestContextOf(context), { user_id }, present({ reason })));
+  }
+
+  @Mutation(() => AdminFeedbackReportType, { description: 'PATCH /v1/admin/feedback/{report_id}: resolved, dismissed or forwarded.' })
+  @Directive(RATE_LIMITED)
+  adminUpdateFeedback(
+    @Arg('report_id', () => String) report_id: string,
+    @Arg('status', () => String) status: string,
+    @Arg('note', () => String, { nullable: true }) note: string | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.feedback.update(requestContextOf(context), { report_id }, present({ status, note })));
+  }
+
+  @Mutation(() => AdminFeedbackReportType, { description: 'POST /v1/admin/feedback/{report_id}/mark-forwarded.' })
+  @Directive(RATE_LIMITED)
+  adminMarkFeedbackForwarded(@Arg('report_id', () => String) report_id: string, @Arg('url', () => String) url: string, @Ctx() context: GraphqlContext) {
+    return validatedAs('args', this.api.feedback.markForwarded(requestContextOf(context), { report_id }, { url }));
+  }
+}
+
+@Resolver(() => AdminUserType)
+export class AdminUserTotalsResolver {
+  constructor(private readonly api: AdminGraphqlApi) {}
+
+  /** Total requests of the user, batched over the page through one DataLoader per request. */
+  @FieldResolver(() => Int)
+  requests_total(@Root() user: AdminUserType, @Ctx() context: GraphqlContext) {
+    let loader = totalsLoaders.get(context);
+    if (!loader) {
+      const ctx = requestContextOf(context);
+      loader = new DataLoader<string, number>(async (ids) => {
+        const totals = await this.api.users.requestTotals(ctx, ids);
+        return ids.map((id) => totals.get(id) ?? 0);
+      });
+      totalsLoaders.set(context, loader);
+    }
+    return loader.load(user.id);
+  }
+}

@@ -90,12 +90,13 @@ export class AdminUsersService {
       this.sql<Record<string, any>>(
         `select u.id, u.email, u.name, u.email_verified, u.plan as subscription_plan, u.created_at,
                 o.plan as override_plan, o.reason as override_reason, o.set_by_user_id as override_by, o.set_at as override_at,
-                w.id as workspace_id, w.name as workspace_name,
+                w.id as workspace_id, w.name as workspace_name, m.role as workspace_role,
                 s.last_at as last_active_at, coalesce(s.requests, 0) as requests_total
            from app_user u
            left join usage_user_summary s on s.user_id = u.id
            left join plan_override o on o.user_id = u.id
-           left join workspace w on w.owner_user_id = u.id
+           left join workspace_member m on m.user_id = u.id
+           left join workspace w on w.id = m.workspace_id
            ${where}
            order by ${ORDER_BY[query.sort]}
            limit ? offset ?`,
@@ -124,9 +125,9 @@ export class AdminUsersService {
         plan: r.override_plan ?? r.subscription_plan,
         subscription_plan: r.subscription_plan,
         override: r.override_plan ? { plan: r.override_plan, reason: r.override_reason ?? null, set_by_user_id: r.override_by ?? null, set_at: iso(r.override_at)! } : null,
-        // workspaces so far know their owner only (members come with team workspaces)
+        // the team workspace the user is a member of (owner, admin or member); null in a personal one
         workspace: r.workspace_id ? { id: r.workspace_id, name: r.workspace_name } : null,
-        role: r.workspace_id ? 'owner' : null,
+        role: r.workspace_id ? (r.workspace_role as string) : null,
         is_admin: this.deps.isAdmin(r.email, Boolean(r.email_verified)),
         created_at: iso(r.created_at)!,
         last_active_at: iso(r.last_active_at),

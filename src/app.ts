@@ -48,6 +48,8 @@ export interface AppServices {
 
 export interface BuiltApp {
   app: express.Express;
+  /** Every REST route, mounted and documented (/openapi.json, the manifest's endpoint list). */
+  rest: RestApi;
   /** Ends long-lived responses (MCP SSE streams); call it before closing the HTTP server, which waits for them. */
   closeStreams(): Promise<void>;
   stop(): Promise<void>;
@@ -97,6 +99,7 @@ export async function buildApp(options: {
   app.use(errorHandler(logger));
   return {
     app,
+    rest,
     closeStreams: () => mcp.close(),
     async stop() {
       await mcp.close();

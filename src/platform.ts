@@ -31,7 +31,6 @@ import type { TeamsService } from './modules/teams/teams.service.js';
 import { createStripeClient } from './modules/billing/stripe-client.js';
 import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
 import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
-import { PUBLIC_ENDPOINTS } from './rest/endpoints.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
 import { loadOrCreateSigningKey } from './oauth/signing-key.js';
@@ -95,7 +94,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     },
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
-    endpoints: PUBLIC_ENDPOINTS,
+    // the manifest lists the routes the app mounts (one list: src/rest/rest-api.ts)
+    endpoints: () => [...app.rest.operations(), 'POST /graphql'],
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const billing = createBillingService(config, orm, logger, { redis: accounts.redis });

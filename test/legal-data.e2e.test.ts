@@ -263,6 +263,10 @@ describe('legal-data API on a slice of the real corpus', () => {
     expect(stats.body.index.chunks).toBeGreaterThanOrEqual(total);
     const manifest = await get('/v1/manifest');
     expect(manifest.body).toMatchObject({ api_version: '0.1.0', search: { engine: 'embedded', hybrid: false } });
+    // the endpoints the app really mounts, not a hand-kept list
+    const documented = Object.entries<any>((await get('/openapi.json')).body.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    expect([...manifest.body.endpoints].sort()).toEqual([...documented, 'POST /graphql'].sort());
+    expect(manifest.body.endpoints).toEqual(expect.arrayContaining(['POST /v1/search', 'GET /v1/billing/plans', 'GET /v1/team', 'GET /v1/admin/stats']));
     expect(manifest.body.collections.reduce((n: number, c: any) => n + c.total_documents, 0)).toBe(total);
   });
 

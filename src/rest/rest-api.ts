@@ -144,6 +144,11 @@ export class RestApi {
     this.registry.registerPath(config);
   }
 
+  /** `METHOD /path` of every operation described so far (the manifest lists them). */
+  operations(): string[] {
+    return this.registry.definitions.flatMap((d) => (d.type === 'route' ? [`${d.route.method.toUpperCase()} ${d.route.path}`] : []));
+  }
+
   /** The OpenAPI 3.1 document of every route described so far (built once, after the last route). */
   openApiDocument(): Record<string, unknown> {
     this.document ??= new OpenApiGeneratorV31(this.registry.definitions, { sortComponents: 'alphabetically' }).generateDocument({

@@ -33,7 +33,8 @@ export interface LegalDataDeps {
   /** True when the relational store answers. */
   pingDatabase: () => Promise<boolean>;
   version: string;
-  endpoints: string[];
+  /** The REST operations the manifest lists (read when it is built: the routes are mounted after this service). */
+  endpoints: () => string[];
   /** Authentication, plan limits and usage counting of the billable calls (src/modules/usage). */
   usage: UsageGuard;
   /** Wall-time budget of one reference resolution (RESOLVE_TIMEOUT_MS); default 1500. */
@@ -181,7 +182,7 @@ export class LegalDataService implements LegalDataApi {
       name: 'legal-search-platform',
       version: this.deps.version,
       engine: this.deps.engineName,
-      endpoints: this.deps.endpoints,
+      endpoints: this.deps.endpoints(),
     });
   }
 

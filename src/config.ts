@@ -22,7 +22,18 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   CORPUS_DIR: z.string().min(1).optional(),
-  SEARCH_ENGINE: z.enum(['embedded']).default('embedded'),
+  SEARCH_ENGINE: z.enum(['embedded', 'elasticsearch']).default('embedded'),
+  // scale engines (docs/search.md "Engines")
+  VECTOR_ENGINE: z.enum(['embedded', 'elasticsearch', 'pinecone']).optional(),
+  ELASTICSEARCH_URL: z.url().optional(),
+  ELASTICSEARCH_API_KEY: z.string().min(1).optional(),
+  ELASTICSEARCH_USERNAME: z.string().min(1).optional(),
+  ELASTICSEARCH_PASSWORD: z.string().min(1).optional(),
+  ELASTICSEARCH_INDEX_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'must be lowercase letters, digits, "_", "-" or "." (an Elasticsearch index name prefix)')
+    .max(100)
+    .default('legal-'),
   EMBEDDER: z
     .string()
     .regex(/^(none|auto|static:.+|onnx:.+|hosted:.+)$/, 'must be "auto", "none", "static:<model directory>", "onnx:<model directory or Hugging Face id>" or "hosted:<Pinecone model>"')
@@ -185,7 +196,11 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   corpusDir: string | undefined;
-  searchEngine: 'embedded';
+  searchEngine: 'embedded' | 'elasticsearch';
+  /** Where passage vectors live: the embedded engine's tables, Elasticsearch's dense_vector, or Pinecone. */
+  vectorEngine: 'embedded' | 'elasticsearch' | 'pinecone';
+  /** SEARCH_ENGINE=elasticsearch (or VECTOR_ENGINE=elasticsearch): the cluster; null otherwise. */
+  elasticsearch: ElasticsearchSettings | null;
   embedder: EmbedderSetting;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   ingestOnStart: boolean;
@@ -200,6 +215,16 @@ export interface Config {
   accounts: AccountsSettings;
   billing: BillingSettings;
   contributors: ContributorsSettings;
+}
+
+export interface ElasticsearchSettings {
+  url: string;
+  /** Sent as `Authorization: ApiKey`; takes precedence over username/password. Never logged. */
+  apiKey: string | undefined;
+  username: string | undefined;
+  password: string | undefined;
+  /** Prefix of the index and alias names (`legal-` -> `legal-documents`, `legal-chunks`, `legal-meta`). */
+  indexPrefix: string;
 }
 
 /** Where contributor credits come from: GitHub's REST API when `githubRepo` is set, else the corpus file. */
@@ -264,6 +289,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userinfoUrl: e[`${prefix}_USERINFO_URL`],
     };
   }
+  const vectorEngine = e.VECTOR_ENGINE ?? e.SEARCH_ENGINE;
+  if (e.SEARCH_ENGINE === 'elasticsearch' && !e.ELASTICSEARCH_URL) {
+    throw new ConfigError(['ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch']);
+  }
+  if (e.SEARCH_ENGINE === 'embedded' && vectorEngine !== 'embedded') {
+    throw new ConfigError([`VECTOR_ENGINE: must be "embedded" with SEARCH_ENGINE=embedded (got "${vectorEngine}"; set SEARCH_ENGINE=elasticsearch for the scale engines)`]);
+  }
+  if (e.SEARCH_ENGINE === 'elasticsearch' && vectorEngine === 'embedded') {
+    throw new ConfigError(['VECTOR_ENGINE: must be "elasticsearch" or "pinecone" with SEARCH_ENGINE=elasticsearch (got "embedded")']);
+  }
+  if (e.ELASTICSEARCH_USERNAME && !e.ELASTICSEARCH_PASSWORD) {
+    throw new ConfigError(['ELASTICSEARCH_PASSWORD: required with ELASTICSEARCH_USERNAME']);
+  }
   if (e.EMBEDDER.startsWith('hosted:') && !e.PINECONE_API_KEY) {
     throw new ConfigError([`PINECONE_API_KEY: required with EMBEDDER=${e.EMBEDDER}`]);
   }
@@ -282,6 +320,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     corpusDir: corpusDir ? path.resolve(corpusDir) : undefined,
     searchEngine: e.SEARCH_ENGINE,
+    vectorEngine,
+    elasticsearch: e.ELASTICSEARCH_URL
+      ? {
+          url: e.ELASTICSEARCH_URL.replace(/\/+$/, ''),
+          apiKey: e.ELASTICSEARCH_API_KEY,
+          username: e.ELASTICSEARCH_USERNAME,
+          password: e.ELASTICSEARCH_PASSWORD,
+          indexPrefix: e.ELASTICSEARCH_INDEX_PREFIX,
+        }
+      : null,
     embedder,
     logLevel: e.LOG_LEVEL,
     ingestOnStart: e.INGEST_ON_START,

@@ -10,9 +10,10 @@ import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
+import { DomainError } from './errors.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
-import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
+import { createSearchEngine } from './engines/create-search-engine.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
 import { trainInBackground } from './engines/training/train-in-background.js';
@@ -66,7 +67,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const applied = await migrateUp(orm);
   if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
 
-  const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
+  const engine = createSearchEngine(config, logger);
   await engine.open();
   const embedder = await createEmbedder(config.embedder, config.dataDir);
   // EMBEDDER=auto without a trained model: train it from the corpus in the background.
@@ -129,7 +130,14 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     logger.info(`listening on ${url} (public URL ${config.baseUrl})`);
   }
 
-  await legalData.refreshCatalog();
+  try {
+    await legalData.refreshCatalog();
+  } catch (error) {
+    // An engine on an outside server that does not answer yet (Elasticsearch): serve 503 and
+    // say so on /ready rather than not starting; the catalogue is built at the next request.
+    if (!(error instanceof DomainError && error.code === 'unavailable')) throw error;
+    logger.warn(`search: ${error.message}; serving 503 until it answers`);
+  }
   const abort = new AbortController();
   const ingestDone = runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel });
 

@@ -2,14 +2,13 @@
  * `npm run ingest [-- --corpus DIR]`: indexes a corpus folder into DATA_DIR with a progress
  * bar and a summary. Ctrl-C stops after the current batch; the next run resumes.
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { corpusDirOrExit } from './cli-args.js';
 import { mkdir } from 'node:fs/promises';
 import { lockDataDir } from '../data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from '../db/orm.js';
-import { LanceDbEngine } from '../engines/embedded/lancedb-engine.js';
+import { createSearchEngine } from '../engines/create-search-engine.js';
 import { createEmbedder } from '../engines/embedders/create-embedder.js';
 import { createLogger } from '../logger.js';
 import { createIngestStore } from '../modules/legal-data/catalog.store.js';
@@ -33,7 +32,7 @@ try {
 }
 const orm = await createOrm(config);
 await migrateUp(orm);
-const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
+const engine = createSearchEngine(config, logger);
 await engine.open();
 const embedder = await createEmbedder(config.embedder, config.dataDir);
 const abort = new AbortController();

@@ -1,7 +1,7 @@
 /**
- * The search-engine port. The embedded engine (LanceDB) implements it today; the
- * Elasticsearch + Pinecone adapters implement the same port later. Services never know
- * which engine runs.
+ * The search-engine port. The embedded engine (LanceDB, the default) and the Elasticsearch
+ * engine implement it (src/engines/create-search-engine.ts chooses from the configuration).
+ * Services never know which engine runs.
  */
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../modules/legal-data/legal-document.js';
 
@@ -64,10 +64,24 @@ export interface StoredChunk {
   content: string;
 }
 
+/** Whether an engine's outside dependency answers (for /ready). */
+export interface EngineHealth {
+  /** The dependency's name: `elasticsearch`, `pinecone`... */
+  dependency: string;
+  ok: boolean;
+  /** Why it is not usable (null when ok). */
+  detail: string | null;
+}
+
 export interface SearchEngine {
   /** Opens (or creates) the on-disk index. */
   open(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Engines on outside servers: whether they answer. Absent for the embedded engine (in
+   * process: open() either worked or the service did not start).
+   */
+  health?(): Promise<EngineHealth[]>;
 
   /** Best documents for a free-text query (language-aware analysis is the engine's concern). */
   keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;

@@ -185,6 +185,8 @@ export type Manifest = z.infer<typeof manifestSchema>;
 export const readinessSchema = z.object({
   status: z.enum(['ready', 'indexing', 'starting']),
   stores: z.object({ database: z.boolean(), index: z.boolean() }),
+  /** The dependencies that do not answer (absent when all do): `database`, `elasticsearch`... */
+  missing: z.array(z.object({ dependency: z.string(), detail: z.string() })).optional(),
   ingest: z
     .object({
       phase: z.string(),

@@ -187,13 +187,25 @@ export class LegalDataService implements LegalDataApi {
   }
 
   async readiness(): Promise<Readiness> {
-    const database = await this.deps.pingDatabase().catch(() => false);
-    const index = this.snapshot !== null;
+    const [database, engines] = await Promise.all([
+      this.deps.pingDatabase().catch(() => false),
+      // Engines on outside servers (Elasticsearch, Pinecone) say whether they answer.
+      this.deps.engine.health ? this.deps.engine.health().catch((error: unknown) => [{ dependency: 'search engine', ok: false, detail: String(error) }]) : [],
+    ]);
+    const down = engines.filter((h) => !h.ok);
+    // The engine answers again after an outage at start: build the catalogue in the background.
+    if (this.snapshot === null && down.length === 0 && engines.length > 0 && !this.refreshing) this.refreshCatalog().catch(() => undefined);
+    const index = this.snapshot !== null && down.length === 0;
     const ready = database && index && this.indexComplete && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed');
+    const missing = [
+      ...(database ? [] : [{ dependency: 'database', detail: 'the relational store does not answer' }]),
+      ...down.map((h) => ({ dependency: h.dependency, detail: h.detail ?? 'does not answer' })),
+    ];
     const i = this.ingest;
     return {
-      status: ready ? 'ready' : index ? 'indexing' : 'starting',
+      status: ready ? 'ready' : this.snapshot !== null ? 'indexing' : 'starting',
       stores: { database, index },
+      ...(missing.length > 0 ? { missing } : {}),
       ingest: i
         ? {
             phase: i.phase,

@@ -1,0 +1,731 @@
+/**
+ * The SearchEngine port on Elasticsearch (`SEARCH_ENGINE=elasticsearch`), through the official
+ * client. Indexes and mappings: es-mapping.ts; query DSL: es-queries.ts.
+ *
+ * Same semantics as the embedded engine: both legs search passages (chunks) prefiltered by the
+ * request's filters and collapse them to each document's best passage; documents are fetched
+ * by id (realtime GETs); the ingest's content hashes make re-ingest idempotent; a re-ingested
+ * document loses exactly the passages its new version no longer has.
+ *
+ * Writes go through the client's bulk helper (bounded batches by bytes, bounded concurrency:
+ * back-pressure; items answered 429 retried, and only those; other failed items collected and
+ * reported as one error after the batch, so the ingest does not record the document's hash).
+ * Passages are written before their document, so after a crash mid-batch the stored hash still
+ * says "changed" and the resumed ingest rewrites them.
+ *
+ * Elasticsearch unreachable: every call fails with DomainError `unavailable` (HTTP 503) naming
+ * Elasticsearch and the reason; `health()` says the same for /ready. Setup (indexes, aliases)
+ * is retried at the next call, so the service starts and serves 503 until Elasticsearch is up.
+ */
+import { Client, errors, type ClientOptions } from '@elastic/elasticsearch';
+import { DomainError } from '../../errors.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../../modules/legal-data/legal-document.js';
+import { DOCUMENT_METADATA_FIELDS } from '../../modules/legal-data/legal-document.js';
+import { searchHeader } from '../embedded/lancedb-tables.js';
+import type {
+  DocumentHit,
+  DocumentInput,
+  DocumentPlace,
+  EngineFilters,
+  EngineHealth,
+  SearchEngine,
+  StoredChunk,
+} from '../search-engine.js';
+import { resolveDocumentLanguage } from '../text-analysis.js';
+import {
+  aliasNames,
+  chunksMapping,
+  documentsMapping,
+  ES_MAPPING_VERSION,
+  generationIndex,
+  INDEX_SETTINGS,
+  META_MAPPING,
+  searchSubfield,
+  type IndexNames,
+} from './es-mapping.js';
+import { cosineOfScore, filterClauses, keywordSearchBody, vectorSearchBody } from './es-queries.js';
+
+export interface ElasticsearchEngineOptions {
+  /** `http(s)://host:port` of one node (or a load balancer in front of the cluster). */
+  node: string;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+  /** Prefix of every index and alias name (`legal-` -> `legal-documents`, `legal-chunks`, `legal-meta`). */
+  indexPrefix: string;
+  /** VECTOR_ENGINE=elasticsearch: passages carry a dense_vector and vectorSearch runs kNN. */
+  vectors: boolean;
+  /** Per-request timeout (ms). */
+  requestTimeoutMs?: number;
+  /** Bulk helper settings: bytes per request, requests in flight, retries of 429 items and the wait between them (ms). */
+  bulk?: { flushBytes?: number; concurrency?: number; retries?: number; wait?: number };
+  /** Extra client options (tests). */
+  client?: Partial<ClientOptions>;
+}
+
+/** Ids per mget / terms look-up. */
+const LOOKUP_BATCH = 1000;
+/** Documents per scanMetadata batch. */
+const SCAN_BATCH = 2000;
+/** Fields of a stored document that are not LegalDocument's. */
+const INTERNAL_FIELDS = ['content_hash', 'analysis_version', 'chunk_count'];
+/** LegalDocument's fields, in the order the embedded engine returns them. */
+const DOCUMENT_FIELDS = ['id', 'source', 'source_id', 'namespace', 'country', 'title', 'text', ...DOCUMENT_METADATA_FIELDS, 'short_names', 'extra'] as const;
+
+interface Meta {
+  vectorModel: string | null;
+  dimension: number | null;
+}
+
+interface ChunkSource {
+  doc_id: string;
+  content: string;
+}
+
+type BulkOp =
+  | { kind: 'index'; index: string; id: string; doc: Record<string, unknown> }
+  | { kind: 'update'; index: string; id: string; doc: Record<string, unknown> }
+  | { kind: 'delete'; index: string; id: string };
+
+/** A bulk item Elasticsearch refused (after the helper's retries of 429s). */
+export class BulkWriteError extends Error {
+  constructor(readonly failures: { id: string; status: number; error: unknown }[]) {
+    super(
+      `Elasticsearch refused ${failures.length} bulk item(s); first: ${failures[0]?.id} (${failures[0]?.status}: ${JSON.stringify(failures[0]?.error).slice(0, 300)})`,
+    );
+    this.name = 'BulkWriteError';
+  }
+}
+
+export class ElasticsearchEngine implements SearchEngine {
+  readonly client: Client;
+  readonly names: IndexNames;
+  private setupDone: Promise<void> | null = null;
+  private meta: Meta = { vectorModel: null, dimension: null };
+  /** While a rebuild runs: the new generations the writes (and the ingest's reads) go to. */
+  private rebuild: { documents: string; chunks: string } | null = null;
+  private readonly bulkOptions: Required<NonNullable<ElasticsearchEngineOptions['bulk']>>;
+
+  constructor(private readonly options: ElasticsearchEngineOptions) {
+    const auth = options.apiKey
+      ? { apiKey: options.apiKey }
+      : options.username
+        ? { username: options.username, password: options.password ?? '' }
+        : undefined;
+    this.client = new Client({
+      node: options.node,
+      ...(auth ? { auth } : {}),
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      maxRetries: 2,
+      ...options.client,
+    });
+    this.names = aliasNames(options.indexPrefix);
+    this.bulkOptions = {
+      flushBytes: options.bulk?.flushBytes ?? 5_000_000,
+      concurrency: options.bulk?.concurrency ?? 2,
+      retries: options.bulk?.retries ?? 3,
+      wait: options.bulk?.wait ?? 1000,
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lifecycle and errors
+
+  /** Creates the indexes when missing; Elasticsearch down is not fatal (retried at the next call). */
+  async open(): Promise<void> {
+    try {
+      await this.ready();
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'unavailable')) throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  async health(): Promise<EngineHealth[]> {
+    try {
+      await this.client.ping({}, { requestTimeout: 3000, maxRetries: 0 });
+      await this.ready();
+      return [{ dependency: 'elasticsearch', ok: true, detail: null }];
+    } catch (error) {
+      return [{ dependency: 'elasticsearch', ok: false, detail: this.unavailable(error).message }];
+    }
+  }
+
+  /** Indexes, aliases and meta, once (again at the next call after a failure). */
+  private ready(): Promise<void> {
+    this.setupDone ??= this.guard(() => this.setup()).catch((error: unknown) => {
+      this.setupDone = null;
+      throw error;
+    });
+    return this.setupDone;
+  }
+
+  private async setup(): Promise<void> {
+    const es = this.client;
+    const generation = Date.now();
+    for (const [alias, mappings] of [
+      [this.names.documents, documentsMapping()],
+      [this.names.chunks, chunksMapping(this.options.vectors)],
+    ] as const) {
+      if (await es.indices.existsAlias({ name: alias })) continue;
+      await this.createIndex(generationIndex(alias, generation), mappings as unknown as Record<string, unknown>, alias);
+    }
+    if (!(await es.indices.exists({ index: this.names.meta }))) {
+      await this.createIndex(this.names.meta, META_MAPPING as unknown as Record<string, unknown>, null);
+    }
+    await this.loadMeta();
+  }
+
+  private async createIndex(index: string, mappings: Record<string, unknown>, alias: string | null): Promise<void> {
+    try {
+      await this.client.indices.create({
+        index,
+        settings: INDEX_SETTINGS,
+        mappings,
+        ...(alias ? { aliases: { [alias]: { is_write_index: true } } } : {}),
+      });
+    } catch (error) {
+      // Another process created it meanwhile.
+      if (error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception') return;
+      throw error;
+    }
+  }
+
+  private async loadMeta(): Promise<void> {
+    const got = await this.client.get<Meta>({ index: this.names.meta, id: 'vectors' }, { ignore: [404] });
+    this.meta = got.found && got._source ? { vectorModel: got._source.vectorModel ?? null, dimension: got._source.dimension ?? null } : { vectorModel: null, dimension: null };
+  }
+
+  private async saveMeta(meta: Meta): Promise<void> {
+    await this.client.index({ index: this.names.meta, id: 'vectors', document: meta, refresh: true });
+    this.meta = meta;
+  }
+
+  /** Runs `fn` after setup, with Elasticsearch's connection failures as DomainError `unavailable`. */
+  private async run<T>(fn: (es: Client) => Promise<T>): Promise<T> {
+    await this.ready();
+    return this.guard(() => fn(this.client));
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isUnavailable(error)) throw this.unavailable(error);
+      throw error;
+    }
+  }
+
+  private unavailable(error: unknown): DomainError {
+    if (error instanceof DomainError) return error;
+    const reason = error instanceof errors.ResponseError ? `HTTP ${error.statusCode}` : error instanceof Error ? error.message : String(error);
+    return new DomainError('unavailable', `Search engine unavailable: Elasticsearch at ${redact(this.options.node)} did not answer (${reason})`);
+  }
+
+  /** Where writes go: the aliases, or the new generations while a rebuild runs. */
+  private get target(): { documents: string; chunks: string } {
+    return this.rebuild ?? { documents: this.names.documents, chunks: this.names.chunks };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Search
+
+  async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+    if (limit <= 0 || query.trim() === '') return [];
+    const body = keywordSearchBody(query, filters, limit);
+    const res = await this.run((es) => es.search<ChunkSource>({ index: this.names.chunks, ...body }));
+    return res.hits.hits.map((h) => ({ docId: h._source!.doc_id, score: Number(h._score), passage: h._source!.content }));
+  }
+
+  async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+    if (limit <= 0 || !this.options.vectors) return [];
+    await this.ready();
+    if (this.meta.dimension !== vector.length || !vector.some((x) => x !== 0)) return [];
+    let k = Math.max(limit * 4, 20);
+    for (;;) {
+      const body = vectorSearchBody(vector, filters, k);
+      const res = await this.run((es) => es.search<ChunkSource>({ index: this.names.chunks, ...body }));
+      const seen = new Set<string>();
+      const best: DocumentHit[] = [];
+      for (const h of res.hits.hits) {
+        const docId = h._source!.doc_id;
+        if (seen.has(docId)) continue;
+        seen.add(docId);
+        best.push({ docId, score: cosineOfScore(Number(h._score)), passage: h._source!.content });
+      }
+      if (best.length >= limit || res.hits.hits.length < k || k >= Math.min(limit * 64, 10_000)) return best.slice(0, limit);
+      k = Math.min(k * 4, 10_000);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Documents
+
+  /** Stored sources of `ids` from `index` (realtime GETs), by id. */
+  private async mget<T>(index: string, ids: string[], source: { includes?: string[]; excludes?: string[] }): Promise<Map<string, T>> {
+    const out = new Map<string, T>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += LOOKUP_BATCH) {
+      const slice = unique.slice(i, i + LOOKUP_BATCH);
+      const res = await this.run((es) =>
+        es.mget<T>({
+          index,
+          ids: slice,
+          ...(source.includes ? { _source_includes: source.includes } : {}),
+          ...(source.excludes ? { _source_excludes: source.excludes } : {}),
+        }),
+      );
+      for (const d of res.docs) if ('found' in d && d.found && d._source) out.set(d._id, d._source);
+    }
+    return out;
+  }
+
+  async documentPlaces(ids: string[]): Promise<Map<string, DocumentPlace>> {
+    type Row = { source: string; parent_source_id: string | null; canonical_path: string | null };
+    const rows = await this.mget<Row>(this.names.documents, ids, { includes: ['source', 'parent_source_id', 'canonical_path'] });
+    const out = new Map<string, DocumentPlace>();
+    for (const [id, r] of rows) {
+      if (r.parent_source_id === null || r.parent_source_id === undefined) continue;
+      const parentId = `${r.source}/${r.parent_source_id}`;
+      const path = r.canonical_path ?? '';
+      const cut = path.lastIndexOf(' > ');
+      out.set(id, { parentId, section: cut > 0 ? `${parentId} | ${path.slice(0, cut)}` : null });
+    }
+    return out;
+  }
+
+  async documentsMatching(ids: string[], filters: EngineFilters): Promise<DocumentHit[]> {
+    const wanted = [...new Set(ids)];
+    const found = new Map<string, string>();
+    for (let i = 0; i < wanted.length; i += LOOKUP_BATCH) {
+      const slice = wanted.slice(i, i + LOOKUP_BATCH);
+      const res = await this.run((es) =>
+        es.search<ChunkSource>({
+          index: this.names.chunks,
+          size: slice.length,
+          query: { bool: { filter: [{ terms: { doc_id: slice } }, { term: { seq: 0 } }, ...filterClauses(filters)] } },
+          _source: ['doc_id', 'content'],
+          track_total_hits: false,
+        }),
+      );
+      for (const h of res.hits.hits) found.set(h._source!.doc_id, h._source!.content);
+    }
+    return wanted.filter((id) => found.has(id)).map((id) => ({ docId: id, score: 0, passage: found.get(id)! }));
+  }
+
+  async getDocuments(ids: string[]): Promise<Map<string, LegalDocument>> {
+    const rows = await this.mget<Record<string, unknown>>(this.names.documents, ids, { excludes: INTERNAL_FIELDS });
+    return new Map([...rows].map(([id, row]) => [id, toDocument(row)]));
+  }
+
+  async getDocumentsWithoutText(ids: string[]): Promise<Map<string, DocumentWithoutText>> {
+    const rows = await this.mget<Record<string, unknown>>(this.names.documents, ids, { excludes: [...INTERNAL_FIELDS, 'text', 'extra'] });
+    return new Map([...rows].map(([id, row]) => [id, { ...toMetadata(row), summary: (row.summary as string | null) ?? null }]));
+  }
+
+  /** Hashes of the stored documents; documents indexed under another mapping version are left out (re-indexed). */
+  async contentHashes(docIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.mget<{ content_hash: string; analysis_version: number }>(this.target.documents, docIds, {
+      includes: ['content_hash', 'analysis_version'],
+    });
+    const out = new Map<string, string>();
+    for (const [id, r] of rows) if (r.analysis_version === ES_MAPPING_VERSION) out.set(id, r.content_hash);
+    return out;
+  }
+
+  async *scanMetadata(): AsyncIterable<DocumentMetadata[]> {
+    for await (const rows of this.scan<Record<string, unknown>>(this.target.documents, SCAN_BATCH, { excludes: [...INTERNAL_FIELDS, 'text', 'extra', 'summary'] })) {
+      yield rows.map(toMetadata);
+    }
+  }
+
+  /** Every document of an index in batches: a point in time and search_after on `_shard_doc`. */
+  private async *scan<T>(index: string, size: number, source: { includes?: string[]; excludes?: string[] }): AsyncIterable<T[]> {
+    const pit = await this.run((es) => es.openPointInTime({ index, keep_alive: '2m' }));
+    let pitId = pit.id;
+    let after: unknown[] | undefined;
+    try {
+      for (;;) {
+        const res = await this.run((es) =>
+          es.search<T>({
+            pit: { id: pitId, keep_alive: '2m' },
+            size,
+            sort: [{ _shard_doc: 'asc' }],
+            _source: source,
+            track_total_hits: false,
+            ...(after ? { search_after: after as never } : {}),
+          }),
+        );
+        pitId = res.pit_id ?? pitId;
+        const hits = res.hits.hits;
+        if (hits.length === 0) return;
+        yield hits.map((h) => h._source!);
+        if (hits.length < size) return;
+        after = hits[hits.length - 1].sort;
+      }
+    } finally {
+      await this.client.closePointInTime({ id: pitId }).catch(() => undefined);
+    }
+  }
+
+  async countDocuments(): Promise<number> {
+    return (await this.run((es) => es.count({ index: this.target.documents }))).count;
+  }
+
+  async countChunks(): Promise<{ total: number; withVectors: number }> {
+    const index = this.target.chunks;
+    const total = (await this.run((es) => es.count({ index }))).count;
+    const withVectors = this.options.vectors ? (await this.run((es) => es.count({ index, query: { exists: { field: 'vector' } } }))).count : 0;
+    return { total, withVectors };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Writes
+
+  async upsertDocuments(batch: DocumentInput[]): Promise<void> {
+    const byId = new Map<string, DocumentInput>();
+    for (const input of batch) byId.set(input.document.id, input);
+    if (byId.size === 0) return;
+    await this.ready();
+    const { documents, chunks } = this.target;
+    const ids = [...byId.keys()];
+    const stored = await this.mget<{ chunk_count?: number }>(documents, ids, { includes: ['chunk_count'] });
+    // Passages a crash left behind for a document whose row was never written.
+    const fresh = ids.filter((id) => !stored.has(id));
+    if (fresh.length > 0) {
+      await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: fresh } }, conflicts: 'proceed', refresh: true }));
+    }
+    const chunkOps: BulkOp[] = [];
+    const documentOps: BulkOp[] = [];
+    for (const { document: doc, contentHash, chunks: list } of byId.values()) {
+      const passages = list.length > 0 ? list : [{ content: '' }];
+      const subfield = searchSubfield(resolveDocumentLanguage(doc.text, doc.language));
+      const header = searchHeader(doc);
+      const filters = filterValues(doc);
+      passages.forEach((chunk, seq) => {
+        const id = `${doc.id}#${seq}`;
+        const source: Record<string, unknown> = {
+          chunk_id: id,
+          doc_id: doc.id,
+          seq,
+          ...filters,
+          title: doc.title ?? '',
+          content: chunk.content,
+          search: { [subfield]: `${header}\n${chunk.content}` },
+        };
+        const vector = 'vector' in chunk ? chunk.vector : undefined;
+        if (vector && this.options.vectors) {
+          if (!this.meta.vectorModel || !this.meta.dimension) {
+            throw new Error('upsertDocuments: chunks carry vectors but no vector model is set (call setVectorModel first)');
+          }
+          if (vector.length !== this.meta.dimension) {
+            throw new Error(`upsertDocuments: vector of ${id} has dimension ${vector.length}, the index holds ${this.meta.dimension}`);
+          }
+          if (vector.some((x) => x !== 0)) source.vector = Array.from(vector);
+        }
+        chunkOps.push({ kind: 'index', index: chunks, id, doc: source });
+      });
+      // Passages of the previous version beyond the new count.
+      const previous = stored.get(doc.id)?.chunk_count ?? 0;
+      for (let seq = passages.length; seq < previous; seq++) chunkOps.push({ kind: 'delete', index: chunks, id: `${doc.id}#${seq}` });
+      documentOps.push({ kind: 'index', index: documents, id: doc.id, doc: documentSource(doc, contentHash, passages.length) });
+    }
+    // Passages first, the document (with its hash) last: see the header.
+    await this.bulk(chunkOps);
+    await this.bulk(documentOps);
+  }
+
+  async deleteDocuments(ids: string[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return;
+    await this.ready();
+    const { documents, chunks } = this.target;
+    const stored = await this.mget<{ chunk_count?: number }>(documents, unique, { includes: ['chunk_count'] });
+    const ops: BulkOp[] = [];
+    for (const [id, row] of stored) for (let seq = 0; seq < (row.chunk_count ?? 0); seq++) ops.push({ kind: 'delete', index: chunks, id: `${id}#${seq}` });
+    for (const id of stored.keys()) ops.push({ kind: 'delete', index: documents, id });
+    await this.bulk(ops);
+    await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: unique } }, conflicts: 'proceed', refresh: true }));
+  }
+
+  /**
+   * Writes through the bulk helper. Items answered 429 are retried (only them) by the helper;
+   * any other failed item is collected and reported once the batch is done (a delete of an
+   * item that is already gone is not a failure).
+   */
+  private async bulk(ops: BulkOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    const failures: { id: string; status: number; error: unknown }[] = [];
+    await this.guard(() =>
+      this.client.helpers.bulk<BulkOp>({
+        datasource: ops,
+        flushBytes: this.bulkOptions.flushBytes,
+        concurrency: this.bulkOptions.concurrency,
+        retries: this.bulkOptions.retries,
+        wait: this.bulkOptions.wait,
+        refreshOnCompletion: false,
+        onDocument(op) {
+          if (op.kind === 'delete') return { delete: { _index: op.index, _id: op.id } };
+          if (op.kind === 'update') return [{ update: { _index: op.index, _id: op.id } }, { doc: op.doc }];
+          return [{ index: { _index: op.index, _id: op.id } }, op.doc];
+        },
+        onDrop(drop) {
+          if (drop.document.kind === 'delete' && drop.status === 404) return;
+          failures.push({ id: drop.document.id, status: drop.status, error: drop.error });
+        },
+      }),
+    );
+    if (failures.length > 0) throw new BulkWriteError(failures);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Vectors
+
+  async vectorModel(): Promise<string | null> {
+    await this.ready();
+    return this.meta.vectorModel;
+  }
+
+  async *scanChunks(batchSize: number): AsyncIterable<StoredChunk[]> {
+    type Row = { chunk_id: string; doc_id: string; title: string; content: string };
+    for await (const rows of this.scan<Row>(this.target.chunks, Math.max(1, Math.min(batchSize, 10_000)), { includes: ['chunk_id', 'doc_id', 'title', 'content'] })) {
+      yield rows.map((r) => ({ chunkId: r.chunk_id, docId: r.doc_id, title: r.title, content: r.content }));
+    }
+  }
+
+  /** Another model (or none) drops the stored vectors: a new chunks generation without them. */
+  async setVectorModel(modelId: string | null, dimension: number | null): Promise<void> {
+    await this.ready();
+    if (modelId !== null && (dimension === null || !Number.isInteger(dimension) || dimension <= 0)) throw new Error(`setVectorModel: bad dimension ${dimension}`);
+    if (this.meta.vectorModel === modelId && (this.meta.dimension === dimension || modelId === null)) return;
+    if (this.options.vectors && this.meta.vectorModel !== null) await this.guard(() => this.rebuildChunks(null));
+    await this.guard(() => this.saveMeta({ vectorModel: modelId, dimension: modelId === null ? null : dimension }));
+  }
+
+  /**
+   * Replaces every vector with `modelId`'s: the passages are copied into a new chunks
+   * generation without vectors (server-side `_reindex`), the new vectors written into it, and
+   * the alias switched at the end; on failure the new generation is deleted and the current
+   * one stays.
+   */
+  async replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void> {
+    await this.ready();
+    if (!this.options.vectors) {
+      // Vectors live elsewhere (VECTOR_ENGINE): nothing to store here, the model is recorded.
+      let dimension: number | null = null;
+      for await (const map of vectors) for (const v of map.values()) dimension ??= v.length;
+      await this.guard(() => this.saveMeta({ vectorModel: modelId, dimension: dimension ?? this.meta.dimension }));
+      return;
+    }
+    let dimension: number | null = null;
+    await this.guard(() =>
+      this.rebuildChunks(async (index) => {
+        for await (const map of vectors) {
+          const ops: BulkOp[] = [];
+          for (const [chunkId, vector] of map) {
+            dimension ??= vector.length;
+            if (vector.length !== dimension) throw new Error(`replaceVectors: vector of ${chunkId} has dimension ${vector.length}, expected ${dimension}`);
+            if (!vector.some((x) => x !== 0)) continue;
+            ops.push({ kind: 'update', index, id: chunkId, doc: { vector: Array.from(vector) } });
+          }
+          await this.bulkIgnoringMissing(ops);
+        }
+      }),
+    );
+    await this.guard(() => this.saveMeta({ vectorModel: modelId, dimension: dimension ?? this.meta.dimension }));
+  }
+
+  /** Updates of chunks deleted meanwhile (404) are skipped. */
+  private async bulkIgnoringMissing(ops: BulkOp[]): Promise<void> {
+    try {
+      await this.bulk(ops);
+    } catch (error) {
+      if (error instanceof BulkWriteError && error.failures.every((f) => f.status === 404)) return;
+      throw error;
+    }
+  }
+
+  /** Copies the chunks (without vectors) into a new generation, lets `fill` write into it, then switches the alias. */
+  private async rebuildChunks(fill: ((index: string) => Promise<void>) | null): Promise<void> {
+    const alias = this.names.chunks;
+    const index = generationIndex(alias, Date.now());
+    await this.createIndex(index, chunksMapping(this.options.vectors) as unknown as Record<string, unknown>, null);
+    try {
+      await this.client.reindex({
+        source: { index: this.rebuild?.chunks ?? alias, _source: { excludes: ['vector'] } } as never,
+        dest: { index },
+        refresh: true,
+        wait_for_completion: true,
+      });
+      if (fill) await fill(index);
+      await this.client.indices.refresh({ index });
+    } catch (error) {
+      await this.client.indices.delete({ index }, { ignore: [404] }).catch(() => undefined);
+      throw error;
+    }
+    if (this.rebuild) {
+      const old = this.rebuild.chunks;
+      this.rebuild = { ...this.rebuild, chunks: index };
+      await this.client.indices.delete({ index: old }, { ignore: [404] });
+    } else {
+      await this.switchAliases([{ alias, index }]);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Rebuild: a new generation of both indexes, filled by an ingest, switched in at the end
+
+  /**
+   * Starts a rebuild: writes (and the ingest's reads: hashes, scans, counts) go to new, empty
+   * generations; searches keep reading the current ones through the aliases until
+   * `finishRebuild` switches both aliases in one atomic `_aliases` call.
+   */
+  async beginRebuild(): Promise<void> {
+    await this.ready();
+    if (this.rebuild) throw new Error('a rebuild is already running');
+    const generation = Date.now();
+    const next = { documents: generationIndex(this.names.documents, generation), chunks: generationIndex(this.names.chunks, generation) };
+    await this.guard(async () => {
+      await this.createIndex(next.documents, documentsMapping() as unknown as Record<string, unknown>, null);
+      await this.createIndex(next.chunks, chunksMapping(this.options.vectors) as unknown as Record<string, unknown>, null);
+    });
+    this.rebuild = next;
+  }
+
+  async finishRebuild(): Promise<void> {
+    const next = this.rebuild;
+    if (!next) throw new Error('no rebuild is running');
+    await this.guard(async () => {
+      await this.client.indices.refresh({ index: [next.documents, next.chunks] });
+      await this.switchAliases([
+        { alias: this.names.documents, index: next.documents },
+        { alias: this.names.chunks, index: next.chunks },
+      ]);
+    });
+    this.rebuild = null;
+  }
+
+  async abortRebuild(): Promise<void> {
+    const next = this.rebuild;
+    if (!next) return;
+    this.rebuild = null;
+    await this.guard(() => this.client.indices.delete({ index: [next.documents, next.chunks] }, { ignore: [404] }));
+  }
+
+  /**
+   * Copies every document and passage into new generations with the current mapping
+   * (server-side `_reindex`: a mapping or analyser change without reading the corpus again)
+   * and switches the aliases at the end.
+   */
+  async reindex(): Promise<void> {
+    await this.beginRebuild();
+    const next = this.rebuild!;
+    try {
+      await this.guard(async () => {
+        await this.client.reindex({ source: { index: this.names.documents }, dest: { index: next.documents }, wait_for_completion: true, refresh: true });
+        await this.client.reindex({ source: { index: this.names.chunks }, dest: { index: next.chunks }, wait_for_completion: true, refresh: true });
+      });
+    } catch (error) {
+      await this.abortRebuild();
+      throw error;
+    }
+    await this.finishRebuild();
+  }
+
+  /** Points each alias at its new index only, in one atomic call, then deletes the indexes it left. */
+  private async switchAliases(switches: { alias: string; index: string }[]): Promise<void> {
+    const previous: string[] = [];
+    const actions: Record<string, unknown>[] = [];
+    for (const { alias, index } of switches) {
+      const current = await this.client.indices.getAlias({ name: alias }, { ignore: [404] });
+      const indices = Object.keys(current).filter((k) => k !== 'error' && k !== 'status' && k !== index);
+      previous.push(...indices);
+      if (indices.length > 0) actions.push({ remove: { indices, alias } });
+      actions.push({ add: { index, alias, is_write_index: true } });
+    }
+    await this.client.indices.updateAliases({ actions: actions as never });
+    const stale = previous.filter((i) => !switches.some((s) => s.index === i));
+    if (stale.length > 0) await this.client.indices.delete({ index: stale }, { ignore: [404] });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Indexes
+
+  /** Makes the writes so far searchable (Elasticsearch refreshes by itself every second too). */
+  async optimize(): Promise<void> {
+    const { documents, chunks } = this.target;
+    await this.run((es) => es.indices.refresh({ index: [documents, chunks] }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function isUnavailable(error: unknown): boolean {
+  if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError) return true;
+  if (error instanceof errors.ProductNotSupportedError) return true;
+  return error instanceof errors.ResponseError && (error.statusCode === 502 || error.statusCode === 503 || error.statusCode === 504);
+}
+
+/** A URL without its credentials (for error messages). */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return 'the configured URL';
+  }
+}
+
+function filterValues(doc: LegalDocument) {
+  return {
+    namespace: doc.namespace,
+    country: doc.country,
+    source: doc.source,
+    language: doc.language ?? null,
+    date: doc.date ?? null,
+    court: doc.court ?? null,
+    jurisdiction: doc.jurisdiction ?? null,
+    court_tier: Number.isFinite(Number(doc.court_tier)) && doc.court_tier !== null ? Math.trunc(Number(doc.court_tier)) : null,
+  };
+}
+
+/** The stored source of a document: its fields (and only those), the hash and the passage count. */
+function documentSource(doc: LegalDocument, contentHash: string, chunkCount: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const d = doc as unknown as Record<string, unknown>;
+  for (const f of DOCUMENT_FIELDS) out[f] = d[f] ?? null;
+  out.short_names = Array.isArray(doc.short_names) ? doc.short_names : [];
+  out.extra = doc.extra ?? {};
+  out.court_tier = filterValues(doc).court_tier;
+  out.content_hash = contentHash;
+  out.analysis_version = ES_MAPPING_VERSION;
+  out.chunk_count = chunkCount;
+  return out;
+}
+
+function toMetadata(row: Record<string, unknown>): DocumentMetadata {
+  const out: Record<string, unknown> = {};
+  for (const f of DOCUMENT_FIELDS) {
+    if (f === 'text' || f === 'extra' || f === 'summary') continue;
+    out[f] = row[f] ?? null;
+  }
+  for (const f of ['source', 'source_id', 'country', 'title']) out[f] = String(out[f] ?? '');
+  out.namespace = out.namespace as Namespace;
+  out.short_names = Array.isArray(row.short_names) ? row.short_names : [];
+  return out as unknown as DocumentMetadata;
+}
+
+function toDocument(row: Record<string, unknown>): LegalDocument {
+  const meta = toMetadata(row) as unknown as Record<string, unknown>;
+  meta.text = String(row.text ?? '');
+  meta.summary = (row.summary as string | null) ?? null;
+  meta.extra = (row.extra as Record<string, unknown> | null) ?? {};
+  return meta as unknown as LegalDocument;
+}
+

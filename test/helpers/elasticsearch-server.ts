@@ -27,6 +27,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** Parsed JSON, an array of parsed NDJSON lines (`_bulk`), or undefined. */
   body: unknown;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 type Source = Record<string, unknown>;
@@ -140,7 +142,7 @@ export class FakeElasticsearch {
       body = path.endsWith('/_bulk') ? raw.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown) : (JSON.parse(raw) as unknown);
     }
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({ method, path, query, body });
+    this.requests.push({ method, path, query, body, at: Date.now() });
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const b = (body ?? {}) as Record<string, any>;
 

@@ -1,0 +1,93 @@
+/**
+ * The platform on SEARCH_ENGINE=elasticsearch / VECTOR_ENGINE=elasticsearch end to end, over
+ * real HTTP: the startup ingest writes through the real client into a local
+ * Elasticsearch-protocol server (test/helpers/elasticsearch-server.ts), search and documents by
+ * address are served from it, and when it goes away search answers 503 with a clear detail and
+ * /ready names the missing dependency.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startPlatform, type Platform } from '../src/platform.js';
+import { FakeElasticsearch } from './helpers/elasticsearch-server.js';
+import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
+
+const doc = (source_id: string, title: string, text: string) => ({
+  source: 'XX/Synthetic', source_id, namespace: 'legislation', country: 'XX', title, text, language: 'en', granularity: 'article',
+});
+const DOCS = [
+  doc('contracts/1', 'Article 1', 'A breach of contract obliges the party to pay damages and compensation.'),
+  doc('privacy/1', 'Article 2', 'The controller shall obtain consent before processing personal data.'),
+  doc('tax/1', 'Article 3', 'Income tax and vat are collected by the revenue office.'),
+];
+
+describe('platform on Elasticsearch (local protocol server)', () => {
+  let es: FakeElasticsearch;
+  let platform: Platform;
+  const post = (body: unknown) =>
+    fetch(`${platform.url}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    es = await new FakeElasticsearch().start();
+    const corpusDir = await mkdtemp(path.join(os.tmpdir(), 'es-corpus-'));
+    await mkdir(path.join(corpusDir, 'documents/legislation'), { recursive: true });
+    await writeFile(path.join(corpusDir, 'documents/legislation/XX-Synthetic.jsonl.gz'), gzipSync(DOCS.map((d) => JSON.stringify(d)).join('\n')));
+    const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'es-model-')), { dimension: 16 });
+    platform = await startPlatform(
+      loadConfig({
+        DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'es-data-')),
+        CORPUS_DIR: corpusDir,
+        PORT: '0',
+        ALLOW_ANONYMOUS: 'true',
+        RATE_LIMITS: 'off',
+        EMBEDDER: `static:${model.dir}`,
+        SEARCH_ENGINE: 'elasticsearch',
+        VECTOR_ENGINE: 'elasticsearch',
+        ELASTICSEARCH_URL: es.url,
+        ELASTICSEARCH_INDEX_PREFIX: 'e2e-',
+      }),
+      createLogger('silent'),
+    );
+    await platform.ingestDone;
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    await es?.stop();
+  });
+
+  it('ingests into Elasticsearch and serves search, documents and readiness from it', async () => {
+    expect([...es.documents('e2e-documents').keys()].sort()).toEqual(DOCS.map((d) => `XX/Synthetic/${d.source_id}`).sort());
+    const chunks = [...es.documents('e2e-chunks').values()];
+    expect(chunks.length).toBe(3);
+    for (const c of chunks) expect((c.vector as number[]).length).toBe(16);
+
+    const ready = await fetch(`${platform.url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(((await (await fetch(`${platform.url}/v1/manifest`)).json()) as any).search).toMatchObject({ engine: 'elasticsearch', hybrid: true });
+
+    const semantic = await post({ q: 'liability indemnity', alpha: 1, namespace: 'legislation', top_k: 3 });
+    expect(semantic.status).toBe(200);
+    expect(((await semantic.json()) as any).hits[0].source_id).toBe('contracts/1');
+    const keyword = await post({ q: 'consent', alpha: 0, namespace: 'legislation', top_k: 3 });
+    expect(((await keyword.json()) as any).hits.map((h: any) => h.source_id)).toEqual(['privacy/1']);
+
+    const document = await fetch(`${platform.url}/v1/documents/XX/Synthetic/tax/1`);
+    expect(document.status).toBe(200);
+    expect(((await document.json()) as any).text).toBe(DOCS[2].text);
+  });
+
+  it('Elasticsearch down: search answers 503 with a clear detail and /ready names the missing dependency', async () => {
+    await es.stop();
+    const res = await post({ q: 'consent', alpha: 0, namespace: 'legislation' });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as any).detail).toMatch(/^Search engine unavailable: Elasticsearch at http:\/\/127\.0\.0\.1:\d+ did not answer/);
+    const ready = await fetch(`${platform.url}/ready`);
+    expect(ready.status).toBe(503);
+    const body = (await ready.json()) as any;
+    expect(body.stores).toEqual({ database: true, index: false });
+    expect(body.missing).toEqual([{ dependency: 'elasticsearch', detail: expect.stringMatching(/^Search engine unavailable: Elasticsearch at/) }]);
+  });
+});

@@ -462,8 +462,8 @@ function textScore(source: Source, query: any): number | null {
   if (!mm) return null;
   const search = (source.search ?? {}) as Record<string, string>;
   const texts = mm.fields.flatMap((f) => (f === 'search.*' ? Object.values(search) : [search[f.slice('search.'.length)] ?? ''])).map((t) => t.toLowerCase());
-  const words = mm.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens = (text: string): string[] => text.match(/[\p{L}\p{N}]+/gu) ?? [];
   let score = 0;
-  for (const w of words) if (texts.some((t) => (t.match(/[\p{L}\p{N}]+/gu) ?? []).includes(w))) score++;
+  for (const w of tokens(mm.query.toLowerCase())) if (texts.some((t) => tokens(t).includes(w))) score++;
   return score;
 }

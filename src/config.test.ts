@@ -11,6 +11,25 @@ describe('loadConfig', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('reads the engine settings: embedded by default, Elasticsearch with its vector leg and credentials', () => {
+    expect(loadConfig({})).toMatchObject({ searchEngine: 'embedded', vectorEngine: 'embedded', elasticsearch: null });
+    const es = loadConfig({ SEARCH_ENGINE: 'elasticsearch', ELASTICSEARCH_URL: 'http://es:9200/', ELASTICSEARCH_API_KEY: 'k' });
+    expect(es).toMatchObject({
+      searchEngine: 'elasticsearch',
+      vectorEngine: 'elasticsearch',
+      elasticsearch: { url: 'http://es:9200', apiKey: 'k', username: undefined, password: undefined, indexPrefix: 'legal-' },
+    });
+    expect(loadConfig({ SEARCH_ENGINE: 'elasticsearch', VECTOR_ENGINE: 'pinecone', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_USERNAME: 'u', ELASTICSEARCH_PASSWORD: 'p', ELASTICSEARCH_INDEX_PREFIX: 'prod.' })).toMatchObject({
+      vectorEngine: 'pinecone',
+      elasticsearch: { username: 'u', password: 'p', indexPrefix: 'prod.' },
+    });
+    expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch' })).toThrow(/ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch/);
+    expect(() => loadConfig({ VECTOR_ENGINE: 'pinecone' })).toThrow(/VECTOR_ENGINE: must be "embedded" with SEARCH_ENGINE=embedded/);
+    expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch', VECTOR_ENGINE: 'embedded', ELASTICSEARCH_URL: 'http://es:9200' })).toThrow(/VECTOR_ENGINE/);
+    expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_USERNAME: 'u' })).toThrow(/ELASTICSEARCH_PASSWORD/);
+    expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_INDEX_PREFIX: 'Bad*' })).toThrow(/ELASTICSEARCH_INDEX_PREFIX/);
+  });
+
   it('lists every invalid value at once', () => {
     let error: unknown;
     try {

@@ -1,6 +1,13 @@
 /**
  * `npm run ingest [-- --corpus DIR]`: indexes a corpus folder into DATA_DIR with a progress
  * bar and a summary. Ctrl-C stops after the current batch; the next run resumes.
+ *
+ * With SEARCH_ENGINE=elasticsearch:
+ * - `--rebuild`: the whole corpus is ingested into new indexes while search keeps reading the
+ *   current ones; the aliases switch to the new indexes at the end (an interrupted or failed
+ *   rebuild deletes them and changes nothing).
+ * - `--reindex`: copies the current indexes into new ones with the current mapping
+ *   (Elasticsearch's `_reindex`, no corpus read) and switches the aliases at the end.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
@@ -9,14 +16,15 @@ import { mkdir } from 'node:fs/promises';
 import { lockDataDir } from '../data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from '../db/orm.js';
 import { createSearchEngine } from '../engines/create-search-engine.js';
+import { ElasticsearchEngine } from '../engines/elasticsearch/elasticsearch-engine.js';
 import { createEmbedder } from '../engines/embedders/create-embedder.js';
 import { createLogger } from '../logger.js';
 import { createIngestStore } from '../modules/legal-data/catalog.store.js';
 import { ingestCorpus } from '../modules/legal-data/ingest/ingest.service.js';
 
-const { values } = parseArgs({ options: { corpus: { type: 'string' }, help: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { corpus: { type: 'string' }, help: { type: 'boolean' }, rebuild: { type: 'boolean' }, reindex: { type: 'boolean' } } });
 if (values.help) {
-  process.stdout.write('usage: npm run ingest [-- --corpus DIR]   (default: CORPUS_DIR or ../shared/corpus)\n');
+  process.stdout.write('usage: npm run ingest [-- --corpus DIR] [--rebuild | --reindex]   (default: CORPUS_DIR or ../shared/corpus; --rebuild/--reindex: SEARCH_ENGINE=elasticsearch)\n');
   process.exit(0);
 }
 const config = loadConfig();
@@ -40,12 +48,41 @@ process.once('SIGINT', () => {
   logger.warn('interrupt: finishing the current batch, then stopping (run again to resume)');
   abort.abort();
 });
+const rebuilding = values.rebuild || values.reindex ? engine : null;
+if (rebuilding && !(rebuilding instanceof ElasticsearchEngine)) {
+  process.stderr.write('--rebuild and --reindex need SEARCH_ENGINE=elasticsearch (the embedded engine rebuilds its vectors by itself)\n');
+  process.exit(2);
+}
 try {
-  const summary = await ingestCorpus(
-    { engine, embedder, store: createIngestStore(orm), logger },
-    { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined },
-  );
-  process.exitCode = summary.interrupted ? 130 : 0;
+  if (rebuilding instanceof ElasticsearchEngine && values.reindex) {
+    logger.info('reindex: copying the indexes into new ones, then switching the aliases');
+    await rebuilding.reindex();
+    logger.info('reindex: done, the aliases point at the new indexes');
+  } else {
+    if (rebuilding instanceof ElasticsearchEngine) {
+      await rebuilding.beginRebuild();
+      logger.info('rebuild: ingesting the whole corpus into new indexes; search keeps the current ones until the end');
+    }
+    const store = createIngestStore(orm);
+    const summary = await ingestCorpus(
+      // A rebuild reads every file again (the file checkpoints describe the current indexes).
+      { engine, embedder, store: rebuilding ? { ...store, getFile: async () => null } : store, logger },
+      { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined },
+    ).catch(async (error: unknown) => {
+      if (rebuilding instanceof ElasticsearchEngine) await rebuilding.abortRebuild();
+      throw error;
+    });
+    if (rebuilding instanceof ElasticsearchEngine) {
+      if (summary.interrupted) {
+        await rebuilding.abortRebuild();
+        logger.warn('rebuild: interrupted, the new indexes were deleted; search still uses the previous ones');
+      } else {
+        await rebuilding.finishRebuild();
+        logger.info('rebuild: done, the aliases point at the new indexes');
+      }
+    }
+    process.exitCode = summary.interrupted ? 130 : 0;
+  }
 } finally {
   await engine.close();
   await closeOrm(orm);

@@ -390,7 +390,11 @@ export class FakeElasticsearch {
     const from = this.resolve(b.source.index as string);
     const dest = this.indices.get(b.dest.index as string);
     if (!dest) return this.notFound(res, b.dest.index as string);
-    const excludes = (b.source._source?.excludes as string[] | undefined) ?? undefined;
+    // The one script the engine sends: dropping a field (`ctx._source.remove('<field>')`).
+    const script = (b.script?.source as string | undefined) ?? '';
+    const removed = /^ctx\._source\.remove\('([^']+)'\)$/.exec(script);
+    if (script && !removed) return this.send(res, 400, { error: { type: 'illegal_argument_exception', reason: `fake server: unsupported script ${script}` }, status: 400 });
+    const excludes = removed ? [removed[1]] : undefined;
     let created = 0;
     for (const d of this.docsOf(from)) {
       dest.docs.set(d.id, { source: pick(d.source, undefined, excludes), version: 1 });

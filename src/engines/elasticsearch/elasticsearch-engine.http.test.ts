@@ -272,12 +272,36 @@ describe('ElasticsearchEngine over HTTP (real client, local Elasticsearch-protoc
     }
     await engine.replaceVectors('m2', vectors());
     const reindex = es.requestsTo('POST', '/_reindex')[0].body as any;
-    expect(reindex.source).toEqual({ index: 't-chunks', _source: { excludes: ['vector'] } });
+    expect(reindex.source).toEqual({ index: 't-chunks' });
+    expect(reindex.script).toEqual({ lang: 'painless', source: "ctx._source.remove('vector')" });
     const [vectorChunks] = es.aliasTargets('t-chunks');
     expect(reindex.dest).toEqual({ index: vectorChunks });
     expect(es.requestsTo('POST', '/_bulk')[0].body).toEqual([{ update: { _index: vectorChunks, _id: `${PARIS.id}#0` } }, { doc: { vector: [0, 1] } }, { update: { _index: vectorChunks, _id: 'gone/doc#0' } }, { doc: { vector: [1, 0] } }]);
     expect(await engine.vectorModel()).toBe('m2');
     expect(await engine.countChunks()).toEqual({ total: 1, withVectors: 1 });
+  });
+
+  it('reindex copies both indexes server-side and switches the aliases; an aborted rebuild changes nothing', async () => {
+    await engine.upsertDocuments([input(BGB_823, ['a', 'b'])]);
+    const before = [...es.aliasTargets('t-documents'), ...es.aliasTargets('t-chunks')];
+    await engine.reindex();
+    const reindexes = es.requestsTo('POST', '/_reindex').map((r) => r.body as any);
+    const after = [...es.aliasTargets('t-documents'), ...es.aliasTargets('t-chunks')];
+    expect(reindexes).toEqual([
+      { source: { index: 't-documents' }, dest: { index: after[0] } },
+      { source: { index: 't-chunks' }, dest: { index: after[1] } },
+    ]);
+    expect(after).not.toEqual(before);
+    for (const old of before) expect(es.indices.has(old)).toBe(false);
+    expect(es.documents('t-chunks').size).toBe(2);
+    expect(await engine.contentHashes([BGB_823.id])).toEqual(new Map([[BGB_823.id, 'h1']]));
+
+    await engine.beginRebuild();
+    await engine.upsertDocuments([input(PARIS, ['x'])]);
+    await engine.abortRebuild();
+    expect([...es.aliasTargets('t-documents'), ...es.aliasTargets('t-chunks')]).toEqual(after);
+    expect([...es.indices.keys()].sort()).toEqual([...after, 't-meta'].sort());
+    expect(await engine.getDocuments([PARIS.id])).toEqual(new Map());
   });
 
   it('scans metadata and chunks with a point in time', async () => {

@@ -555,8 +555,9 @@ export class ElasticsearchEngine implements SearchEngine {
     await this.createIndex(index, chunksMapping(this.options.vectors) as unknown as Record<string, unknown>, null);
     try {
       await this.client.reindex({
-        source: { index: this.rebuild?.chunks ?? alias, _source: { excludes: ['vector'] } } as never,
+        source: { index: this.rebuild?.chunks ?? alias },
         dest: { index },
+        script: { lang: 'painless', source: "ctx._source.remove('vector')" },
         refresh: true,
         wait_for_completion: true,
       });

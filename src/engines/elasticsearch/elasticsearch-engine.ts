@@ -65,6 +65,8 @@ export interface ElasticsearchEngineOptions {
 
 /** Ids per mget / terms look-up. */
 const LOOKUP_BATCH = 1000;
+/** How long the stored vector model is trusted before it is read again (the embedded engine: 2 s too). */
+const META_MAX_AGE_MS = 2000;
 /** Documents per scanMetadata batch. */
 const SCAN_BATCH = 2000;
 /** Fields of a stored document that are not LegalDocument's. */
@@ -102,6 +104,8 @@ export class ElasticsearchEngine implements SearchEngine {
   readonly names: IndexNames;
   private setupDone: Promise<void> | null = null;
   private meta: Meta = { vectorModel: null, dimension: null };
+  /** When `meta` was read: another process (a CLI ingest) may change the model. */
+  private metaReadAt = 0;
   /** While a rebuild runs: the new generations the writes (and the ingest's reads) go to. */
   private rebuild: { documents: string; chunks: string } | null = null;
   private readonly bulkOptions: Required<NonNullable<ElasticsearchEngineOptions['bulk']>>;
@@ -197,11 +201,20 @@ export class ElasticsearchEngine implements SearchEngine {
   private async loadMeta(): Promise<void> {
     const got = await this.client.get<Meta>({ index: this.names.meta, id: 'vectors' }, { ignore: [404] });
     this.meta = got.found && got._source ? { vectorModel: got._source.vectorModel ?? null, dimension: got._source.dimension ?? null } : { vectorModel: null, dimension: null };
+    this.metaReadAt = Date.now();
+  }
+
+  /** Setup, and the vector model as stored, re-read when older than META_MAX_AGE_MS. */
+  private async freshMeta(): Promise<Meta> {
+    await this.ready();
+    if (Date.now() - this.metaReadAt > META_MAX_AGE_MS) await this.guard(() => this.loadMeta());
+    return this.meta;
   }
 
   private async saveMeta(meta: Meta): Promise<void> {
     await this.client.index({ index: this.names.meta, id: 'vectors', document: meta, refresh: true });
     this.meta = meta;
+    this.metaReadAt = Date.now();
   }
 
   /** Runs `fn` after setup, with Elasticsearch's connection failures as DomainError `unavailable`. */
@@ -242,8 +255,8 @@ export class ElasticsearchEngine implements SearchEngine {
 
   async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
     if (limit <= 0 || !this.options.vectors) return [];
-    await this.ready();
-    if (this.meta.dimension !== vector.length || !vector.some((x) => x !== 0)) return [];
+    const meta = await this.freshMeta();
+    if (meta.dimension !== vector.length || !vector.some((x) => x !== 0)) return [];
     let k = Math.max(limit * 4, 20);
     for (;;) {
       const body = vectorSearchBody(vector, filters, k);
@@ -389,14 +402,14 @@ export class ElasticsearchEngine implements SearchEngine {
     const byId = new Map<string, DocumentInput>();
     for (const input of batch) byId.set(input.document.id, input);
     if (byId.size === 0) return;
-    await this.ready();
+    await this.freshMeta();
     const { documents, chunks } = this.target;
     const ids = [...byId.keys()];
     const stored = await this.mget<{ chunk_count?: number }>(documents, ids, { includes: ['chunk_count'] });
     // Passages a crash left behind for a document whose row was never written.
     const fresh = ids.filter((id) => !stored.has(id));
     if (fresh.length > 0) {
-      await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: fresh } }, conflicts: 'proceed', refresh: true }));
+      await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: fresh } }, conflicts: 'proceed' }));
     }
     const chunkOps: BulkOp[] = [];
     const documentOps: BulkOp[] = [];
@@ -448,7 +461,8 @@ export class ElasticsearchEngine implements SearchEngine {
     for (const [id, row] of stored) for (let seq = 0; seq < (row.chunk_count ?? 0); seq++) ops.push({ kind: 'delete', index: chunks, id: `${id}#${seq}` });
     for (const id of stored.keys()) ops.push({ kind: 'delete', index: documents, id });
     await this.bulk(ops);
-    await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: unique } }, conflicts: 'proceed', refresh: true }));
+    // Passages a crash left behind (the explicit deletes above cover the stored ones).
+    await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: unique } }, conflicts: 'proceed' }));
   }
 
   /**
@@ -485,8 +499,7 @@ export class ElasticsearchEngine implements SearchEngine {
   // Vectors
 
   async vectorModel(): Promise<string | null> {
-    await this.ready();
-    return this.meta.vectorModel;
+    return (await this.freshMeta()).vectorModel;
   }
 
   async *scanChunks(batchSize: number): AsyncIterable<StoredChunk[]> {
@@ -498,7 +511,7 @@ export class ElasticsearchEngine implements SearchEngine {
 
   /** Another model (or none) drops the stored vectors: a new chunks generation without them. */
   async setVectorModel(modelId: string | null, dimension: number | null): Promise<void> {
-    await this.ready();
+    await this.freshMeta();
     if (modelId !== null && (dimension === null || !Number.isInteger(dimension) || dimension <= 0)) throw new Error(`setVectorModel: bad dimension ${dimension}`);
     if (this.meta.vectorModel === modelId && (this.meta.dimension === dimension || modelId === null)) return;
     if (this.options.vectors && this.meta.vectorModel !== null) await this.guard(() => this.rebuildChunks(null));

@@ -112,9 +112,11 @@ export const DOCUMENT_DATE_FIELDS = ['date', 'effective_date', 'expiry_date'] as
  * (such a document never passes a date filter, like a document without a date).
  */
 const dateField = { type: 'date', format: 'strict_date||strict_year_month||strict_year', ignore_malformed: true } as const;
-const keyword = { type: 'keyword' } as const;
-/** Longest keyword indexed (longer values stay in _source, e.g. a very long canonical path). */
-const longKeyword = { type: 'keyword', ignore_above: 4096 } as const;
+/**
+ * Longer values stay in `_source` but are not indexed (Lucene refuses terms over 32,766 bytes,
+ * which would fail the whole document): 8,191 characters of up to 4 bytes each.
+ */
+const keyword = { type: 'keyword', ignore_above: 8191 } as const;
 
 export const INDEX_SETTINGS = {
   /** One shard holds ~10-50 GB; the platform's operators raise this for the worldwide corpus (docs/search.md). */
@@ -124,7 +126,7 @@ export const INDEX_SETTINGS = {
 
 export function documentsMapping() {
   const properties: Record<string, unknown> = {};
-  for (const f of DOCUMENT_KEYWORD_FIELDS) properties[f] = f === 'canonical_path' || f === 'url' || f === 'eli_uri' ? longKeyword : keyword;
+  for (const f of DOCUMENT_KEYWORD_FIELDS) properties[f] = keyword;
   for (const f of DOCUMENT_DATE_FIELDS) properties[f] = dateField;
   properties.court_tier = { type: 'integer' };
   properties.title = { type: 'keyword', index: false, doc_values: false };

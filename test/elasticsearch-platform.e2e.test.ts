@@ -10,7 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
+import { ElasticsearchEngine } from '../src/engines/elasticsearch/elasticsearch-engine.js';
 import { createLogger } from '../src/logger.js';
+import { createIngestStore } from '../src/modules/legal-data/catalog.store.js';
+import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { FakeElasticsearch } from './helpers/elasticsearch-server.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
@@ -27,12 +30,20 @@ const DOCS = [
 describe('platform on Elasticsearch (local protocol server)', () => {
   let es: FakeElasticsearch;
   let platform: Platform;
+  let corpusDir: string;
+  const silent = createLogger('silent');
+  /** An ingest that reads every file again (the document hashes alone decide what is written). */
+  const ingestAgain = () =>
+    ingestCorpus(
+      { engine: platform.engine, embedder: platform.embedder, store: { ...createIngestStore(platform.orm), getFile: async () => null }, logger: silent },
+      { corpusDir },
+    );
   const post = (body: unknown) =>
     fetch(`${platform.url}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
     es = await new FakeElasticsearch().start();
-    const corpusDir = await mkdtemp(path.join(os.tmpdir(), 'es-corpus-'));
+    corpusDir = await mkdtemp(path.join(os.tmpdir(), 'es-corpus-'));
     await mkdir(path.join(corpusDir, 'documents/legislation'), { recursive: true });
     await writeFile(path.join(corpusDir, 'documents/legislation/XX-Synthetic.jsonl.gz'), gzipSync(DOCS.map((d) => JSON.stringify(d)).join('\n')));
     const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'es-model-')), { dimension: 16 });
@@ -49,7 +60,7 @@ describe('platform on Elasticsearch (local protocol server)', () => {
         ELASTICSEARCH_URL: es.url,
         ELASTICSEARCH_INDEX_PREFIX: 'e2e-',
       }),
-      createLogger('silent'),
+      silent,
     );
     await platform.ingestDone;
   });
@@ -77,6 +88,32 @@ describe('platform on Elasticsearch (local protocol server)', () => {
     const document = await fetch(`${platform.url}/v1/documents/XX/Synthetic/tax/1`);
     expect(document.status).toBe(200);
     expect(((await document.json()) as any).text).toBe(DOCS[2].text);
+  });
+
+  it('re-ingest is idempotent (same hashes: nothing written), a changed document alone is rewritten, a rebuild switches the aliases', async () => {
+    const bulks = () => es.requestsTo('POST', '/_bulk').length;
+    const before = bulks();
+    expect((await ingestAgain()).documents).toMatchObject({ seen: 3, indexed: 0, unchanged: 3, deleted: 0 });
+    expect(bulks()).toBe(before);
+
+    const changed = DOCS.map((d) => (d.source_id === 'tax/1' ? { ...d, text: 'Income tax is collected yearly. Vat is collected monthly.' } : d));
+    await writeFile(path.join(corpusDir, 'documents/legislation/XX-Synthetic.jsonl.gz'), gzipSync(changed.map((d) => JSON.stringify(d)).join('\n')));
+    es.requests.length = 0;
+    expect((await ingestAgain()).documents).toMatchObject({ indexed: 1, unchanged: 2 });
+    const written = es.requestsTo('POST', '/_bulk').flatMap((r) => r.body as Record<string, any>[]).filter((l) => 'index' in l).map((l) => l.index._id);
+    expect(written).toEqual(['XX/Synthetic/tax/1#0', 'XX/Synthetic/tax/1']);
+
+    // The CLI's --rebuild: the whole corpus into new indexes, aliases switched at the end.
+    const engine = platform.engine as ElasticsearchEngine;
+    const [oldChunks] = es.aliasTargets('e2e-chunks');
+    await engine.beginRebuild();
+    expect((await ingestAgain()).documents).toMatchObject({ indexed: 3, unchanged: 0 });
+    expect(es.aliasTargets('e2e-chunks')).toEqual([oldChunks]);
+    await engine.finishRebuild();
+    expect(es.aliasTargets('e2e-chunks')).not.toEqual([oldChunks]);
+    expect(es.indices.has(oldChunks)).toBe(false);
+    const res = await post({ q: 'monthly', alpha: 0, namespace: 'legislation' });
+    expect(((await res.json()) as any).hits.map((h: any) => h.source_id)).toEqual(['tax/1']);
   });
 
   it('Elasticsearch down: search answers 503 with a clear detail and /ready names the missing dependency', async () => {

@@ -102,6 +102,15 @@ describe('ElasticsearchEngine over HTTP (real client, local Elasticsearch-protoc
     await again.open();
     await again.close();
     expect(es.requestsTo('PUT', /^\/t-(documents|chunks)-\d+$/)).toHaveLength(2);
+
+    // Two processes starting at once on an empty cluster: one index per alias, both open.
+    const [a, b] = [0, 1].map(() => new ElasticsearchEngine({ node: es.url, indexPrefix: 'race-', vectors: false }));
+    await Promise.all([a.open(), b.open()]);
+    expect(await a.health()).toEqual([{ dependency: 'elasticsearch', ok: true, detail: null }]);
+    expect(await b.health()).toEqual([{ dependency: 'elasticsearch', ok: true, detail: null }]);
+    expect(es.aliasTargets('race-documents')).toEqual(['race-documents-1']);
+    expect(es.aliasTargets('race-chunks')).toEqual(['race-chunks-1']);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('writes passages then documents through _bulk, each passage in its language sub-field', async () => {

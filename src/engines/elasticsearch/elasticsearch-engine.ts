@@ -181,7 +181,9 @@ export class ElasticsearchEngine implements SearchEngine {
 
   private async setup(): Promise<void> {
     const es = this.client;
-    const generation = Date.now();
+    // The first generation has a fixed name: two processes starting at once create it once
+    // (the second gets resource_already_exists); rebuilds name theirs by the clock.
+    const generation = 1;
     for (const [alias, mappings] of [
       [this.names.documents, documentsMapping()],
       [this.names.chunks, chunksMapping(this.options.vectors)],

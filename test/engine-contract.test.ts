@@ -66,7 +66,9 @@ if (liveUrl) {
       return {
         engine,
         cleanup: async () => {
-          await engine.client.indices.delete({ index: `${prefix}*` }, { ignore: [404] });
+          // By name: clusters refuse wildcard deletes (action.destructive_requires_name).
+          const indices = Object.keys(await engine.client.indices.get({ index: `${prefix}*` }));
+          if (indices.length > 0) await engine.client.indices.delete({ index: indices });
           await engine.close();
         },
       };

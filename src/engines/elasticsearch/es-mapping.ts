@@ -29,8 +29,10 @@ import { normalizeLanguage } from '../text-analysis.js';
  * it, lb, sv, hr, el, hu, da, nl, cs, pl, fi, lv, ar, lt lead; the rest of the world after
  * them) -> Elasticsearch's built-in language analyser. Luxembourgish borrows the German one
  * (as the embedded engine's stemmer does); Chinese, Japanese and Korean use `cjk` (bigrams,
- * as the embedded engine does). Croatian and Polish have no built-in analyser (Polish needs
- * the Stempel plugin): they, like every language not listed, go to `search.std`.
+ * as the embedded engine does). Croatian, Serbian and Polish have no built-in analyser in
+ * every supported Elasticsearch version (Polish needs the Stempel plugin): they, like every
+ * language not listed, go to `search.std`. Only analysers documented since Elasticsearch 8.0
+ * are named, since an unknown one would fail the index creation.
  */
 export const ES_LANGUAGE_ANALYZERS: Record<string, string> = {
   ar: 'arabic',
@@ -67,7 +69,6 @@ export const ES_LANGUAGE_ANALYZERS: Record<string, string> = {
   pt: 'portuguese',
   ro: 'romanian',
   ru: 'russian',
-  sr: 'serbian',
   ckb: 'sorani',
   es: 'spanish',
   sv: 'swedish',

@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
+import { withVectorIndex } from './engines/pinecone/with-vector-index.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
 import { trainInBackground } from './engines/training/train-in-background.js';
@@ -66,7 +67,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const applied = await migrateUp(orm);
   if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
 
-  const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
+  // With PINECONE_INDEX / PINECONE_HOST, the vector leg lives in Pinecone (src/engines/pinecone).
+  const engine = withVectorIndex(new LanceDbEngine(path.join(config.dataDir, 'index')), config, logger);
   await engine.open();
   const embedder = await createEmbedder(config.embedder, config.dataDir);
   // EMBEDDER=auto without a trained model: train it from the corpus in the background.
@@ -94,6 +96,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     },
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
+    vectorTimeoutMs: config.vectorTimeoutMs,
+    logger,
     // the manifest lists the routes the app mounts (one list: src/rest/rest-api.ts)
     endpoints: () => [...app.rest.operations(), 'POST /graphql'],
   });

@@ -235,6 +235,15 @@ describe('Pinecone vector leg over HTTP (real client, local data-plane server)',
     expect((await engine.countChunks()).withVectors).toBe(0);
   });
 
+  it('sends nothing to Pinecone for documents without vectors while no model is set (EMBEDDER=none)', async () => {
+    expect(await engine.vectorModel()).toBeNull();
+    server.requests.length = 0;
+    const plain = makeDoc({ source: 'DE/BGH', source_id: 'plain' });
+    await engine.upsertDocuments([{ document: plain, contentHash: 'p', chunks: [{ content: 'no vector here' }] }]);
+    expect(server.requests).toEqual([]);
+    expect((await engine.keywordSearch('vector', { namespace: 'case_law' }, 5)).map((h) => h.docId)).toEqual([plain.id]);
+  });
+
   it('is what withVectorIndex puts in front of an engine when Pinecone is configured (once)', async () => {
     const base = new LanceDbEngine(await mkdtemp(path.join(os.tmpdir(), 'pinecone-wrap-')));
     const config = loadConfig({ PINECONE_HOST: server.url, PINECONE_API_KEY: 'k', EMBEDDER: 'none' });

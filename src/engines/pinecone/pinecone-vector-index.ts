@@ -255,9 +255,13 @@ export class PineconeVectorIndex implements SearchEngine {
         if (chunk.vector && norm(chunk.vector) > 0) group.records.push({ id: `${doc.id}#${seq}`, values: Array.from(chunk.vector), metadata });
       });
     }
-    for (const [namespace, { ids, records }] of byNamespace) {
-      await this.deleteByDocIds(namespace, ids);
-      await this.upsertRecords(namespace, records);
+    // Without vectors in the batch nor a model (EMBEDDER=none), Pinecone holds nothing of these documents.
+    const anyVectors = [...byNamespace.values()].some((g) => g.records.length > 0);
+    if (anyVectors || (await this.base.vectorModel()) !== null) {
+      for (const [namespace, { ids, records }] of byNamespace) {
+        await this.deleteByDocIds(namespace, ids);
+        await this.upsertRecords(namespace, records);
+      }
     }
     // The base engine stores no vectors (it would keep a second copy of them).
     await this.base.upsertDocuments(inputs.map((input) => ({ ...input, chunks: input.chunks.map((c) => ({ content: c.content })) })));

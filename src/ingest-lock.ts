@@ -11,6 +11,7 @@
  */
 import type { MikroORM } from '@mikro-orm/core';
 import { sql, type Kysely } from 'kysely';
+import type { Logger } from './logger.js';
 
 /** The advisory lock's key: one bigint for "the ingest" of this platform. */
 export const INGEST_LOCK_KEY = 7_461_201_116_901_001n;
@@ -34,4 +35,34 @@ export async function withIngestLock<T>(orm: MikroORM, shared: boolean, fn: () =
       await sql`select pg_advisory_unlock(${INGEST_LOCK_KEY.toString()}::bigint)`.execute(connection);
     }
   });
+}
+
+/** How often a process that found another one ingesting tries again (its run then only refreshes). */
+export const INGEST_LOCK_RETRY_MS = 30_000;
+
+/**
+ * Runs the startup ingest under the lock when the database is `shared`. A process that finds
+ * another one ingesting serves meanwhile and tries again every INGEST_LOCK_RETRY_MS in the
+ * background until `signal` aborts; it resolves with null at once.
+ */
+export async function oneIngestAtATime<T>(
+  options: { orm: MikroORM; shared: boolean; signal: AbortSignal; logger: Logger },
+  ingest: () => Promise<T | null>,
+): Promise<T | null> {
+  const { orm, shared, signal, logger } = options;
+  if (!shared) return ingest();
+  const attempt = () => withIngestLock(orm, true, ingest);
+  const first = await attempt().catch((error: Error) => {
+    logger.error('ingest: could not take the ingest lock; serving the existing index', error);
+    return { ran: true as const, value: null };
+  });
+  if (first.ran) return first.value;
+  logger.info(`ingest: another process is ingesting into the shared database and engine; serving meanwhile, trying again every ${INGEST_LOCK_RETRY_MS / 1000} s`);
+  void (async () => {
+    while (!signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, INGEST_LOCK_RETRY_MS).unref());
+      if (signal.aborted || (await attempt().catch(() => ({ ran: false }))).ran) return;
+    }
+  })();
+  return null;
 }

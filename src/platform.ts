@@ -11,7 +11,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { withIngestLock } from './ingest-lock.js';
+import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
 import { withVectorIndex } from './engines/pinecone/with-vector-index.js';
@@ -136,7 +136,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
 
   await legalData.refreshCatalog();
   const abort = new AbortController();
-  const ingestDone = runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel });
+  // One ingest at a time across the processes sharing PostgreSQL (src/ingest-lock.ts); the others serve.
+  const shared = config.databaseUrl !== undefined && config.ingestOnStart && config.corpusDir !== undefined;
+  const ingestDone = oneIngestAtATime({ orm, shared, signal: abort.signal, logger }, () =>
+    runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel }),
+  );
 
   return {
     config,
@@ -169,31 +173,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   };
 }
 
-/** How often a process that found another one ingesting tries again (its run then only refreshes). */
-export const INGEST_LOCK_RETRY_MS = 30_000;
-
-/**
- * The startup ingest, one at a time across the processes sharing a PostgreSQL database
- * (ingest-lock.ts): a process that finds another one ingesting serves meanwhile and tries
- * again every INGEST_LOCK_RETRY_MS in the background (its ingestDone resolves with null).
- */
-async function runStartupIngest(config: Config, logger: Logger, deps: Parameters<typeof ingestOnce>[2]): Promise<IngestSummary | null> {
-  if (!config.ingestOnStart || !config.corpusDir || !config.databaseUrl) return ingestOnce(config, logger, deps);
-  const attempt = () => withIngestLock(deps.orm, true, () => ingestOnce(config, logger, deps));
-  const first = await attempt();
-  if (first.ran) return first.value;
-  logger.info(`ingest: another process is ingesting into the shared database and engine; serving meanwhile, trying again every ${INGEST_LOCK_RETRY_MS / 1000} s`);
-  void (async () => {
-    while (!deps.signal.aborted) {
-      await new Promise((resolve) => setTimeout(resolve, INGEST_LOCK_RETRY_MS).unref());
-      if (deps.signal.aborted || (await attempt().catch(() => ({ ran: false }))).ran) return;
-    }
-  })();
-  return null;
-}
-
 /** Indexes the configured corpus in the background; search serves what is indexed meanwhile. */
-async function ingestOnce(
+async function runStartupIngest(
   config: Config,
   logger: Logger,
   deps: { engine: SearchEngine; embedder: Embedder | null; orm: MikroORM; legalData: LegalDataService; signal: AbortSignal; trainModel?: boolean },

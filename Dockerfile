@@ -14,6 +14,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY subgraphs ./subgraphs
+COPY migrations ./migrations
 COPY test ./test
 COPY bench ./bench
 RUN npm run typecheck

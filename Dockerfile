@@ -9,7 +9,7 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 # 1. Every dependency (dev ones included) and the sources: the typecheck gates the image.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
@@ -22,7 +22,7 @@ RUN npm run typecheck
 # 2. Production dependencies only (native ones, LanceDB and onnxruntime, built for this platform).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 
 # 3. The runtime image: the production dependencies, the sources, the migrations, the

@@ -19,12 +19,15 @@ describe('loadConfig', () => {
       vectorEngine: 'elasticsearch',
       elasticsearch: { url: 'http://es:9200', apiKey: 'k', username: undefined, password: undefined, indexPrefix: 'legal-' },
     });
-    expect(loadConfig({ SEARCH_ENGINE: 'elasticsearch', VECTOR_ENGINE: 'pinecone', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_USERNAME: 'u', ELASTICSEARCH_PASSWORD: 'p', ELASTICSEARCH_INDEX_PREFIX: 'prod.' })).toMatchObject({
+    expect(loadConfig({ SEARCH_ENGINE: 'elasticsearch', VECTOR_ENGINE: 'pinecone', PINECONE_INDEX: 'passages', PINECONE_API_KEY: 'k', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_USERNAME: 'u', ELASTICSEARCH_PASSWORD: 'p', ELASTICSEARCH_INDEX_PREFIX: 'prod.' })).toMatchObject({
       vectorEngine: 'pinecone',
       elasticsearch: { username: 'u', password: 'p', indexPrefix: 'prod.' },
     });
     expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch' })).toThrow(/ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch/);
-    expect(() => loadConfig({ VECTOR_ENGINE: 'pinecone' })).toThrow(/VECTOR_ENGINE: must be "embedded" with SEARCH_ENGINE=embedded/);
+    expect(() => loadConfig({ VECTOR_ENGINE: 'pinecone' })).toThrow(/VECTOR_ENGINE: "pinecone" needs PINECONE_INDEX or PINECONE_HOST/);
+    expect(() => loadConfig({ VECTOR_ENGINE: 'elasticsearch' })).toThrow(/VECTOR_ENGINE: must be "embedded" or "pinecone" with SEARCH_ENGINE=embedded/);
+    expect(() => loadConfig({ VECTOR_ENGINE: 'embedded', PINECONE_HOST: 'http://127.0.0.1:5081', PINECONE_API_KEY: 'k' })).toThrow(/PINECONE_INDEX \/ PINECONE_HOST: set/);
+    expect(loadConfig({ PINECONE_HOST: 'http://127.0.0.1:5081', PINECONE_API_KEY: 'k' })).toMatchObject({ searchEngine: 'embedded', vectorEngine: 'pinecone' });
     expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch', VECTOR_ENGINE: 'embedded', ELASTICSEARCH_URL: 'http://es:9200' })).toThrow(/VECTOR_ENGINE/);
     expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_USERNAME: 'u' })).toThrow(/ELASTICSEARCH_PASSWORD/);
     expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_INDEX_PREFIX: 'Bad*' })).toThrow(/ELASTICSEARCH_INDEX_PREFIX/);

@@ -40,6 +40,11 @@ const envSchema = z.object({
     .default('auto'),
   PINECONE_API_KEY: z.string().min(1).optional(),
   PINECONE_CONTROLLER_HOST: z.url().optional(),
+  // the Pinecone vector leg (README: "Scaling out"; src/engines/pinecone)
+  PINECONE_INDEX: z.string().regex(/^[a-z0-9-]{1,45}$/, 'must be a Pinecone index name (lower-case letters, digits and hyphens)').optional(),
+  PINECONE_HOST: z.url().optional(),
+  PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  VECTOR_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_ON_START: booleanFlag.default(true),
   RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
@@ -212,6 +217,13 @@ export interface Config {
   trustProxy: TrustProxySetting;
   /** Caps on open MCP SSE streams (GET /sse): in all, and per account. */
   sse: SseLimits;
+  /**
+   * The external vector index the vector leg uses instead of the search engine's own
+   * (PINECONE_INDEX or PINECONE_HOST set); null = the engine's own vectors.
+   */
+  pinecone: PineconeSettings | null;
+  /** Wall-time budget of the vector leg of one search (VECTOR_TIMEOUT_MS; 0 = none): past it, keyword results, `degraded: ["vector"]`. */
+  vectorTimeoutMs: number;
   accounts: AccountsSettings;
   billing: BillingSettings;
   contributors: ContributorsSettings;
@@ -233,6 +245,17 @@ export interface ContributorsSettings {
   /** Sent as `Authorization: Bearer`; never logged. */
   githubToken: string | undefined;
   githubApiBase: string;
+}
+
+/** The Pinecone index holding the passages' vectors (src/engines/pinecone). */
+export interface PineconeSettings {
+  apiKey: string;
+  /** The index name (resolved to its host through the control plane when `host` is unset). */
+  index: string | undefined;
+  /** The index's data-plane host: a local index (pinecone-index image) or a proxy. */
+  host: string | undefined;
+  /** Timeout of one data-plane request. */
+  timeoutMs: number;
 }
 
 export interface SseLimits {
@@ -289,15 +312,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userinfoUrl: e[`${prefix}_USERINFO_URL`],
     };
   }
-  const vectorEngine = e.VECTOR_ENGINE ?? e.SEARCH_ENGINE;
+  // The vector leg: Pinecone when an index is configured, else the search engine's own vectors.
+  const pineconeConfigured = Boolean(e.PINECONE_INDEX || e.PINECONE_HOST);
+  const vectorEngine = e.VECTOR_ENGINE ?? (pineconeConfigured ? 'pinecone' : e.SEARCH_ENGINE);
   if (e.SEARCH_ENGINE === 'elasticsearch' && !e.ELASTICSEARCH_URL) {
     throw new ConfigError(['ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch']);
   }
-  if (e.SEARCH_ENGINE === 'embedded' && vectorEngine !== 'embedded') {
-    throw new ConfigError([`VECTOR_ENGINE: must be "embedded" with SEARCH_ENGINE=embedded (got "${vectorEngine}"; set SEARCH_ENGINE=elasticsearch for the scale engines)`]);
+  if (vectorEngine !== 'pinecone' && vectorEngine !== e.SEARCH_ENGINE) {
+    throw new ConfigError([`VECTOR_ENGINE: must be "${e.SEARCH_ENGINE}" or "pinecone" with SEARCH_ENGINE=${e.SEARCH_ENGINE} (got "${vectorEngine}")`]);
   }
-  if (e.SEARCH_ENGINE === 'elasticsearch' && vectorEngine === 'embedded') {
-    throw new ConfigError(['VECTOR_ENGINE: must be "elasticsearch" or "pinecone" with SEARCH_ENGINE=elasticsearch (got "embedded")']);
+  if (vectorEngine === 'pinecone' && !pineconeConfigured) {
+    throw new ConfigError(['VECTOR_ENGINE: "pinecone" needs PINECONE_INDEX or PINECONE_HOST']);
+  }
+  if (vectorEngine !== 'pinecone' && pineconeConfigured) {
+    throw new ConfigError([`PINECONE_INDEX / PINECONE_HOST: set, but VECTOR_ENGINE=${vectorEngine} keeps the vectors elsewhere (unset them or set VECTOR_ENGINE=pinecone)`]);
   }
   if (e.ELASTICSEARCH_USERNAME && !e.ELASTICSEARCH_PASSWORD) {
     throw new ConfigError(['ELASTICSEARCH_PASSWORD: required with ELASTICSEARCH_USERNAME']);
@@ -305,6 +333,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.EMBEDDER.startsWith('hosted:') && !e.PINECONE_API_KEY) {
     throw new ConfigError([`PINECONE_API_KEY: required with EMBEDDER=${e.EMBEDDER}`]);
   }
+  if ((e.PINECONE_INDEX || e.PINECONE_HOST) && !e.PINECONE_API_KEY) {
+    throw new ConfigError(['PINECONE_API_KEY: required with PINECONE_INDEX or PINECONE_HOST (any value for a local index)']);
+  }
+  const pinecone: PineconeSettings | null =
+    e.PINECONE_INDEX || e.PINECONE_HOST
+      ? { apiKey: e.PINECONE_API_KEY!, index: e.PINECONE_INDEX, host: e.PINECONE_HOST?.replace(/\/+$/, ''), timeoutMs: e.PINECONE_TIMEOUT_MS }
+      : null;
   const embedder: EmbedderSetting =
     e.EMBEDDER === 'none' || e.EMBEDDER === 'auto'
       ? { kind: e.EMBEDDER }
@@ -342,6 +377,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
     sse: { maxSessions: e.SSE_MAX_SESSIONS, maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT },
+    pinecone,
+    vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     accounts: {
       sessionSecret: e.SESSION_SECRET,
       adminEmails: (e.ADMIN_EMAILS ?? '')

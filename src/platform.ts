@@ -12,6 +12,7 @@ import { buildApp, type BuiltApp } from './app.js';
 import type { Config } from './config.js';
 import { DomainError } from './errors.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { createSearchEngine } from './engines/create-search-engine.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
@@ -95,6 +96,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     },
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
+    vectorTimeoutMs: config.vectorTimeoutMs,
+    logger,
     // the manifest lists the routes the app mounts (one list: src/rest/rest-api.ts)
     endpoints: () => [...app.rest.operations(), 'POST /graphql'],
   });
@@ -139,7 +142,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     logger.warn(`search: ${error.message}; serving 503 until it answers`);
   }
   const abort = new AbortController();
-  const ingestDone = runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel });
+  // One ingest at a time across the processes sharing PostgreSQL (src/ingest-lock.ts); the others serve.
+  const shared = config.databaseUrl !== undefined && config.ingestOnStart && config.corpusDir !== undefined;
+  const ingestDone = oneIngestAtATime({ orm, shared, signal: abort.signal, logger }, () =>
+    runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel }),
+  );
 
   return {
     config,

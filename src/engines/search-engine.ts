@@ -100,6 +100,13 @@ export interface SearchEngine {
    */
   documentsMatching(ids: string[], filters: EngineFilters): Promise<DocumentHit[]>;
 
+  /**
+   * The text of passages by chunk id (`<docId>#<n>`); unknown ids are absent. Optional: an
+   * external vector index (src/engines/pinecone) finds chunk ids and asks the engine for their
+   * text; without it, it shows each document's first passage.
+   */
+  chunkPassages?(chunkIds: string[]): Promise<Map<string, string>>;
+
   /** Full documents by id; unknown ids are absent from the map. */
   getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;
   /** The same without text and extra fields (a search hit's text is its passage): far less to read. */

@@ -200,6 +200,8 @@ export class SearchResponse {
   namespace!: string;
   @Field(() => Int)
   elapsed_ms!: number;
+  @Field(() => [String], { nullable: true, description: 'Present when part of the search failed: ["vector"] = the vector leg failed or timed out and the hits are the keyword leg\'s.' })
+  degraded?: string[];
 }
 
 // ---------------------------------------------------------------------------------------------

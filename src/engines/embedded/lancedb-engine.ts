@@ -38,7 +38,7 @@ import type {
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { buildWhere, inLists, nullableString } from './lancedb-filters.js';
-import { keywordSearch, vectorSearch } from './lancedb-search.js';
+import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
@@ -183,6 +183,11 @@ export class LanceDbEngine implements SearchEngine {
       for (const r of rows) found.set(r.doc_id, r.content);
     }
     return wanted.filter((id) => found.has(id)).map((id) => ({ docId: id, score: 0, passage: found.get(id)! }));
+  }
+
+  async chunkPassages(chunkIds: string[]): Promise<Map<string, string>> {
+    this.requireOpen();
+    return chunkContents(this.chunks, [...new Set(chunkIds)]);
   }
 
   async getDocuments(ids: string[]): Promise<Map<string, LegalDocument>> {

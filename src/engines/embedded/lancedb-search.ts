@@ -110,7 +110,8 @@ export async function vectorSearch(
   }
 }
 
-async function chunkContents(chunks: lancedb.Table, chunkIds: string[]): Promise<Map<string, string>> {
+/** The text of chunks by chunk id. */
+export async function chunkContents(chunks: lancedb.Table, chunkIds: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const where of inLists('chunk_id', chunkIds)) {
     const rows = (await chunks.query().where(where).select(['chunk_id', 'content']).toArray()) as { chunk_id: string; content: string }[];

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from '../../context.js';
 import type { Embedder } from '../../engines/embedder.js';
+import type { Logger } from '../../logger.js';
 import type { EngineFilters } from '../../engines/search-engine.js';
 import type { SearchEngine } from '../../engines/search-engine.js';
 import { NotFoundError } from '../../errors.js';
@@ -39,6 +40,10 @@ export interface LegalDataDeps {
   usage: UsageGuard;
   /** Wall-time budget of one reference resolution (RESOLVE_TIMEOUT_MS); default 1500. */
   resolveTimeoutMs?: number;
+  /** Wall-time budget of a search's vector leg (VECTOR_TIMEOUT_MS); past it the search is keyword-only and says `degraded`. */
+  vectorTimeoutMs?: number;
+  /** Where a degraded search is reported. */
+  logger?: Logger;
 }
 
 const namespaceParam = z.enum(NAMESPACES).optional();
@@ -125,7 +130,7 @@ export class LegalDataService implements LegalDataApi {
   /** Billable: charged to the caller (see UsageGuard). */
   search(ctx: RequestContext, input: unknown): Promise<SearchResponse> {
     const citations = (text: string, filters: EngineFilters) => this.resolver.citedDocuments(text, citationHints(filters));
-    return this.deps.usage.charge(ctx, 'search', () => search({ engine: this.deps.engine, embedder: this.deps.embedder, citations }, input));
+    return this.deps.usage.charge(ctx, 'search', () => search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input));
   }
 
   /** Billable: charged to the caller (see UsageGuard). */

@@ -99,5 +99,9 @@ export const searchResponseSchema = z.object({
   alpha: z.number(),
   namespace: z.enum(NAMESPACES),
   elapsed_ms: z.number().int(),
+  degraded: z
+    .array(z.enum(['vector']))
+    .optional()
+    .describe('Present when part of the search failed: ["vector"] = the vector leg failed or timed out (VECTOR_TIMEOUT_MS) and the hits are the keyword leg\'s.'),
 }).meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -5,6 +5,7 @@
 import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
+import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
 import { searchHitSchema, searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
@@ -24,6 +25,10 @@ export interface SearchDeps {
   embedder: Embedder | null;
   /** Ids of the provisions a query cites precisely (the resolver's `citedDocuments`). */
   citations?: (query: string, filters: EngineFilters) => string[];
+  /** Budget of the vector leg (embedding + vector search), ms; 0 or absent = none. */
+  vectorTimeoutMs?: number;
+  /** Told when the vector leg fails or times out. */
+  logger?: Logger;
 }
 
 export async function search(deps: SearchDeps, input: unknown): Promise<SearchResponse> {
@@ -43,6 +48,8 @@ export async function search(deps: SearchDeps, input: unknown): Promise<SearchRe
     alpha: request.alpha,
     namespace: request.namespace,
     elapsed_ms: Math.round(performance.now() - started),
+    // the vector leg failed or timed out: these are the keyword leg's results
+    ...(found.vectorFailed ? { degraded: ['vector' as const] } : {}),
   };
 }
 
@@ -60,19 +67,22 @@ function toEngineFilters(r: SearchRequest): EngineFilters {
   };
 }
 
-async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<{ fused: FusedHit[]; total: number }> {
+async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<{ fused: FusedHit[]; total: number; vectorFailed: boolean }> {
   const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
   // The vector leg runs only over vectors of the configured model (not while re-embedding).
-  const semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
-  const alpha = semanticOn ? r.alpha : 0;
-  const keywordOn = alpha < 1;
-  const [keywordLeg, semanticLeg, cited] = await Promise.all([
+  let semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
+  let alpha = semanticOn ? r.alpha : 0;
+  let keywordOn = alpha < 1;
+  const [keywordFirst, vectorHits, cited] = await Promise.all([
     keywordOn ? deps.engine.keywordSearch(r.q, filters, limit) : [],
-    semanticOn
-      ? deps.embedder!.embedQueries([r.q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit))
-      : [],
+    semanticOn ? vectorLeg(deps, r.q, filters, limit) : [],
     citedDocuments(deps, r.q, filters),
   ]);
+  // The vector leg failed or timed out: the keyword leg answers alone (run now if alpha=1 skipped it).
+  const vectorFailed = vectorHits === null;
+  const semanticLeg = vectorHits ?? [];
+  const keywordLeg = vectorFailed && !keywordOn ? await deps.engine.keywordSearch(r.q, filters, limit) : keywordFirst;
+  if (vectorFailed) [semanticOn, alpha, keywordOn] = [false, 0, true];
   // A cited provision is a perfect match in each leg: the keyword leg's best score, the top of
   // the model's scale in the vector leg (both normalise to 1 in the fusion).
   const keyword = keywordOn ? withCitedFirst(keywordLeg, cited, keywordLeg[0]?.score ?? 1) : [];
@@ -83,7 +93,37 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   const sectionOf = new Map<string, string>();
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
-  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections), total };
+  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections), total, vectorFailed };
+}
+
+let lastVectorWarning = 0;
+let vectorFailuresUnreported = 0;
+
+/**
+ * The vector leg (query embedding + vector search) within VECTOR_TIMEOUT_MS; null when it
+ * fails or runs out of time (logged as a warning, at most one line every 10 s).
+ */
+async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, limit: number): Promise<DocumentHit[] | null> {
+  const started = performance.now();
+  const leg = deps.embedder!.embedQueries([q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit));
+  let timer: NodeJS.Timeout | undefined;
+  const budget = deps.vectorTimeoutMs ?? 0;
+  const timeout = budget > 0 ? new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${budget} ms`)), budget))) : null;
+  try {
+    return await (timeout ? Promise.race([leg, timeout]) : leg);
+  } catch (error) {
+    leg.catch(() => undefined); // a leg that fails after its timeout is already answered
+    vectorFailuresUnreported += 1;
+    if (Date.now() - lastVectorWarning >= 10_000) {
+      lastVectorWarning = Date.now();
+      const more = vectorFailuresUnreported > 1 ? ` (${vectorFailuresUnreported} failures since the last warning)` : '';
+      vectorFailuresUnreported = 0;
+      deps.logger?.warn(`search: vector leg failed after ${Math.round(performance.now() - started)} ms (${(error as Error).message}); answering from the keyword leg, degraded: ["vector"]${more}`);
+    }
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -1,0 +1,49 @@
+# syntax=docker/dockerfile:1
+# The legal search service: multi-stage, non-root, Node 24.
+#   docker build -t legal-search .
+#   docker compose up            (the whole platform: docker-compose.yml)
+# The service runs its TypeScript through tsx (as `npm start` does): no separate JS build.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# 1. Every dependency (dev ones included) and the sources: the typecheck gates the image.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY subgraphs ./subgraphs
+COPY migrations ./migrations
+COPY test ./test
+COPY bench ./bench
+RUN npm run typecheck
+
+# 2. Production dependencies only (native ones, LanceDB and onnxruntime, built for this platform).
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+
+# 3. The runtime image: the production dependencies, the sources, the migrations, the
+#    composed supergraph and the billing catalogue; runs as the unprivileged `node` user.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=8000 \
+    DATA_DIR=/app/data \
+    CORPUS_DIR=/corpus
+WORKDIR /app
+COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
+COPY --chown=root:root package.json tsconfig.json billing-catalogue.json ./
+COPY --chown=root:root migrations ./migrations
+COPY --chown=root:root graphql ./graphql
+COPY --from=build --chown=root:root /app/src ./src
+COPY --from=build --chown=root:root /app/subgraphs ./subgraphs
+# DATA_DIR (models, PGlite when DATABASE_URL is unset, the embedded index) is the only writable place.
+RUN mkdir -p /app/data /corpus && chown node:node /app/data
+USER node
+EXPOSE 8000
+VOLUME ["/app/data"]
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "--import", "tsx", "src/main.ts"]

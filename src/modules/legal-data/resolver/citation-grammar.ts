@@ -26,6 +26,22 @@ export interface ParsedCitation {
   act: string;
   /** CELEX numbers the act designation can stand for (EU acts cited by number), best first. */
   celex: string[];
+  /** A paragraph named inside an article (`Art. 229 § 3 EGBGB` -> `3`); null when none. */
+  nested: string | null;
+}
+
+/** `entsprechend`, `analog`, `a.F.`, `n.F.`… after a citation: the provision is the same one. */
+const QUALIFIER = /(?:^|[\s,])(?:entsprechend|entspr\.|analog|a\.\s?F\.?|n\.\s?F\.?|aF|nF|a\.\s?E\.|i\.\s?d\.\s?F\.?|\((?:a|n)\.\s?F\.\)|m\.\s?w\.\s?N\.?|\(?analog\)?)$/i;
+
+/** The act text without trailing qualifiers (at most a few, from the end). */
+function stripQualifiers(act: string): string {
+  let out = act;
+  for (let i = 0; i < 4; i++) {
+    const m = QUALIFIER.exec(out.slice(-24));
+    if (!m) break;
+    out = out.slice(0, out.length - (m[0].length)).replace(/[\s,]+$/, '');
+  }
+  return out;
 }
 
 const DESIGNATOR =
@@ -48,14 +64,16 @@ const SUB_UNITS: RegExp[] = [
   /^(?:UAbs\.?|Unterabs(?:atz)?\.?|Unterabsatz|Uabs\.?)\s*\d+/i,
   /^\(\s*[0-9a-z]{1,5}\s*\)/i,
   /^(?:paragraph|para\.?|paras?\.|paragraphe|par\.|§)\s*\(?\d+[a-z]?\)?/i,
-  /^(?:alinéa|alinea|al\.)\s*\d+/i,
-  /^(?:premier|première|deuxième|second|seconde|troisième|quatrième|cinquième|dernier|\d+e|\d+ème)\s+alinéa/i,
+  /^(?:alinéas?|alineas?|al\.)\s*(?:\d+\s*(?:er|re|e|ème)?\b|premier|première|1er|dernier)/i,
+  /^(?:premier|première|deuxième|second|seconde|troisième|quatrième|cinquième|sixième|dernier|avant-dernier|\d+e|\d+ème|\d+er)\s+(?:alinéa|al\.)/i,
   /^(?:point|points|pt\.?|indent|tiret)\s*\(?[0-9a-z]{1,4}\)?/i,
   /^(?:sentence|subparagraph|sub-paragraph|subsection|sub-section|clause|item)\s*\(?[0-9a-z]{1,4}\)?/i,
   /^(?:first|second|third|fourth|fifth|last)\s+(?:subparagraph|sentence|indent|paragraph)/i,
   /^\d+\s*°/,
   /^[a-z]\)(?=\s|$|,)/,
-  /^(?:[IVX]{1,4})(?=\s+(?:S\.|Satz|Nr|[A-ZÄÖÜ]))/,
+  // German Roman-numeral paragraphs, optionally with the sentence: `§ 812 I 2`, `Art. 20 III`.
+  /^[IVX]{1,5}(?:\s+\d{1,2}(?![\d/]|\.\d))?(?=[\s,;)]|$)/,
+  // `1. Alt.` forms are above; a bare sentence number after a sub-unit: `Abs. 1 2` is rare, skipped.
 ];
 
 const LIST_SEPARATOR = /^(?:,|;|\bund\b|\bu\.|\bsowie\b|\boder\b|\bet\b|\band\b|\bor\b|&|\bbis\b|\bà\b|\bto\b|\bthrough\b|-|–)\s*/i;
@@ -182,7 +200,7 @@ export function parseCitation(reference: string): ParsedCitation | null {
     const act = stripConnectors(parts[0]);
     if (!/\p{L}{2,}/u.test(act) || /^(?:§+|art\.?|arts?\.|articles?|artikel|sections?|s\.)$/i.test(act)) return null;
     if (endsWithNumber(act) && !euActCelex(act).length && !/\b(?:1[89]|20)\d{2}$/.test(act)) return null;
-    return { unitType: null, unit: null, subUnits: [], others: [], following: false, act, celex: euActCelex(act) };
+    return { unitType: null, unit: null, subUnits: [], others: [], following: false, act, celex: euActCelex(act), nested: null };
   }
   if (!first.act) {
     // `§ 823 Abs. 1 i.V.m. § 249 BGB`: the act named last applies to the whole chain.
@@ -227,6 +245,8 @@ function startsOrFollowsComma(text: string, position: number): boolean {
   return i < 0 || text[i] === ',';
 }
 
+const NESTED = /^\s*(?:§§?|Paragraph|Paragraf)\s*(\d{1,4}\s?[a-z]?)(?![\d\p{L}])/u;
+
 function parseAt(text: string, start: number, designator: string): ParsedCitation | null {
   const afterDesignator = text.slice(start + designator.length);
   const num = NUMBER.exec(afterDesignator);
@@ -239,10 +259,19 @@ function parseAt(text: string, start: number, designator: string): ParsedCitatio
     following: /^§§$/.test(designator) ? false : false,
     act: '',
     celex: [],
+    nested: null,
   };
-  const rest = consumeTail(afterDesignator.slice(num[0].length), parsed);
-  const before = stripConnectors(text.slice(0, start));
-  const after = stripConnectors(rest);
+  let tail = afterDesignator.slice(num[0].length);
+  // `Art. 229 § 3 EGBGB`: a paragraph inside an article.
+  const nested = parsed.unitType === 'article' ? NESTED.exec(tail) : null;
+  if (nested) {
+    parsed.nested = nested[1].replace(/\s+/g, '');
+    parsed.subUnits.push(`§ ${parsed.nested}`);
+    tail = tail.slice(nested[0].length);
+  }
+  const rest = consumeTail(tail, parsed);
+  const before = stripQualifiers(stripConnectors(text.slice(0, start)));
+  const after = stripQualifiers(stripConnectors(rest));
   parsed.act = after || before;
   parsed.celex = euActCelex(parsed.act);
   if (!parsed.celex.length && after && before) {

@@ -17,6 +17,11 @@ export type IndexedDoc = Pick<
 export interface ActEntry {
   doc: IndexedDoc;
   units: Map<string, IndexedDoc>;
+  /**
+   * Paragraphs that the corpus models as documents of their own inside an article
+   * (EGBGB `Art. 229 § 3`: `bgbeg/229/3`), by article key, then by paragraph key.
+   */
+  nested: Map<string, Map<string, IndexedDoc>>;
   /** Language of the act's text (picks among language versions of one act). */
   language: string | null;
 }
@@ -90,7 +95,7 @@ export class ReferenceIndex {
         const doc = index.addDocument(row);
         if (row.parent_source_id) articles.push({ row, doc });
         else if (row.namespace === 'legislation') {
-          index.acts.set(doc.id, { doc, units: new Map(), language: row.language });
+          index.acts.set(doc.id, { doc, units: new Map(), nested: new Map(), language: row.language });
           shortNames.set(doc.id, row.short_names ?? []);
         }
       }
@@ -181,6 +186,16 @@ export class ReferenceIndex {
   private attachArticle(row: DocumentMetadata, doc: IndexedDoc): void {
     const act = this.acts.get(`${row.source}/${row.parent_source_id}`);
     if (!act || !row.unit_number) return;
+    // `<act>/<article>/<paragraph>`: a paragraph nested in an article, not an article of the act.
+    const inner = row.source_id.startsWith(`${row.parent_source_id}/`) ? row.source_id.slice(row.parent_source_id!.length + 1).split('/') : [];
+    if (inner.length === 2 && inner[0] && inner[1] && !row.source_id.includes('~')) {
+      const article = unitKey(inner[0]);
+      const paragraphs = act.nested.get(article) ?? new Map<string, IndexedDoc>();
+      paragraphs.set(unitKey(inner[1]), doc);
+      act.nested.set(article, paragraphs);
+      this.reachOf(row.source).articles += 1;
+      return;
+    }
     const key = unitKey(row.unit_number);
     const existing = act.units.get(key);
     // Alternate versions (`…~2`) never replace the main one.

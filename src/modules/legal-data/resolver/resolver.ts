@@ -240,8 +240,11 @@ export function resolveLegislation(index: ReferenceIndex, reference: string, hin
     parsed.country = chosen[0].doc.country;
     parsed.act_id = chosen[0].doc.id;
   }
+  // A named nested paragraph resolves to its own document or to nothing, never to the article.
   const targets = chosen
-    .map((act) => (citation.unit ? act.units.get(unitKey(citation.unit)) : act.doc))
+    .map((act) =>
+      !citation.unit ? act.doc : citation.nested ? act.nested.get(unitKey(citation.unit))?.get(unitKey(citation.nested)) : act.units.get(unitKey(citation.unit)),
+    )
     .filter((d): d is IndexedDoc => Boolean(d));
   if (chosen.length > 1) {
     if (!targets.length) return none();

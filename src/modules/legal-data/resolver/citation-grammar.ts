@@ -45,9 +45,9 @@ function stripQualifiers(act: string): string {
 }
 
 const DESIGNATOR =
-  /(?:^|[\s,;(])(§§?|paragrafen|paragraf|paragraphen|artikel|articles|article|artt?\.?|arts\.|sections?|secs?\.|ss?\.)(?=\s*[LRDAO]?\.?\s*\d)/i;
+  /(?:^|[\s,;(])(§§?|paragrafen|paragraf|paragraphen|paragraph(?=\s*\d{1,4}\s?[a-z]?\s+(?:des|der|Abs\.|Absatz|Satz)\s)|artikel|articles|article|artt?\.?|arts\.|sections?|secs?\.|ss?\.|s(?=\s+\d))(?=\s*[LRDAO]?\.?\s*\d)/i;
 /** Designators that only count at the start or after a comma (`S.` is Satz after a number). */
-const START_ONLY = /^(?:ss?\.|secs?\.)$/i;
+const START_ONLY = /^(?:ss?\.|secs?\.|s)$/i;
 const PARAGRAPH_WORD = /^(?:paragraph|paragraf|paragraphen|paragrafen)$/i;
 
 const NUMBER = /^\s*((?:(?:LO|[LRDA])\s?\.?\s?\*?\s?)?\d+(?:\s?[a-z](?![a-zäöüß.]))?(?:[A-Z](?![A-Za-z]))?(?:\s?-\s?\d+[a-z]?)*(?:\s?(?:er|bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies)\b(?!\s*\d))?)/;
@@ -163,16 +163,16 @@ function consumeTail(text: string, parsed: ParsedCitation): string {
 }
 
 const EU_ACT =
-  /\b(regulation|directive|decision|framework\s+decision|verordnung|richtlinie|beschluss|rahmenbeschluss|règlement|reglement|décision|decision-cadre|reglamento|directiva|regolamento|direttiva|decisione|verordening|richtlijn|besluit)\s*(?:\(\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom|EU,\s*Euratom)\s*\))?\s*(?:(No|Nr|n°|nº|núm|n\.)\.?\s*)?(\d{1,4})\s*\/\s*(\d{1,4})(?:\s*\/\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom))?/i;
+  /(?:\b|(?<=[a-zäöüß]-?)(?=verordnung|richtlinie))(regulation|directive|decision|framework\s+decision|verordnung|richtlinie|beschluss|rahmenbeschluss|règlement|reglement|décision|decision-cadre|reglamento|directiva|regolamento|direttiva|decisione|verordening|richtlijn|besluit|VO|RL|Dir\.?|Reg\.?|Rl\.)\s*(?:\(\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom|EU,\s*Euratom)\s*\))?\s*(?:(No|Nr|n°|nº|núm|n\.)\.?\s*)?(\d{1,4})\s*\/\s*(\d{1,4})(?:\s*\/\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom))?/i;
 
 /** CELEX numbers an EU act number can stand for (`Regulation (EU) 2016/679` -> 32016R0679). */
 export function euActCelex(text: string): string[] {
   const m = EU_ACT.exec(text);
-  if (!m) return [];
+  if (!m) return suffixedActCelex(text);
   const word = m[1].toLowerCase();
-  const type = /^(?:regulation|verordnung|règlement|reglement|reglamento|regolamento|verordening)/.test(word)
+  const type = /^(?:regulation|verordnung|règlement|reglement|reglamento|regolamento|verordening|vo$|reg)/.test(word)
     ? 'R'
-    : /^(?:directive|richtlinie|directiva|direttiva|richtlijn)/.test(word)
+    : /^(?:directive|richtlinie|directiva|direttiva|richtlijn|rl|dir)/.test(word)
       ? 'L'
       : /^(?:framework|rahmen|decision-cadre)/.test(word)
         ? 'F'
@@ -188,6 +188,23 @@ export function euActCelex(text: string): string[] {
   if (plausibleYear(a)) out.push(celex(a, b));
   if (!m[2] && plausibleYear(b) && b.length === 4) out.push(celex(b, a));
   return [...new Set(out)];
+}
+
+/**
+ * `93/13/EWG`, `Verbraucherkreditrichtlinie 2008/48/EG`: a number with the Community suffix is a
+ * directive or a decision (regulations before 2015 are `Nr. 593/2008`); a word before it
+ * (`…richtlinie`, `…verordnung`, `directive`) decides, else directive first.
+ */
+const SUFFIXED = /(?:^|[^\d/])(\d{2}|\d{4})\s*\/\s*(\d{1,4})\s*\/\s*(?:EU|EG|EWG|EC|EEC|CE|CEE|UE|Euratom)(?![\p{L}])/iu;
+function suffixedActCelex(text: string): string[] {
+  const m = SUFFIXED.exec(text);
+  if (!m) return [];
+  const year = m[1].length === 4 ? m[1] : Number(m[1]) >= 50 ? `19${m[1]}` : `20${m[1]}`;
+  const n = m[2].padStart(4, '0');
+  const words = text.slice(0, m.index + 1).toLowerCase();
+  if (/(?:verordnung|regulation|règlement|\bvo)\s*$|(?:verordnung|regulation|règlement)\b/.test(words)) return [`3${year}R${n}`];
+  if (/(?:beschluss|decision|décision|entscheidung)\b/.test(words)) return [`3${year}D${n}`];
+  return [`3${year}L${n}`, `3${year}D${n}`];
 }
 
 /** Parses a legislation citation, or returns null when the reference is not one. */
@@ -262,6 +279,12 @@ function parseAt(text: string, start: number, designator: string): ParsedCitatio
     nested: null,
   };
   let tail = afterDesignator.slice(num[0].length);
+  // French article numbers with a letter after a space: `L. 80 A`, `L. 16 B`.
+  const letter = /^[LRD]/i.test(parsed.unit!) ? /^\s([A-Z])(?=[\s,]|$)/.exec(tail) : null;
+  if (letter) {
+    parsed.unit = `${parsed.unit} ${letter[1]}`;
+    tail = tail.slice(letter[0].length);
+  }
   // `Art. 229 § 3 EGBGB`: a paragraph inside an article.
   const nested = parsed.unitType === 'article' ? NESTED.exec(tail) : null;
   if (nested) {

@@ -44,6 +44,19 @@ const POURVOI = /\b(\d{2}-\d{2}\.\d{3})\b/g;
 const ECHR_APP = /JUD(\d{7})(\d{2})$/;
 const CJEU_CELEX = /^6(\d{4})([CT])([JCOPDS])(\d{4})$/;
 
+/** Key of an ECLI: upper case, no spaces, without trailing full stops (cited with or without). */
+export function ecliKey(ecli: string): string {
+  return codeKey(ecli).replace(/\.+$/, '');
+}
+
+/** Key of an act title with German inflection endings removed from every word (`des Bürgerlichen Gesetzbuches`). */
+export function stemKey(title: string): string {
+  return titleKey(title)
+    .split(' ')
+    .map((w) => (w.length > 5 ? w.replace(/(?:es|en|em|er|e|s)$/, '') : w))
+    .join(' ');
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (!list) map.set(key, [value]);
@@ -80,6 +93,8 @@ export class ReferenceIndex {
   readonly actNames = new Map<string, ActEntry[]>();
   /** Title key -> acts (full titles, `Loi du 10 août 1915` prefixes, alias table). */
   readonly actTitles = new Map<string, ActEntry[]>();
+  /** Stem key -> acts (titles with inflection endings removed: genitive and dative forms). */
+  readonly actStems = new Map<string, ActEntry[]>();
   /** Alias language by abbreviation key (`dsgvo` -> `de`). */
   readonly aliasLanguage = new Map<string, string>();
   readonly reach = new Map<string, SourceReach>();
@@ -136,7 +151,7 @@ export class ReferenceIndex {
     const isPart = Boolean(row.parent_source_id);
 
     if (row.ecli) {
-      push(this.byEcli, codeKey(row.ecli), doc);
+      push(this.byEcli, ecliKey(row.ecli), doc);
       reach.ecli += 1;
       const app = ECHR_APP.exec(codeKey(row.ecli));
       if (app && row.ecli.toUpperCase().includes(':ECHR:')) push(this.byApplication, `${Number(app[1])}/${app[2]}`, doc);
@@ -230,6 +245,8 @@ export class ReferenceIndex {
   private addActTitle(act: ActEntry, title: string): void {
     const key = titleKey(title);
     if (key) push(this.actTitles, key, act);
+    const stem = stemKey(title);
+    if (stem.includes(' ') || stem.length > 8) push(this.actStems, stem, act);
   }
 
   private applyAliases(aliases: ActAlias[]): void {

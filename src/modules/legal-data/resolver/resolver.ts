@@ -8,7 +8,7 @@ import { courtMatches, parseCaseCitation } from './case-citation.js';
 import { parseCitation, type ParsedCitation } from './citation-grammar.js';
 import { parseIdentifier } from './identifiers.js';
 import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';
-import { eliKey, type ActEntry, type IndexedDoc, type ReferenceIndex } from './reference-index.js';
+import { ecliKey, eliKey, stemKey, type ActEntry, type IndexedDoc, type ReferenceIndex } from './reference-index.js';
 
 export interface ResolveHints {
   country: string | null;
@@ -78,7 +78,7 @@ export function resolveIdentifier(index: ReferenceIndex, reference: string, hint
   parsed.identifier = id.value;
   switch (id.kind) {
     case 'ecli':
-      return decide(index.byEcli.get(codeKey(id.value)) ?? [], hints, 'exact', 1);
+      return decide(index.byEcli.get(ecliKey(id.value)) ?? [], hints, 'exact', 1);
     case 'celex': {
       const entries = index.byCelex.get(id.value) ?? [];
       if (!entries.length) return none();
@@ -101,6 +101,9 @@ export function resolveIdentifier(index: ReferenceIndex, reference: string, hint
       }
       return decide(acts, hints, 'exact', 1);
     }
+    case 'sr':
+      // Swiss classified-compilation numbers are the Fedlex acts' identifiers.
+      return decide((index.byIdentifier.get(codeKey(id.value)) ?? []).filter((d) => d.country === 'CH'), hints, 'exact', 1);
     case 'legifrance':
     case 'nor':
       return decide(index.byIdentifier.get(id.value) ?? [], hints, 'exact', 1);
@@ -172,7 +175,14 @@ export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEnt
     for (const a of index.actNames.get(abbreviationKey(v)) ?? []) found.add(a);
     for (const a of index.actTitles.get(titleKey(v)) ?? []) found.add(a);
   }
+  // Inflected long titles (`des Bürgerlichen Gesetzbuches`, `des Allgemeinen Gleichbehandlungsgesetzes`).
+  if (!found.size) for (const a of index.actStems.get(stemKey(withoutArticle(citation.act))) ?? []) found.add(a);
   return [...found];
+}
+
+/** The act text without a leading German article or preposition (`des`, `der`, `dem`). */
+function withoutArticle(act: string): string {
+  return act.replace(/^(?:(?:des|der|dem|den|die|das|im|zum|zur|nach)\s+)+/i, '');
 }
 
 /**

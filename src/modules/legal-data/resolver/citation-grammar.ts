@@ -259,7 +259,8 @@ function parseOne(text: string): ParsedCitation | null {
 function startsOrFollowsComma(text: string, position: number): boolean {
   let i = position - 1;
   while (i >= 0 && isSpace(text[i])) i--;
-  return i < 0 || text[i] === ',';
+  // `DPA 2018 s 7`, `FOI Act 2014 s. 15`: after an act's year too.
+  return i < 0 || text[i] === ',' || /(?:^|\s)(?:1[6-9]|20)\d{2}$/.test(text.slice(Math.max(0, i - 5), i + 1));
 }
 
 const NESTED = /^\s*(?:§§?|Paragraph|Paragraf)\s*(\d{1,4}\s?[a-z]?)(?![\d\p{L}])/u;

@@ -226,6 +226,7 @@ export class ReferenceIndex {
     // `Loi du 10 août 1915 concernant …` is cited as `loi (modifiée) du 10 août 1915`.
     const dated = /^((?:loi|r[eè]glement grand-ducal|arr[eê]t[eé] grand-ducal|ordonnance|d[eé]cret)\s+du\s+\d{1,2}(?:er)?\s+\S+\s+\d{4})\b/i.exec(act.doc.title);
     if (dated) this.addActTitle(act, dated[1]);
+    for (const name of commonLawShortTitles(act.doc.title)) this.addActTitle(act, name);
   }
 
   private addActName(act: ActEntry, name: string): void {
@@ -262,6 +263,26 @@ export class ReferenceIndex {
       if (alias.language) this.aliasLanguage.set(abbreviationKey(alias.alias), alias.language);
     }
   }
+}
+
+const MINOR_WORDS = new Set(['of', 'and', 'the', 'for', 'on', 'in', 'to', 'a', 'an']);
+
+/**
+ * Names under which common-law acts are cited, from the title `… Act YYYY`: the parenthesised
+ * part (`Criminal Justice (Theft and Fraud Offences) Act 2001` -> `Theft and Fraud Offences Act
+ * 2001`), the initials (`Data Protection Act 2018` -> `DPA 2018`, `FOI Act 2014`) and `the 2018 Act`.
+ */
+export function commonLawShortTitles(title: string): string[] {
+  const m = /^(.*\S)\s+Act,?\s+((?:1[6-9]|20)\d{2})$/.exec(title.trim());
+  if (!m) return [];
+  const [, name, year] = m;
+  const out = [`${year} Act`];
+  const inner = /\(([^()]{3,80})\)/.exec(name);
+  if (inner) out.push(`${inner[1]} Act ${year}`);
+  const words = name.replace(/[()]/g, ' ').split(/\s+/).filter((w) => w && !MINOR_WORDS.has(w.toLowerCase()));
+  const initials = words.map((w) => w[0]).join('').toUpperCase();
+  if (initials.length >= 2) out.push(`${initials}A ${year}`, `${initials} Act ${year}`);
+  return out;
 }
 
 function toRoman(n: number): string {

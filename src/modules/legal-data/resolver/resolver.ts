@@ -126,7 +126,11 @@ export function resolveCaseCitation(index: ReferenceIndex, reference: string, hi
   parsed.date = c.date;
   parsed.case_number = c.caseNumber;
   parsed.identifier_kind = 'case_number';
-  const found = (index.byCaseNumber.get(codeKey(c.caseNumber)) ?? [])
+  // CJEU case numbers (`C-48/24`) are read from the judgments' CELEX numbers as well.
+  const cjeu = /^([CT])-(\d{1,4})\/(\d{2})$/i.exec(codeKey(c.caseNumber));
+  const byNumber = index.byCaseNumber.get(codeKey(c.caseNumber)) ?? [];
+  const candidates = cjeu ? [...byNumber, ...(index.byCjeuCase.get(`${cjeu[1]}-${Number(cjeu[2])}/${cjeu[3]}`) ?? [])] : byNumber;
+  const found = candidates
     .filter((d) => courtMatches(c.court, d.court, d.source))
     .filter((d) => !d.date || !c.date || d.date === c.date);
   const outcome = decide(found, hints, 'pattern', 0.97);
@@ -158,6 +162,8 @@ export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEnt
   // `loi modifiée du …`, `as amended`, `in der Fassung …`: the act is the same.
   variants.add(citation.act.replace(/\b(?:modifi[ée]e?s?|as amended|n\.\s?F\.|a\.\s?F\.)\s*/gi, '').trim());
   variants.add(withoutTrailingParenthetical(citation.act));
+  // `Employment Equality Acts 1998 to 2015` is cited under the first act's title.
+  variants.add(citation.act.replace(/\bActs\s+((?:1[6-9]|20)\d{2})\s*(?:-|to|and)\s*\d{4}$/i, 'Act $1'));
   // `Gesetz über … (StBerG)`: the abbreviation in parentheses names the act too.
   const parenthetical = /\(([^()]{2,20})\)\s*$/.exec(citation.act);
   if (parenthetical) variants.add(parenthetical[1]);

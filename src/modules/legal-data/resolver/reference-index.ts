@@ -36,6 +36,12 @@ export interface SourceReach {
   articles: number;
   actNames: number;
   eli: number;
+  /** Paragraphs nested in articles (EGBGB `Art. 229 § 3`). */
+  nested: number;
+  /** Acts named by common-law short titles (`DPA 2018`, `the 2018 Act`). */
+  shortTitles: number;
+  /** Identifiers such as Swiss SR numbers. */
+  identifiers: number;
 }
 
 const CELEX = /^[1-9CE]\d{4}[A-Z]{1,2}\d{1,5}[A-Z]?(?:\(\d+\))?$/;
@@ -124,7 +130,7 @@ export class ReferenceIndex {
   private reachOf(source: string): SourceReach {
     let r = this.reach.get(source);
     if (!r) {
-      r = { documents: 0, ecli: 0, celex: 0, caseNumbers: 0, acts: 0, articles: 0, actNames: 0, eli: 0 };
+      r = { documents: 0, ecli: 0, celex: 0, caseNumbers: 0, acts: 0, articles: 0, actNames: 0, eli: 0, nested: 0, shortTitles: 0, identifiers: 0 };
       this.reach.set(source, r);
     }
     return r;
@@ -172,6 +178,7 @@ export class ReferenceIndex {
     if (row.identifier && !isPart) {
       const id = codeKey(row.identifier);
       push(this.byIdentifier, id, doc);
+      reach.identifiers += 1;
       if (CELEX.test(id) && celexTier !== 0) this.addCelex(id, 1, doc);
     }
     if (row.url && !isPart) {
@@ -209,6 +216,7 @@ export class ReferenceIndex {
       paragraphs.set(unitKey(inner[1]), doc);
       act.nested.set(article, paragraphs);
       this.reachOf(row.source).articles += 1;
+      this.reachOf(row.source).nested += 1;
       return;
     }
     const key = unitKey(row.unit_number);
@@ -226,7 +234,9 @@ export class ReferenceIndex {
     // `Loi du 10 août 1915 concernant …` is cited as `loi (modifiée) du 10 août 1915`.
     const dated = /^((?:loi|r[eè]glement grand-ducal|arr[eê]t[eé] grand-ducal|ordonnance|d[eé]cret)\s+du\s+\d{1,2}(?:er)?\s+\S+\s+\d{4})\b/i.exec(act.doc.title);
     if (dated) this.addActTitle(act, dated[1]);
-    for (const name of commonLawShortTitles(act.doc.title)) this.addActTitle(act, name);
+    const shortTitles = commonLawShortTitles(act.doc.title);
+    for (const name of shortTitles) this.addActTitle(act, name);
+    if (shortTitles.length) this.reachOf(act.doc.source).shortTitles += 1;
   }
 
   private addActName(act: ActEntry, name: string): void {

@@ -20,6 +20,7 @@ const { values } = parseArgs({
     meta: { type: 'string' },
     set: { type: 'string', default: '../shared/eval/resolve-dev.jsonl,bench/resolve-families.jsonl' },
     errors: { type: 'boolean', default: false },
+    show: { type: 'boolean', default: false },
   },
 });
 if (!values.meta) throw new Error('--meta <metadata .jsonl or .jsonl.gz> is required');
@@ -74,6 +75,7 @@ for (const [name, rs] of [...groups].sort()) {
       `ambig=${rs.filter((r) => r.match === 'ambiguous').length} p50=${ms[Math.floor(ms.length / 2)].toFixed(3)}ms p95=${ms[Math.floor(ms.length * 0.95)].toFixed(3)}ms`,
   );
 }
+if (values.show) for (const r of rows) console.log(`  ${r.match.padEnd(10)} ${JSON.stringify(r.c.reference)} hint=${r.c.hint_country ?? '-'} -> ${r.top}`);
 if (values.errors)
   for (const r of rows.filter((x) => x.outcome !== 'correct' && (x.c.expected.length || x.outcome === 'wrong')))
     console.log(`  ${r.outcome.padEnd(10)} ${r.c.family ?? r.c.kind} ${r.c.id} ${JSON.stringify(r.c.reference)} hint=${r.c.hint_country ?? '-'} -> ${r.match} ${r.top} (expected ${r.c.expected[0] ? `${r.c.expected[0].source}/${r.c.expected[0].source_id}` : '[]'})`);

@@ -26,7 +26,7 @@ const DECISION_TYPES =
   '(?:Beschluss|Urteil|Beschl\\.|Urt\\.)\\s+(?:der\\s+\\d\\.\\s*Kammer\\s+)?des\\s+\\p{L}+\\s+Senats|Endurteil|Hinweisbeschluss|Anerkenntnisurteil|Schlussurteil|Zwischenurteil|Nichtannahmebeschluss|Urteil|Urt\\.|Beschluss|Beschl\\.|B\\.|U\\.|Gerichtsbescheid|Teilurteil|Versäumnisurteil|Vorlagebeschluss|Entscheidung|Kammerbeschluss|judgment|judgement|decision|order|arrêt|arr\\.|décision|ordonnance';
 const DATE = '(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?(?:\\d{4}|\\d{2})(?!\\d)|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}(?:er|\\.)?\\s+[A-Za-zäéûÄ]+\\.?\\s+\\d{4})';
 const CASE_CITATION = new RegExp(
-  `^([A-ZÄÖÜ][\\wÄÖÜäöüéè.]*(?:\\s+(?:[\\wäöüéèÉ.']+\\.?|\\d+(?:re|e|ème)?)){0,3}?)\\s*,?\\s*(?:(${DECISION_TYPES})\\s*)?,?\\s*(?:vom|v\\.|of|du|from)?\\s*${DATE}\\s*[-–,:;]?\\s*(?:(?:Az\\.?|Aktenzeichen|n°|nº|no\\.?|nos|pourvoi\\s+(?:n°|nº|no\\.?|n\\.)|req\\.\\s*n°|case|in\\s+case|aff\\.|affaire|Rs\\.|Rechtssache)\\s*:?\\s*)?(.+?)\\s*$`,
+  `^([A-ZÄÖÜ][\\wÄÖÜäöüéè.-]*(?:,?\\s+(?:[\\wäöüéèÉ.'-]+\\.?|\\d+(?:re|e|ème)?)){0,4}?)\\s*,?\\s*(?:(${DECISION_TYPES})\\s*)?,?\\s*(?:vom|v\\.|of|du|from)?\\s*${DATE}\\s*[-–,:;]?\\s*(?:(?:Az\\.?|Aktenzeichen|n°|nº|no\\.?|nos|pourvoi\\s+(?:n°|nº|no\\.?|n\\.)|req\\.\\s*n°|case|in\\s+case|aff\\.|affaire|Rs\\.|Rechtssache)\\s*:?\\s*)?(.+?)\\s*$`,
   'iu',
 );
 
@@ -53,12 +53,23 @@ function isoDate(text: string): string | null {
 
 /** `judgment of 12 February 2026 in Case C-313/24`, `arrêt du … dans l'affaire C-…`: the Court of Justice. */
 const CJEU_JUDGMENT = new RegExp(
-  `^(?:the\\s+)?(judgment|order|arrêt|ordonnance|Urteil|Beschluss)\\s+(?:of\\s+the\\s+Court\\s+)?(?:of|du|vom)\\s+${DATE}\\s*,?\\s*(?:in|dans)?\\s*(?:l'affaire|Case|Rechtssache|Rs\\.|aff\\.)\\s+([CT]\\s*-\\s*\\d{1,4}\\s*\\/\\s*\\d{2})\\s*$`,
+  `^(?:the\\s+)?(judgment|order|arrêt|ordonnance|Urteil|Beschluss)\\s+(?:of\\s+the\\s+(?:General\\s+)?Court\\s+(?:of\\s+Justice\\s+)?|de\\s+la\\s+Cour\\s+)?(?:of|du|vom)\\s+${DATE}\\s*,?\\s*(?:(?:in|dans)\\s+)?(?:(?:l'affaire|Case|Rechtssache|Rs\\.|aff\\.)\\s+)?([CT]\\s*-\\s*\\d{1,4}\\s*\\/\\s*\\d{2})\\s*$`,
+  'i',
+);
+
+/** `CJEU, Case C-48/24, judgment of 12 February 2026`: the number before the date. */
+const CJEU_CASE_FIRST = new RegExp(
+  `^(?:(?:CJEU|ECJ|CJUE|CJCE|EuGH|EuG|General\\s+Court|Court\\s+of\\s+Justice)\\s*,?\\s*)?(?:Case|affaire|aff\\.|Rs\\.|Rechtssache)\\s+([CT]\\s*-\\s*\\d{1,4}\\s*\\/\\s*\\d{2})\\s*,?\\s*(judgment|order|arrêt|ordonnance|Urteil|Beschluss)\\s+(?:of|du|vom)\\s+${DATE}\\s*$`,
   'i',
 );
 
 /** Parses `Court, Type vom Date – File number`, or null when the reference is not one. */
 export function parseCaseCitation(reference: string): ParsedCaseCitation | null {
+  const first = CJEU_CASE_FIRST.exec(reference);
+  if (first) {
+    const date = isoDate(first[3]);
+    return date ? { court: /^T/i.test(first[1]) ? 'General Court' : 'Court of Justice', decisionType: first[2], date, caseNumber: first[1].replace(/\s+/g, '') } : null;
+  }
   const cjeu = CJEU_JUDGMENT.exec(reference);
   if (cjeu) {
     const date = isoDate(cjeu[2]);
@@ -67,9 +78,12 @@ export function parseCaseCitation(reference: string): ParsedCaseCitation | null 
   const m = CASE_CITATION.exec(reference);
   if (!m) return null;
   const date = isoDate(m[3]);
-  const caseNumber = m[4].replace(/[.;,]+$/, '').trim();
+  // `… – 2 AZR 160/24 –`, `BVerwG 20 F 5/09`: a closing dash, the court repeated before the number.
+  const court = m[1].replace(/[,.]+$/, '').trim();
+  let caseNumber = m[4].replace(/[\s.;,–-]+$/, '').trim();
+  if (/^[A-Z][A-Za-z]{1,6}$/.test(court) && caseNumber.startsWith(`${court} `) && /\d/.test(caseNumber.slice(court.length))) caseNumber = caseNumber.slice(court.length + 1);
   if (!date || !/\d/.test(caseNumber) || caseNumber.length > 40) return null;
-  return { court: m[1].replace(/[,.]+$/, '').trim(), decisionType: m[2] ?? null, date, caseNumber };
+  return { court, decisionType: m[2] ?? null, date, caseNumber };
 }
 
 /** True when a decision's court or source fits the court named in a citation (`BGH`, `BVerfG`). */
@@ -120,7 +134,9 @@ function courtTokens(text: string): string[] {
     .replace(/\bgeneral court\b/g, 'eug')
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
-    .map((w) => COURT_WORDS.find(([re]) => re.test(w))?.[1] ?? w);
+    .map((w) => COURT_WORDS.find(([re]) => re.test(w))?.[1] ?? w)
+    // `Hessisches LAG` / `LAG Hessen`: the place's adjective and its name meet at the stem.
+    .map((w) => (w.length > 5 ? w.replace(/(?:isches|ischen|ischer|ische|isch|en|es)$/, '') : w));
 }
 
 /** Court names a source stands for when its decisions carry none (Judilibre: the Cour de cassation). */

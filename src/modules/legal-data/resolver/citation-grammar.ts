@@ -33,9 +33,20 @@ export interface ParsedCitation {
 /** `entsprechend`, `analog`, `a.F.`, `n.F.`… after a citation: the provision is the same one. */
 const QUALIFIER = /(?:^|[\s,])(?:entsprechend|entspr\.|analog|a\.\s?F\.?|n\.\s?F\.?|aF|nF|a\.\s?E\.|i\.\s?d\.\s?F\.?|\((?:a|n)\.\s?F\.\)|m\.\s?w\.\s?N\.?|\(?analog\)?)$/i;
 
+/** A sub-unit written after the act (`du Code civil, al. 1er`, `BGB, Abs. 2`). */
+const TRAILING_SUB_UNIT = /,\s*(?:al\.|alinéa|alinea|Abs\.|Absatz|Satz|S\.|Nr\.|lit\.|Buchst\.|paragraphe|point|§)\s*[\p{L}\d]{1,8}\.?\)?$/u;
+/** `anc.`, `ancien`, `nouveau` before a French code: the article is the same document. */
+const LEADING_QUALIFIER = /^(?:anc\.|ancien|nouv\.|nouveau)\s+/i;
+
 /** The act text without trailing qualifiers (at most a few, from the end). */
 function stripQualifiers(act: string): string {
-  let out = act;
+  // `the Data Protection Act 2018 (s. 60)`: the brackets around the provision are not the act's.
+  let out = act.replace(/^[)\]\s]+/, '').replace(/[(\[\s]+$/, '').replace(LEADING_QUALIFIER, '');
+  for (let i = 0; i < 3; i++) {
+    const m = TRAILING_SUB_UNIT.exec(out.slice(-32));
+    if (!m) break;
+    out = out.slice(0, out.length - m[0].length).trimEnd();
+  }
   for (let i = 0; i < 4; i++) {
     const m = QUALIFIER.exec(out.slice(-24));
     if (!m) break;
@@ -260,10 +271,10 @@ function startsOrFollowsComma(text: string, position: number): boolean {
   let i = position - 1;
   while (i >= 0 && isSpace(text[i])) i--;
   // `DPA 2018 s 7`, `FOI Act 2014 s. 15`: after an act's year too.
-  return i < 0 || text[i] === ',' || /(?:^|\s)(?:1[6-9]|20)\d{2}$/.test(text.slice(Math.max(0, i - 5), i + 1));
+  return i < 0 || text[i] === ',' || text[i] === '(' || /(?:^|\s)(?:1[6-9]|20)\d{2}$/.test(text.slice(Math.max(0, i - 5), i + 1));
 }
 
-const NESTED = /^\s*(?:§§?|Paragraph|Paragraf)\s*(\d{1,4}\s?[a-z]?)(?![\d\p{L}])/u;
+const NESTED = /^\s*(?:§§?|Paragraph|Paragraf)\s*(\d{1,4}(?:\s?[a-z](?![a-zäöüß.]))?)(?!\d)/u;
 
 function parseAt(text: string, start: number, designator: string): ParsedCitation | null {
   const afterDesignator = text.slice(start + designator.length);

@@ -26,7 +26,7 @@ export interface ParsedIdentifier {
 
 const ECLI = /\bECLI\s*[:.]?\s*([A-Z]{2})\s*:\s*([A-Z0-9.]{1,12})\s*:\s*(\d{4})\s*:\s*([A-Z0-9.]{1,30})/i;
 const ECLI_LOOSE = /^ECLI\s*[:.\s]\s*([A-Z]{2})\s*[:\s]\s*([A-Z0-9.]{1,12})\s*[:\s]\s*(\d{4})\s*[:\s]\s*([A-Z0-9.]{1,30})$/i;
-const CELEX = /^(?:(?:CELEX|EUR-Lex)(?:\s*-?\s*(?:number|no\.?|nr\.?|num[ée]ro|n°))?\s*[:.]?\s*)?([1-9CE])\s*(\d{4})\s*([A-Z]{1,2})\s*(\d{1,5})([A-Z]?(?:\(\d+\))?)$/i;
+const CELEX = /^(?:(?:CELEX|EUR-Lex)(?:\s*-?\s*(?:number|nummer|no\.?|nr\.?|num[ée]ro|n°))?\s*[:.]?\s*)?([1-9CE])\s*(\d{4})\s*([A-Z]{1,2})\s*(\d{1,5})([A-Z]?(?:\(\d+\))?)$/i;
 const LEGIFRANCE = /\b((?:LEGI|JORF|JURI|CETA|KALI|CNIL)(?:ARTI|TEXT|SCTA))\s*(\d{12})\b/i;
 const NOR = /^(?:NOR\s*[:.]?\s*)?([A-Z]{4}\d{7}[A-Z])$/i;
 const ECHR = /(?:\b(?:no|nos|n°|nº|app(?:lication)?\.?\s*no|requête\s*n°|Beschwerde-?Nr)\.?\s*)(\d{1,6})\s*\/\s*(\d{2})\b/i;

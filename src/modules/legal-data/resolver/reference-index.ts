@@ -290,8 +290,11 @@ export function commonLawShortTitles(title: string): string[] {
   const inner = /\(([^()]{3,80})\)/.exec(name);
   if (inner) out.push(`${inner[1]} Act ${year}`);
   const words = name.replace(/[()]/g, ' ').split(/\s+/).filter((w) => w && !MINOR_WORDS.has(w.toLowerCase()));
-  const initials = words.map((w) => w[0]).join('').toUpperCase();
-  if (initials.length >= 2) out.push(`${initials}A ${year}`, `${initials} Act ${year}`);
+  // Initials with and without the minor words (`Freedom of Information` -> `FOI`, `FI`).
+  const all = name.replace(/[()]/g, ' ').split(/[\s-]+/).filter(Boolean);
+  for (const initials of new Set([words.map((w) => w[0]).join('').toUpperCase(), all.map((w) => w[0]).join('').toUpperCase()])) {
+    if (initials.length >= 2) out.push(`${initials}A ${year}`, `${initials} Act ${year}`);
+  }
   return out;
 }
 

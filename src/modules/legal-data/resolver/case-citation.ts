@@ -80,6 +80,7 @@ export function parseCaseCitation(reference: string): ParsedCaseCitation | null 
   const date = isoDate(m[3]);
   // `… – 2 AZR 160/24 –`, `BVerwG 20 F 5/09`: a closing dash, the court repeated before the number.
   const court = m[1].replace(/[,.]+$/, '').trim();
+  if (m[4].length > 60) return null;
   let caseNumber = m[4].replace(/[\s.;,–-]+$/, '').trim();
   if (/^[A-Z][A-Za-z]{1,6}$/.test(court) && caseNumber.startsWith(`${court} `) && /\d/.test(caseNumber.slice(court.length))) caseNumber = caseNumber.slice(court.length + 1);
   if (!date || !/\d/.test(caseNumber) || caseNumber.length > 40) return null;

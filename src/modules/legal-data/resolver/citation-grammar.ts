@@ -41,7 +41,9 @@ const LEADING_QUALIFIER = /^(?:anc\.|ancien|nouv\.|nouveau)\s+/i;
 /** The act text without trailing qualifiers (at most a few, from the end). */
 function stripQualifiers(act: string): string {
   // `the Data Protection Act 2018 (s. 60)`: the brackets around the provision are not the act's.
-  let out = act.replace(/^[)\]\s]+/, '').replace(/[(\[\s]+$/, '').replace(LEADING_QUALIFIER, '');
+  let end = act.length;
+  while (end > 0 && '([ '.includes(act[end - 1])) end--;
+  let out = act.slice(0, end).replace(/^[)\]\s]+/, '').replace(LEADING_QUALIFIER, '');
   for (let i = 0; i < 3; i++) {
     const m = TRAILING_SUB_UNIT.exec(out.slice(-32));
     if (!m) break;

@@ -68,7 +68,10 @@ function parseEli(uri: string): ParsedIdentifier {
 /** ECLI, CELEX and the other identifiers, or null when the reference is not one. */
 export function parseIdentifier(raw: string): ParsedIdentifier | null {
   // A trailing full stop or brackets around an identifier are punctuation, not part of it.
-  let reference = raw.replace(/[.,;\s]+$/, '');
+  // By index: `/[.,;\s]+$/` retries every position of a long run that does not reach the end.
+  let end = raw.length;
+  while (end > 0 && '.,; \t\n'.includes(raw[end - 1])) end--;
+  let reference = raw.slice(0, end);
   if (/^[([<].*[)\]>]$/.test(reference)) reference = reference.slice(1, -1).trim();
   const ecli = ECLI.exec(reference) ?? ECLI_LOOSE.exec(reference);
   if (ecli) return { kind: 'ecli', value: ['ECLI', ecli[1], ecli[2], ecli[3], ecli[4].replace(/\.+$/, '')].map(codeKey).join(':') };

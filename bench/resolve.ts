@@ -151,7 +151,7 @@ console.log(`${'all'.padEnd(16)} ${String(all.length).padStart(5)} ${fmt(percent
 // Per citation family: correct among positives, wrong among all, false resolutions among
 // negatives, ambiguous answers, and the time per resolution (service elapsed_ms, round trip).
 console.log(
-  `\n${'family'.padEnd(30)} ${'n'.padStart(4)} ${'pos'.padStart(4)} ${'neg'.padStart(4)} ${'correct'.padStart(8)} ${'wrong'.padStart(7)} ` +
+  `\n${'family'.padEnd(34)} ${'n'.padStart(4)} ${'pos'.padStart(4)} ${'neg'.padStart(4)} ${'correct'.padStart(8)} ${'wrong'.padStart(7)} ` +
     `${'negfalse'.padStart(8)} ${'ambig'.padStart(5)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'rt p50'.padStart(7)} ${'rt p95'.padStart(7)}`,
 );
 const familyOf = (r: Scored) => (r.c.family ? `${r.c.set}:${r.c.family}` : `${r.c.set}:${r.c.kind}`);
@@ -163,7 +163,7 @@ for (const [name, rows] of [...families].sort(([a], [b]) => a.localeCompare(b)))
   const service = rows.map((r) => r.serviceMs).sort((a, b) => a - b);
   const trip = rows.map((r) => r.ms).sort((a, b) => a - b);
   console.log(
-    `${name.padEnd(30)} ${String(rows.length).padStart(4)} ${String(pos.length).padStart(4)} ${String(neg.length).padStart(4)} ` +
+    `${name.padEnd(34)} ${String(rows.length).padStart(4)} ${String(pos.length).padStart(4)} ${String(neg.length).padStart(4)} ` +
       `${pct(count(pos, 'correct'), pos.length).padStart(8)} ${pct(count(rows, 'wrong'), rows.length).padStart(7)} ${pct(count(neg, 'wrong'), neg.length).padStart(8)} ` +
       `${String(rows.filter((r) => r.matchType === 'ambiguous').length).padStart(5)} ${fmt(percentile(service, 50), 2).padStart(7)} ${fmt(percentile(service, 95), 2).padStart(7)} ` +
       `${fmt(percentile(trip, 50), 2).padStart(7)} ${fmt(percentile(trip, 95), 2).padStart(7)}`,

@@ -99,6 +99,8 @@ export class ReferenceIndex {
   readonly actNames = new Map<string, ActEntry[]>();
   /** Title key -> acts (full titles, `Loi du 10 août 1915` prefixes, alias table). */
   readonly actTitles = new Map<string, ActEntry[]>();
+  /** `2018 act` -> common-law acts of that year: `the 2018 Act` is read only with a country hint. */
+  readonly yearActs = new Map<string, ActEntry[]>();
   /** Stem key -> acts (titles with inflection endings removed: genitive and dative forms). */
   readonly actStems = new Map<string, ActEntry[]>();
   /** Alias language by abbreviation key (`dsgvo` -> `de`). */
@@ -235,7 +237,10 @@ export class ReferenceIndex {
     const dated = /^((?:loi|r[eè]glement grand-ducal|arr[eê]t[eé] grand-ducal|ordonnance|d[eé]cret)\s+du\s+\d{1,2}(?:er)?\s+\S+\s+\d{4})\b/i.exec(act.doc.title);
     if (dated) this.addActTitle(act, dated[1]);
     const shortTitles = commonLawShortTitles(act.doc.title);
-    for (const name of shortTitles) this.addActTitle(act, name);
+    for (const name of shortTitles) {
+      if (/^\d{4} Act$/.test(name)) push(this.yearActs, titleKey(name), act);
+      else this.addActTitle(act, name);
+    }
     if (shortTitles.length) this.reachOf(act.doc.source).shortTitles += 1;
   }
 

@@ -233,7 +233,12 @@ function collapseLanguageVersions(acts: ActEntry[], language: string): ActEntry[
 export function resolveLegislation(index: ReferenceIndex, reference: string, hints: ResolveHints, parsed: ParsedReference): Outcome | null {
   const citation = parseCitation(reference);
   if (!citation) return null;
-  const acts = actsFor(index, citation);
+  let acts = actsFor(index, citation);
+  // `section 60 of the 2018 Act` names an act only in a context: the hinted country's act of that year.
+  if (!acts.length && hints.country && /^(?:the\s+)?(?:1[6-9]|20)\d{2}\s+Act$/i.test(citation.act)) {
+    const wanted = hints.country.toLowerCase();
+    acts = (index.yearActs.get(titleKey(citation.act)) ?? []).filter((a) => a.doc.country.toLowerCase() === wanted);
+  }
   if (citation.unit) {
     parsed.unit_type = citation.unitType;
     parsed.unit_number = citation.unit;

@@ -19,7 +19,7 @@ const MONTHS: Record<string, number> = {
   april: 4, avril: 4, apr: 4, mai: 5, may: 5, juni: 6, juin: 6, june: 6, juli: 7, juillet: 7, july: 7, august: 8, aout: 8, août: 8,
   aug: 8, september: 9, septembre: 9, sept: 9, sep: 9, oktober: 10, octobre: 10, october: 10, okt: 10, oct: 10, november: 11,
   novembre: 11, nov: 11, dezember: 12, décembre: 12, decembre: 12, december: 12, dez: 12, dec: 12,
-  janv: 1, févr: 2, fevr: 2, avr: 4, juil: 7, déc: 12, jänner: 1, jänn: 1, jun: 6, jul: 7, mär: 3, mar: 3,
+  janv: 1, févr: 2, fevr: 2, avr: 4, juil: 7, juill: 7, déc: 12, jänner: 1, jänn: 1, jun: 6, jul: 7, mär: 3, mar: 3,
 };
 
 const DECISION_TYPES =
@@ -80,8 +80,11 @@ export function parseCaseCitation(reference: string): ParsedCaseCitation | null 
   const date = isoDate(m[3]);
   // `… – 2 AZR 160/24 –`, `BVerwG 20 F 5/09`: a closing dash, the court repeated before the number.
   const court = m[1].replace(/[,.]+$/, '').trim();
-  if (m[4].length > 60) return null;
-  let caseNumber = m[4].replace(/[\s.;,–-]+$/, '').trim();
+  // What follows the number (`, Rn. 12`, `, NJW 2026, 100`, ` -, juris`, `, publié au bulletin`,
+  // `, ECLI:…`) is not part of it: the number ends at the first comma.
+  const numberPart = m[4].length > 200 ? '' : m[4].split(',')[0];
+  if (!numberPart || numberPart.length > 60) return null;
+  let caseNumber = numberPart.replace(/[\s.;,–-]+$/, '').trim();
   if (/^[A-Z][A-Za-z]{1,6}$/.test(court) && caseNumber.startsWith(`${court} `) && /\d/.test(caseNumber.slice(court.length))) caseNumber = caseNumber.slice(court.length + 1);
   if (!date || !/\d/.test(caseNumber) || caseNumber.length > 40) return null;
   return { court, decisionType: m[2] ?? null, date, caseNumber };
@@ -122,7 +125,7 @@ const COURT_WORDS: [RegExp, string][] = [
   [/^(?:eug|tue)$/, 'generalcourt'],
 ];
 /** Words of a cited court that do not name it (chambers, formations, articles). */
-const CHAMBER_WORDS = /^(?:\d+(?:re|er|e|eme|ème|a)?|[ivx]+|ch|chambre|civ\d?|ass|plen|mixte|sect|section|d|de|du|la|l|des|der|des|senat|zivilsenat|strafsenat|kammer|etat|d'etat)$/;
+const CHAMBER_WORDS = /^(?:a|m|am|main|i|br|breisgau|oder|donau|saale|opf|\d+(?:re|er|e|eme|ème|a)?|[ivx]+|ch|chambre|civ\d?|ass|plen|mixte|sect|section|d|de|du|la|l|des|der|des|senat|zivilsenat|strafsenat|kammer|etat|d'etat)$/;
 
 function courtTokens(text: string): string[] {
   return foldText(text)

@@ -77,8 +77,13 @@ export function resolveIdentifier(index: ReferenceIndex, reference: string, hint
   parsed.identifier_kind = id.kind;
   parsed.identifier = id.value;
   switch (id.kind) {
-    case 'ecli':
-      return decide(index.byEcli.get(ecliKey(id.value)) ?? [], hints, 'exact', 1);
+    case 'ecli': {
+      const found = index.byEcli.get(ecliKey(id.value)) ?? [];
+      // `EuGH, Urteil vom … – C-48/24, ECLI:EU:C:…`: a decision the corpus holds without its ECLI
+      // is still found by court, date and number (stage b1, as strict).
+      if (!found.length && parseCaseCitation(reference)) return null;
+      return decide(found, hints, 'exact', 1);
+    }
     case 'celex': {
       const entries = index.byCelex.get(id.value) ?? [];
       if (!entries.length) return none();

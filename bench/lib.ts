@@ -73,10 +73,11 @@ export async function startService(env: Record<string, string>, onLog?: (line: s
 export async function waitReady(url: string, timeoutMs: number, onProgress?: (body: unknown) => void): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${url}/ready`);
-    const body = await response.json();
-    if (response.status === 200) return (Date.now() - started) / 1000;
-    onProgress?.(body);
+    // A service busy indexing may drop a connection: that is not-ready-yet, not a failure.
+    const response = await fetch(`${url}/ready`).catch(() => null);
+    const body = response ? await response.json().catch(() => null) : null;
+    if (response?.status === 200) return (Date.now() - started) / 1000;
+    if (body) onProgress?.(body);
     await sleep(2000);
   }
   throw new Error(`not ready after ${timeoutMs / 1000}s`);

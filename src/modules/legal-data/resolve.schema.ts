@@ -72,6 +72,12 @@ export const sourceCoverageSchema = z.object({
   documents: z.number().int(),
   resolvable_documents: z.number().int().describe('Documents reachable by an identifier or a citation grammar.'),
   act_names: z.number().int().describe('Abbreviations, titles and aliases that name acts of this source.'),
+  citation_families: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Citation families the resolver supports for this source: identifiers, court_decisions, de_subunits, de_act_names, nested_articles, fr_forms, eu_acts, short_titles.',
+    ),
 });
 
 export const resolveCoverageSchema = z.object({

@@ -26,12 +26,41 @@ export interface ParsedCitation {
   act: string;
   /** CELEX numbers the act designation can stand for (EU acts cited by number), best first. */
   celex: string[];
+  /** A paragraph named inside an article (`Art. 229 § 3 EGBGB` -> `3`); null when none. */
+  nested: string | null;
+}
+
+/** `entsprechend`, `analog`, `a.F.`, `n.F.`… after a citation: the provision is the same one. */
+const QUALIFIER = /(?:^|[\s,])(?:entsprechend|entspr\.|analog|a\.\s?F\.?|n\.\s?F\.?|aF|nF|a\.\s?E\.|i\.\s?d\.\s?F\.?|\((?:a|n)\.\s?F\.\)|m\.\s?w\.\s?N\.?|\(?analog\)?)$/i;
+
+/** A sub-unit written after the act (`du Code civil, al. 1er`, `BGB, Abs. 2`). */
+const TRAILING_SUB_UNIT = /,\s*(?:al\.|alinéa|alinea|Abs\.|Absatz|Satz|S\.|Nr\.|lit\.|Buchst\.|paragraphe|point|§)\s*[\p{L}\d]{1,8}\.?\)?$/u;
+/** `anc.`, `ancien`, `nouveau` before a French code: the article is the same document. */
+const LEADING_QUALIFIER = /^(?:anc\.|ancien|nouv\.|nouveau)\s+/i;
+
+/** The act text without trailing qualifiers (at most a few, from the end). */
+function stripQualifiers(act: string): string {
+  // `the Data Protection Act 2018 (s. 60)`: the brackets around the provision are not the act's.
+  let end = act.length;
+  while (end > 0 && '([ '.includes(act[end - 1])) end--;
+  let out = act.slice(0, end).replace(/^[)\]\s]+/, '').replace(LEADING_QUALIFIER, '');
+  for (let i = 0; i < 3; i++) {
+    const m = TRAILING_SUB_UNIT.exec(out.slice(-32));
+    if (!m) break;
+    out = out.slice(0, out.length - m[0].length).trimEnd();
+  }
+  for (let i = 0; i < 4; i++) {
+    const m = QUALIFIER.exec(out.slice(-24));
+    if (!m) break;
+    out = out.slice(0, out.length - (m[0].length)).replace(/[\s,]+$/, '');
+  }
+  return out;
 }
 
 const DESIGNATOR =
-  /(?:^|[\s,;(])(§§?|paragrafen|paragraf|paragraphen|artikel|articles|article|artt?\.?|arts\.|sections?|secs?\.|ss?\.)(?=\s*[LRDAO]?\.?\s*\d)/i;
+  /(?:^|[\s,;(])(§§?|paragrafen|paragraf|paragraphen|paragraph(?=\s*\d{1,4}\s?[a-z]?\s+(?:des|der|Abs\.|Absatz|Satz)\s)|artikel|articles|article|artt?\.?|arts\.|sections?|secs?\.|ss?\.|s(?=\s+\d))(?=\s*[LRDAO]?\.?\s*\d)/i;
 /** Designators that only count at the start or after a comma (`S.` is Satz after a number). */
-const START_ONLY = /^(?:ss?\.|secs?\.)$/i;
+const START_ONLY = /^(?:ss?\.|secs?\.|s)$/i;
 const PARAGRAPH_WORD = /^(?:paragraph|paragraf|paragraphen|paragrafen)$/i;
 
 const NUMBER = /^\s*((?:(?:LO|[LRDA])\s?\.?\s?\*?\s?)?\d+(?:\s?[a-z](?![a-zäöüß.]))?(?:[A-Z](?![A-Za-z]))?(?:\s?-\s?\d+[a-z]?)*(?:\s?(?:er|bis|ter|quater|quinquies|sexies|septies|octies|nonies|decies)\b(?!\s*\d))?)/;
@@ -48,14 +77,16 @@ const SUB_UNITS: RegExp[] = [
   /^(?:UAbs\.?|Unterabs(?:atz)?\.?|Unterabsatz|Uabs\.?)\s*\d+/i,
   /^\(\s*[0-9a-z]{1,5}\s*\)/i,
   /^(?:paragraph|para\.?|paras?\.|paragraphe|par\.|§)\s*\(?\d+[a-z]?\)?/i,
-  /^(?:alinéa|alinea|al\.)\s*\d+/i,
-  /^(?:premier|première|deuxième|second|seconde|troisième|quatrième|cinquième|dernier|\d+e|\d+ème)\s+alinéa/i,
+  /^(?:alinéas?|alineas?|al\.)\s*(?:\d+\s*(?:er|re|e|ème)?\b|premier|première|1er|dernier)/i,
+  /^(?:premier|première|deuxième|second|seconde|troisième|quatrième|cinquième|sixième|dernier|avant-dernier|\d+e|\d+ème|\d+er)\s+(?:alinéa|al\.)/i,
   /^(?:point|points|pt\.?|indent|tiret)\s*\(?[0-9a-z]{1,4}\)?/i,
   /^(?:sentence|subparagraph|sub-paragraph|subsection|sub-section|clause|item)\s*\(?[0-9a-z]{1,4}\)?/i,
   /^(?:first|second|third|fourth|fifth|last)\s+(?:subparagraph|sentence|indent|paragraph)/i,
   /^\d+\s*°/,
   /^[a-z]\)(?=\s|$|,)/,
-  /^(?:[IVX]{1,4})(?=\s+(?:S\.|Satz|Nr|[A-ZÄÖÜ]))/,
+  // German Roman-numeral paragraphs, optionally with the sentence: `§ 812 I 2`, `Art. 20 III`.
+  /^[IVX]{1,5}(?:\s+\d{1,2}(?![\d/]|\.\d))?(?=[\s,;)]|$)/,
+  // `1. Alt.` forms are above; a bare sentence number after a sub-unit: `Abs. 1 2` is rare, skipped.
 ];
 
 const LIST_SEPARATOR = /^(?:,|;|\bund\b|\bu\.|\bsowie\b|\boder\b|\bet\b|\band\b|\bor\b|&|\bbis\b|\bà\b|\bto\b|\bthrough\b|-|–)\s*/i;
@@ -145,16 +176,16 @@ function consumeTail(text: string, parsed: ParsedCitation): string {
 }
 
 const EU_ACT =
-  /\b(regulation|directive|decision|framework\s+decision|verordnung|richtlinie|beschluss|rahmenbeschluss|règlement|reglement|décision|decision-cadre|reglamento|directiva|regolamento|direttiva|decisione|verordening|richtlijn|besluit)\s*(?:\(\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom|EU,\s*Euratom)\s*\))?\s*(?:(No|Nr|n°|nº|núm|n\.)\.?\s*)?(\d{1,4})\s*\/\s*(\d{1,4})(?:\s*\/\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom))?/i;
+  /(?:\b|(?<=[a-zäöüß]-?)(?=verordnung|richtlinie))(regulation|directive|decision|framework\s+decision|verordnung|richtlinie|beschluss|rahmenbeschluss|règlement|reglement|décision|decision-cadre|reglamento|directiva|regolamento|direttiva|decisione|verordening|richtlijn|besluit|VO|RL|Dir\.?|Reg\.?|Rl\.)\s*(?:\(\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom|EU,\s*Euratom)\s*\))?\s*(?:(No|Nr|n°|nº|núm|n\.)\.?\s*)?(\d{1,4})\s*\/\s*(\d{1,4})(?:\s*\/\s*(?:EU|EC|EEC|EG|EWG|UE|CE|CEE|EGKS|Euratom))?/i;
 
 /** CELEX numbers an EU act number can stand for (`Regulation (EU) 2016/679` -> 32016R0679). */
 export function euActCelex(text: string): string[] {
   const m = EU_ACT.exec(text);
-  if (!m) return [];
+  if (!m) return suffixedActCelex(text);
   const word = m[1].toLowerCase();
-  const type = /^(?:regulation|verordnung|règlement|reglement|reglamento|regolamento|verordening)/.test(word)
+  const type = /^(?:regulation|verordnung|règlement|reglement|reglamento|regolamento|verordening|vo$|reg)/.test(word)
     ? 'R'
-    : /^(?:directive|richtlinie|directiva|direttiva|richtlijn)/.test(word)
+    : /^(?:directive|richtlinie|directiva|direttiva|richtlijn|rl|dir)/.test(word)
       ? 'L'
       : /^(?:framework|rahmen|decision-cadre)/.test(word)
         ? 'F'
@@ -172,6 +203,23 @@ export function euActCelex(text: string): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * `93/13/EWG`, `Verbraucherkreditrichtlinie 2008/48/EG`: a number with the Community suffix is a
+ * directive or a decision (regulations before 2015 are `Nr. 593/2008`); a word before it
+ * (`…richtlinie`, `…verordnung`, `directive`) decides, else directive first.
+ */
+const SUFFIXED = /(?:^|[^\d/])(\d{2}|\d{4})\s*\/\s*(\d{1,4})\s*\/\s*(?:EU|EG|EWG|EC|EEC|CE|CEE|UE|Euratom)(?![\p{L}])/iu;
+function suffixedActCelex(text: string): string[] {
+  const m = SUFFIXED.exec(text);
+  if (!m) return [];
+  const year = m[1].length === 4 ? m[1] : Number(m[1]) >= 50 ? `19${m[1]}` : `20${m[1]}`;
+  const n = m[2].padStart(4, '0');
+  const words = text.slice(0, m.index + 1).toLowerCase();
+  if (/(?:verordnung|regulation|règlement|\bvo)\s*$|(?:verordnung|regulation|règlement)\b/.test(words)) return [`3${year}R${n}`];
+  if (/(?:beschluss|decision|décision|entscheidung)\b/.test(words)) return [`3${year}D${n}`];
+  return [`3${year}L${n}`, `3${year}D${n}`];
+}
+
 /** Parses a legislation citation, or returns null when the reference is not one. */
 export function parseCitation(reference: string): ParsedCitation | null {
   const parts = chainParts(reference);
@@ -182,7 +230,7 @@ export function parseCitation(reference: string): ParsedCitation | null {
     const act = stripConnectors(parts[0]);
     if (!/\p{L}{2,}/u.test(act) || /^(?:§+|art\.?|arts?\.|articles?|artikel|sections?|s\.)$/i.test(act)) return null;
     if (endsWithNumber(act) && !euActCelex(act).length && !/\b(?:1[89]|20)\d{2}$/.test(act)) return null;
-    return { unitType: null, unit: null, subUnits: [], others: [], following: false, act, celex: euActCelex(act) };
+    return { unitType: null, unit: null, subUnits: [], others: [], following: false, act, celex: euActCelex(act), nested: null };
   }
   if (!first.act) {
     // `§ 823 Abs. 1 i.V.m. § 249 BGB`: the act named last applies to the whole chain.
@@ -224,8 +272,11 @@ function parseOne(text: string): ParsedCitation | null {
 function startsOrFollowsComma(text: string, position: number): boolean {
   let i = position - 1;
   while (i >= 0 && isSpace(text[i])) i--;
-  return i < 0 || text[i] === ',';
+  // `DPA 2018 s 7`, `FOI Act 2014 s. 15`: after an act's year too.
+  return i < 0 || text[i] === ',' || text[i] === '(' || /(?:^|\s)(?:1[6-9]|20)\d{2}$/.test(text.slice(Math.max(0, i - 5), i + 1));
 }
+
+const NESTED = /^\s*(?:§§?|Paragraph|Paragraf)\s*(\d{1,4}(?:\s?[a-z](?![a-zäöüß.]))?)(?!\d)/u;
 
 function parseAt(text: string, start: number, designator: string): ParsedCitation | null {
   const afterDesignator = text.slice(start + designator.length);
@@ -239,10 +290,25 @@ function parseAt(text: string, start: number, designator: string): ParsedCitatio
     following: /^§§$/.test(designator) ? false : false,
     act: '',
     celex: [],
+    nested: null,
   };
-  const rest = consumeTail(afterDesignator.slice(num[0].length), parsed);
-  const before = stripConnectors(text.slice(0, start));
-  const after = stripConnectors(rest);
+  let tail = afterDesignator.slice(num[0].length);
+  // French article numbers with a letter after a space: `L. 80 A`, `L. 16 B`.
+  const letter = /^[LRD]/i.test(parsed.unit!) ? /^\s([A-Z])(?=[\s,]|$)/.exec(tail) : null;
+  if (letter) {
+    parsed.unit = `${parsed.unit} ${letter[1]}`;
+    tail = tail.slice(letter[0].length);
+  }
+  // `Art. 229 § 3 EGBGB`: a paragraph inside an article.
+  const nested = parsed.unitType === 'article' ? NESTED.exec(tail) : null;
+  if (nested) {
+    parsed.nested = nested[1].replace(/\s+/g, '');
+    parsed.subUnits.push(`§ ${parsed.nested}`);
+    tail = tail.slice(nested[0].length);
+  }
+  const rest = consumeTail(tail, parsed);
+  const before = stripQualifiers(stripConnectors(text.slice(0, start)));
+  const after = stripQualifiers(stripConnectors(rest));
   parsed.act = after || before;
   parsed.celex = euActCelex(parsed.act);
   if (!parsed.celex.length && after && before) {

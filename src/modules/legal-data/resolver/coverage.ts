@@ -17,6 +17,25 @@ function patternKinds(reach: SourceReach): string[] {
   return kinds;
 }
 
+/**
+ * Citation families (issue 18) the resolver supports for a source, from what its documents
+ * carry: identifiers, decisions by court/date/number, German sub-units and act names, nested
+ * articles, French code forms, EU acts by name or number, common-law short titles.
+ */
+export function citationFamilies(source: string, reach: SourceReach): string[] {
+  const country = source.split('/')[0];
+  const families: string[] = [];
+  const provisions = reach.articles > 0 && reach.actNames > 0;
+  if (reach.ecli || reach.celex || reach.eli || (country === 'CH' && reach.identifiers)) families.push('identifiers');
+  if (reach.caseNumbers || (reach.ecli && reach.celex)) families.push('court_decisions');
+  if (country === 'DE' && provisions) families.push('de_subunits', 'de_act_names');
+  if (reach.nested) families.push('nested_articles');
+  if ((country === 'FR' || country === 'LU') && provisions) families.push('fr_forms');
+  if (country === 'EU' && reach.acts && reach.celex) families.push('eu_acts');
+  if (reach.shortTitles) families.push('short_titles');
+  return families;
+}
+
 /** Builds the coverage report from the reference index. */
 export function buildCoverage(index: ReferenceIndex): ResolveCoverage {
   const sources = [...index.reach.entries()]
@@ -35,6 +54,7 @@ export function buildCoverage(index: ReferenceIndex): ResolveCoverage {
         documents: reach.documents,
         resolvable_documents: resolvable,
         act_names: reach.actNames,
+        citation_families: citationFamilies(source, reach),
       };
     });
   return {

@@ -17,6 +17,11 @@ export type IndexedDoc = Pick<
 export interface ActEntry {
   doc: IndexedDoc;
   units: Map<string, IndexedDoc>;
+  /**
+   * Paragraphs that the corpus models as documents of their own inside an article
+   * (EGBGB `Art. 229 § 3`: `bgbeg/229/3`), by article key, then by paragraph key.
+   */
+  nested: Map<string, Map<string, IndexedDoc>>;
   /** Language of the act's text (picks among language versions of one act). */
   language: string | null;
 }
@@ -31,6 +36,12 @@ export interface SourceReach {
   articles: number;
   actNames: number;
   eli: number;
+  /** Paragraphs nested in articles (EGBGB `Art. 229 § 3`). */
+  nested: number;
+  /** Acts named by common-law short titles (`DPA 2018`, `the 2018 Act`). */
+  shortTitles: number;
+  /** Identifiers such as Swiss SR numbers. */
+  identifiers: number;
 }
 
 const CELEX = /^[1-9CE]\d{4}[A-Z]{1,2}\d{1,5}[A-Z]?(?:\(\d+\))?$/;
@@ -38,6 +49,19 @@ const CELEX_IN_URL = /CELEX[:%3A]+([1-9CE]\d{4}[A-Z]{1,2}\d{1,5}[A-Z]?)/i;
 const POURVOI = /\b(\d{2}-\d{2}\.\d{3})\b/g;
 const ECHR_APP = /JUD(\d{7})(\d{2})$/;
 const CJEU_CELEX = /^6(\d{4})([CT])([JCOPDS])(\d{4})$/;
+
+/** Key of an ECLI: upper case, no spaces, without trailing full stops (cited with or without). */
+export function ecliKey(ecli: string): string {
+  return codeKey(ecli).replace(/\.+$/, '');
+}
+
+/** Key of an act title with German inflection endings removed from every word (`des Bürgerlichen Gesetzbuches`). */
+export function stemKey(title: string): string {
+  return titleKey(title)
+    .split(' ')
+    .map((w) => (w.length > 5 ? w.replace(/(?:es|en|em|er|e|s)$/, '') : w))
+    .join(' ');
+}
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -75,6 +99,10 @@ export class ReferenceIndex {
   readonly actNames = new Map<string, ActEntry[]>();
   /** Title key -> acts (full titles, `Loi du 10 août 1915` prefixes, alias table). */
   readonly actTitles = new Map<string, ActEntry[]>();
+  /** `2018 act` -> common-law acts of that year: `the 2018 Act` is read only with a country hint. */
+  readonly yearActs = new Map<string, ActEntry[]>();
+  /** Stem key -> acts (titles with inflection endings removed: genitive and dative forms). */
+  readonly actStems = new Map<string, ActEntry[]>();
   /** Alias language by abbreviation key (`dsgvo` -> `de`). */
   readonly aliasLanguage = new Map<string, string>();
   readonly reach = new Map<string, SourceReach>();
@@ -90,7 +118,7 @@ export class ReferenceIndex {
         const doc = index.addDocument(row);
         if (row.parent_source_id) articles.push({ row, doc });
         else if (row.namespace === 'legislation') {
-          index.acts.set(doc.id, { doc, units: new Map(), language: row.language });
+          index.acts.set(doc.id, { doc, units: new Map(), nested: new Map(), language: row.language });
           shortNames.set(doc.id, row.short_names ?? []);
         }
       }
@@ -104,7 +132,7 @@ export class ReferenceIndex {
   private reachOf(source: string): SourceReach {
     let r = this.reach.get(source);
     if (!r) {
-      r = { documents: 0, ecli: 0, celex: 0, caseNumbers: 0, acts: 0, articles: 0, actNames: 0, eli: 0 };
+      r = { documents: 0, ecli: 0, celex: 0, caseNumbers: 0, acts: 0, articles: 0, actNames: 0, eli: 0, nested: 0, shortTitles: 0, identifiers: 0 };
       this.reach.set(source, r);
     }
     return r;
@@ -131,7 +159,7 @@ export class ReferenceIndex {
     const isPart = Boolean(row.parent_source_id);
 
     if (row.ecli) {
-      push(this.byEcli, codeKey(row.ecli), doc);
+      push(this.byEcli, ecliKey(row.ecli), doc);
       reach.ecli += 1;
       const app = ECHR_APP.exec(codeKey(row.ecli));
       if (app && row.ecli.toUpperCase().includes(':ECHR:')) push(this.byApplication, `${Number(app[1])}/${app[2]}`, doc);
@@ -152,6 +180,7 @@ export class ReferenceIndex {
     if (row.identifier && !isPart) {
       const id = codeKey(row.identifier);
       push(this.byIdentifier, id, doc);
+      reach.identifiers += 1;
       if (CELEX.test(id) && celexTier !== 0) this.addCelex(id, 1, doc);
     }
     if (row.url && !isPart) {
@@ -181,6 +210,17 @@ export class ReferenceIndex {
   private attachArticle(row: DocumentMetadata, doc: IndexedDoc): void {
     const act = this.acts.get(`${row.source}/${row.parent_source_id}`);
     if (!act || !row.unit_number) return;
+    // `<act>/<article>/<paragraph>`: a paragraph nested in an article, not an article of the act.
+    const inner = row.source_id.startsWith(`${row.parent_source_id}/`) ? row.source_id.slice(row.parent_source_id!.length + 1).split('/') : [];
+    if (inner.length === 2 && inner[0] && inner[1] && !row.source_id.includes('~')) {
+      const article = unitKey(inner[0]);
+      const paragraphs = act.nested.get(article) ?? new Map<string, IndexedDoc>();
+      paragraphs.set(unitKey(inner[1]), doc);
+      act.nested.set(article, paragraphs);
+      this.reachOf(row.source).articles += 1;
+      this.reachOf(row.source).nested += 1;
+      return;
+    }
     const key = unitKey(row.unit_number);
     const existing = act.units.get(key);
     // Alternate versions (`…~2`) never replace the main one.
@@ -196,6 +236,12 @@ export class ReferenceIndex {
     // `Loi du 10 août 1915 concernant …` is cited as `loi (modifiée) du 10 août 1915`.
     const dated = /^((?:loi|r[eè]glement grand-ducal|arr[eê]t[eé] grand-ducal|ordonnance|d[eé]cret)\s+du\s+\d{1,2}(?:er)?\s+\S+\s+\d{4})\b/i.exec(act.doc.title);
     if (dated) this.addActTitle(act, dated[1]);
+    const shortTitles = commonLawShortTitles(act.doc.title);
+    for (const name of shortTitles) {
+      if (/^\d{4} Act$/.test(name)) push(this.yearActs, titleKey(name), act);
+      else this.addActTitle(act, name);
+    }
+    if (shortTitles.length) this.reachOf(act.doc.source).shortTitles += 1;
   }
 
   private addActName(act: ActEntry, name: string): void {
@@ -215,6 +261,8 @@ export class ReferenceIndex {
   private addActTitle(act: ActEntry, title: string): void {
     const key = titleKey(title);
     if (key) push(this.actTitles, key, act);
+    const stem = stemKey(title);
+    if (stem.includes(' ') || stem.length > 8) push(this.actStems, stem, act);
   }
 
   private applyAliases(aliases: ActAlias[]): void {
@@ -230,6 +278,29 @@ export class ReferenceIndex {
       if (alias.language) this.aliasLanguage.set(abbreviationKey(alias.alias), alias.language);
     }
   }
+}
+
+const MINOR_WORDS = new Set(['of', 'and', 'the', 'for', 'on', 'in', 'to', 'a', 'an']);
+
+/**
+ * Names under which common-law acts are cited, from the title `… Act YYYY`: the parenthesised
+ * part (`Criminal Justice (Theft and Fraud Offences) Act 2001` -> `Theft and Fraud Offences Act
+ * 2001`), the initials (`Data Protection Act 2018` -> `DPA 2018`, `FOI Act 2014`) and `the 2018 Act`.
+ */
+export function commonLawShortTitles(title: string): string[] {
+  const m = /^(.*\S)\s+Act,?\s+((?:1[6-9]|20)\d{2})$/.exec(title.trim());
+  if (!m) return [];
+  const [, name, year] = m;
+  const out = [`${year} Act`];
+  const inner = /\(([^()]{3,80})\)/.exec(name);
+  if (inner) out.push(`${inner[1]} Act ${year}`);
+  const words = name.replace(/[()]/g, ' ').split(/\s+/).filter((w) => w && !MINOR_WORDS.has(w.toLowerCase()));
+  // Initials with and without the minor words (`Freedom of Information` -> `FOI`, `FI`).
+  const all = name.replace(/[()]/g, ' ').split(/[\s-]+/).filter(Boolean);
+  for (const initials of new Set([words.map((w) => w[0]).join('').toUpperCase(), all.map((w) => w[0]).join('').toUpperCase()])) {
+    if (initials.length >= 2) out.push(`${initials}A ${year}`, `${initials} Act ${year}`);
+  }
+  return out;
 }
 
 function toRoman(n: number): string {

@@ -8,7 +8,7 @@ import { courtMatches, parseCaseCitation } from './case-citation.js';
 import { parseCitation, type ParsedCitation } from './citation-grammar.js';
 import { parseIdentifier } from './identifiers.js';
 import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';
-import { eliKey, type ActEntry, type IndexedDoc, type ReferenceIndex } from './reference-index.js';
+import { ecliKey, eliKey, stemKey, type ActEntry, type IndexedDoc, type ReferenceIndex } from './reference-index.js';
 
 export interface ResolveHints {
   country: string | null;
@@ -77,8 +77,13 @@ export function resolveIdentifier(index: ReferenceIndex, reference: string, hint
   parsed.identifier_kind = id.kind;
   parsed.identifier = id.value;
   switch (id.kind) {
-    case 'ecli':
-      return decide(index.byEcli.get(codeKey(id.value)) ?? [], hints, 'exact', 1);
+    case 'ecli': {
+      const found = index.byEcli.get(ecliKey(id.value)) ?? [];
+      // `EuGH, Urteil vom … – C-48/24, ECLI:EU:C:…`: a decision the corpus holds without its ECLI
+      // is still found by court, date and number (stage b1, as strict).
+      if (!found.length && parseCaseCitation(reference)) return null;
+      return decide(found, hints, 'exact', 1);
+    }
     case 'celex': {
       const entries = index.byCelex.get(id.value) ?? [];
       if (!entries.length) return none();
@@ -101,6 +106,9 @@ export function resolveIdentifier(index: ReferenceIndex, reference: string, hint
       }
       return decide(acts, hints, 'exact', 1);
     }
+    case 'sr':
+      // Swiss classified-compilation numbers are the Fedlex acts' identifiers.
+      return decide((index.byIdentifier.get(codeKey(id.value)) ?? []).filter((d) => d.country === 'CH'), hints, 'exact', 1);
     case 'legifrance':
     case 'nor':
       return decide(index.byIdentifier.get(id.value) ?? [], hints, 'exact', 1);
@@ -123,7 +131,11 @@ export function resolveCaseCitation(index: ReferenceIndex, reference: string, hi
   parsed.date = c.date;
   parsed.case_number = c.caseNumber;
   parsed.identifier_kind = 'case_number';
-  const found = (index.byCaseNumber.get(codeKey(c.caseNumber)) ?? [])
+  // CJEU case numbers (`C-48/24`) are read from the judgments' CELEX numbers as well.
+  const cjeu = /^([CT])-(\d{1,4})\/(\d{2})$/i.exec(codeKey(c.caseNumber));
+  const byNumber = index.byCaseNumber.get(codeKey(c.caseNumber)) ?? [];
+  const candidates = cjeu ? [...byNumber, ...(index.byCjeuCase.get(`${cjeu[1]}-${Number(cjeu[2])}/${cjeu[3]}`) ?? [])] : byNumber;
+  const found = candidates
     .filter((d) => courtMatches(c.court, d.court, d.source))
     .filter((d) => !d.date || !c.date || d.date === c.date);
   const outcome = decide(found, hints, 'pattern', 0.97);
@@ -155,6 +167,8 @@ export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEnt
   // `loi modifiée du …`, `as amended`, `in der Fassung …`: the act is the same.
   variants.add(citation.act.replace(/\b(?:modifi[ée]e?s?|as amended|n\.\s?F\.|a\.\s?F\.)\s*/gi, '').trim());
   variants.add(withoutTrailingParenthetical(citation.act));
+  // `Employment Equality Acts 1998 to 2015` is cited under the first act's title.
+  variants.add(citation.act.replace(/\bActs\s+((?:1[6-9]|20)\d{2})\s*(?:-|to|and)\s*\d{4}$/i, 'Act $1'));
   // `Gesetz über … (StBerG)`: the abbreviation in parentheses names the act too.
   const parenthetical = /\(([^()]{2,20})\)\s*$/.exec(citation.act);
   if (parenthetical) variants.add(parenthetical[1]);
@@ -172,7 +186,14 @@ export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEnt
     for (const a of index.actNames.get(abbreviationKey(v)) ?? []) found.add(a);
     for (const a of index.actTitles.get(titleKey(v)) ?? []) found.add(a);
   }
+  // Inflected long titles (`des Bürgerlichen Gesetzbuches`, `des Allgemeinen Gleichbehandlungsgesetzes`).
+  if (!found.size) for (const a of index.actStems.get(stemKey(withoutArticle(citation.act))) ?? []) found.add(a);
   return [...found];
+}
+
+/** The act text without a leading German article or preposition (`des`, `der`, `dem`). */
+function withoutArticle(act: string): string {
+  return act.replace(/^(?:(?:des|der|dem|den|die|das|im|zum|zur|nach)\s+)+/i, '');
 }
 
 /**
@@ -217,7 +238,12 @@ function collapseLanguageVersions(acts: ActEntry[], language: string): ActEntry[
 export function resolveLegislation(index: ReferenceIndex, reference: string, hints: ResolveHints, parsed: ParsedReference): Outcome | null {
   const citation = parseCitation(reference);
   if (!citation) return null;
-  const acts = actsFor(index, citation);
+  let acts = actsFor(index, citation);
+  // `section 60 of the 2018 Act` names an act only in a context: the hinted country's act of that year.
+  if (!acts.length && hints.country && /^(?:the\s+)?(?:1[6-9]|20)\d{2}\s+Act$/i.test(citation.act)) {
+    const wanted = hints.country.toLowerCase();
+    acts = (index.yearActs.get(titleKey(citation.act)) ?? []).filter((a) => a.doc.country.toLowerCase() === wanted);
+  }
   if (citation.unit) {
     parsed.unit_type = citation.unitType;
     parsed.unit_number = citation.unit;
@@ -240,8 +266,11 @@ export function resolveLegislation(index: ReferenceIndex, reference: string, hin
     parsed.country = chosen[0].doc.country;
     parsed.act_id = chosen[0].doc.id;
   }
+  // A named nested paragraph resolves to its own document or to nothing, never to the article.
   const targets = chosen
-    .map((act) => (citation.unit ? act.units.get(unitKey(citation.unit)) : act.doc))
+    .map((act) =>
+      !citation.unit ? act.doc : citation.nested ? act.nested.get(unitKey(citation.unit))?.get(unitKey(citation.nested)) : act.units.get(unitKey(citation.unit)),
+    )
     .filter((d): d is IndexedDoc => Boolean(d));
   if (chosen.length > 1) {
     if (!targets.length) return none();

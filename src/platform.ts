@@ -117,6 +117,15 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     version: VERSION,
     trustProxy: config.trustProxy,
     sse: config.sse,
+    dashboard: {
+      dir: config.dashboardDir,
+      client: {
+        identityProviders: Object.keys(config.accounts.identityProviders),
+        devLogin: config.accounts.devLogin,
+        billing: config.billing.stripe !== null,
+        baseUrl: config.baseUrl,
+      },
+    },
   });
 
   let server: Server | null = null;

@@ -124,6 +124,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
         devLogin: config.accounts.devLogin,
         billing: config.billing.stripe !== null,
         baseUrl: config.baseUrl,
+        termsVersion: config.accounts.termsVersion,
       },
     },
   });

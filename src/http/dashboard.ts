@@ -14,7 +14,7 @@ export interface DashboardSettings {
   /** The build output (index.html + assets/). */
   dir: string;
   /** What the dashboard shows or hides: configured identity providers, dev-login, billing. */
-  client: { identityProviders: string[]; devLogin: boolean; billing: boolean; baseUrl: string };
+  client: { identityProviders: string[]; devLogin: boolean; billing: boolean; baseUrl: string; termsVersion: string };
 }
 
 export const DASHBOARD_PATH = '/dashboard';

@@ -23,7 +23,7 @@ export interface ConsentView {
   /** Configured identity providers, by name. */
   identityProviders: string[];
   /** Form targets (absolute URLs under BASE_URL). */
-  actions: { passwordAuthorize: string; approve: string; deny: string; identityProvider: (name: string) => string };
+  actions: { passwordAuthorize: string; approve: string; deny: string; identityProvider: (name: string) => string; register?: string };
   error?: string;
   email?: string;
 }
@@ -124,6 +124,7 @@ ${view.account ? '' : terms}
 <button type="submit" class="primary">Sign in and allow access</button>
 </form>
 ${providers}
+${view.actions.register ? `<p>No account yet? <a href="${escapeHtml(view.actions.register)}">Create one</a>; you come back to this page afterwards.</p>` : ''}
 </section>
 <section aria-labelledby="deny">
 <h2 id="deny">Not what you expected?</h2>

@@ -13,10 +13,12 @@ export interface DashboardConfig {
   billing: boolean;
   /** The service's public base URL (MCP endpoint URLs are built from it). */
   baseUrl: string;
+  /** The current terms version (TERMS_VERSION), named by the registration checkboxes. */
+  termsVersion: string | null;
 }
 
 function read(): DashboardConfig {
-  const fallback: DashboardConfig = { identityProviders: [], devLogin: false, billing: false, baseUrl: window.location.origin };
+  const fallback: DashboardConfig = { identityProviders: [], devLogin: false, billing: false, baseUrl: window.location.origin, termsVersion: null };
   const meta = document.querySelector<HTMLMetaElement>('meta[name="dashboard-config"]');
   if (!meta?.content) return fallback;
   try {
@@ -27,3 +29,8 @@ function read(): DashboardConfig {
 }
 
 export const config: DashboardConfig = read();
+
+/** The public origin for URLs shown to people (the page's own origin when BASE_URL names no real port, as in tests). */
+export function publicOrigin(): string {
+  return /:0$/.test(config.baseUrl) ? window.location.origin : config.baseUrl;
+}

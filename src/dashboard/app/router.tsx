@@ -15,14 +15,14 @@ import { NotFound } from './NotFound';
 import { areas } from './areas';
 
 function Guarded({ route, Page }: { route: PageRoute; Page: LazyExoticComponent<ComponentType> }) {
-  const { me, error } = useSession();
+  const { me, error, expired } = useSession();
   const location = useLocation();
   const access = route.access ?? 'account';
   if (access !== 'public') {
     if (me === undefined) return <Loading label="Checking your session…" />;
     if (me === null) {
       if (error) return <ErrorState error={error} onRetry={() => window.location.reload()} />;
-      return <Navigate to={signInPath(here(location))} replace />;
+      return <Navigate to={signInPath(here(location))} replace state={expired ? { expired: true } : undefined} />;
     }
     if (access === 'admin' && !me.user.is_admin) return <NotFound />;
   }

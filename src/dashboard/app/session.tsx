@@ -4,7 +4,6 @@
  * 401: the person is sent to sign-in with `next` set to where they were, and comes back there.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { request, onSignedOut } from '../api/client';
 import { ApiError } from '../api/errors';
 import { MeDocument, type MeQuery } from '../gql/graphql';
@@ -18,6 +17,8 @@ interface SessionState {
   refresh(): Promise<Me | null>;
   /** Forget the account locally (after POST /auth/logout). */
   clear(): void;
+  /** True after a call answered 401 while signed in (the session ended mid-way). */
+  expired: boolean;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
@@ -41,10 +42,7 @@ export function safeNext(next: string | null | undefined): string {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [error, setError] = useState<ApiError | null>(null);
-  const navigate = useNavigate();
-  const location = useLocation();
-  const locationRef = useRef(location);
-  locationRef.current = location;
+  const [expired, setExpired] = useState(false);
   const meRef = useRef(me);
   meRef.current = me;
 
@@ -53,6 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const data = await request(MeDocument);
       setMe(data.me);
       setError(null);
+      setExpired(false);
       return data.me;
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError('server', String(e));
@@ -71,19 +70,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void refresh();
   }, [refresh]);
 
-  // a call answered 401 while signed in: the session ended mid-way
+  // a call answered 401 while signed in: the session ended mid-way; the page's guard sends the
+  // person to sign-in with `next` (app/router.tsx), and sign-in says why
   useEffect(
     () =>
       onSignedOut(() => {
         if (!meRef.current) return;
+        setExpired(true);
         setMe(null);
-        const loc = locationRef.current;
-        navigate(signInPath(here(loc)), { replace: true, state: { expired: true } });
       }),
-    [navigate],
+    [],
   );
 
-  const value = useMemo<SessionState>(() => ({ me, error, refresh, clear: () => setMe(null) }), [me, error, refresh]);
+  const value = useMemo<SessionState>(() => ({ me, error, refresh, expired, clear: () => (setExpired(false), setMe(null)) }), [me, error, refresh, expired]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -1102,6 +1102,18 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } };
 
+export type OAuthGrantsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OAuthGrantsQuery = { oauthGrants: Array<{ id: string, client_id: string, client_name: string | null, client_uri: string | null, scopes: Array<string>, resources: Array<string>, authorized_at: string, expires_at: string | null }> };
+
+export type RevokeOAuthGrantMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type RevokeOAuthGrantMutation = { revokeOAuthGrant: { id: string } };
+
 export type KeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1120,6 +1132,46 @@ export type RevokeKeyMutationVariables = Exact<{
 
 
 export type RevokeKeyMutation = { revokeKey: { id: string, status: string } };
+
+export type SearchDiscoveryQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SearchDiscoveryQuery = { manifest: { collections: Array<{ namespace: string, total_documents: number, sources: number }>, sources: Array<{ source: string, country: string, name: string, total_documents: number, license_name: string | null, license_url: string | null, commercial_use: boolean | null }>, search: { engine: string, hybrid: boolean, embedding_model: string | null } }, countries: Array<{ code: string, case_law_sources: number, legislation_sources: number, doctrine_sources: number, total_documents: number }> };
+
+export type SourceFiltersQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  namespace: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type SourceFiltersQuery = { filters: { source: string, namespace: string, courts: Array<string>, jurisdictions: Array<string>, chambers: Array<string>, languages: Array<string>, court_tiers: Array<number>, date_range: { min: string | null, max: string | null } } };
+
+export type SearchQueryVariables = Exact<{
+  input: SearchInput;
+}>;
+
+
+export type SearchQuery = { search: { query: string, total_hits: number, alpha: number, namespace: string, elapsed_ms: number, hits: Array<{ id: string, source: string, source_id: string, score: number, namespace: string, title: string | null, snippet: string | null, summary: string | null, url: string | null, country: string | null, language: string | null, court: string | null, court_tier: number | null, date: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, identifier: string | null, canonical_path: string | null, text: string | null, text_truncated: boolean | null, full_text_size: number | null, metadata: Record<string, unknown> | null }> } };
+
+export type DocumentViewQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  sourceId: Scalars['String']['input'];
+}>;
+
+
+export type DocumentViewQuery = { document: { id: string, source: string, source_id: string, namespace: string, country: string, title: string, text: string, language: string | null, date: string | null, url: string | null, court: string | null, court_tier: number | null, chamber: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, status: string | null, identifier: string | null, eli_uri: string | null, effective_date: string | null, canonical_path: string | null, parent_source_id: string | null, summary: string | null, short_names: Array<string> } | null };
+
+export type ResolveQueryVariables = Exact<{
+  input: ResolveInput;
+}>;
+
+
+export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } };
+
+export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type UsageQuery = { usage: { plan: string, period_start: string, period_end: string | null, period_type: string, requests_today: number, requests_in_period: number, per_minute_limit: number, per_day_limit: number, per_period_limit: number, has_daily_limit: boolean, limits_enforced: boolean, daily_history: Array<{ date: string, count: number }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1161,6 +1213,27 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const OAuthGrantsDocument = new TypedDocumentString(`
+    query OAuthGrants {
+  oauthGrants {
+    id
+    client_id
+    client_name
+    client_uri
+    scopes
+    resources
+    authorized_at
+    expires_at
+  }
+}
+    `) as unknown as TypedDocumentString<OAuthGrantsQuery, OAuthGrantsQueryVariables>;
+export const RevokeOAuthGrantDocument = new TypedDocumentString(`
+    mutation RevokeOAuthGrant($id: ID!) {
+  revokeOAuthGrant(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeOAuthGrantMutation, RevokeOAuthGrantMutationVariables>;
 export const KeysDocument = new TypedDocumentString(`
     query Keys {
   keys {
@@ -1192,3 +1265,174 @@ export const RevokeKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeKeyMutation, RevokeKeyMutationVariables>;
+export const SearchDiscoveryDocument = new TypedDocumentString(`
+    query SearchDiscovery {
+  manifest {
+    collections {
+      namespace
+      total_documents
+      sources
+    }
+    sources {
+      source
+      country
+      name
+      total_documents
+      license_name
+      license_url
+      commercial_use
+    }
+    search {
+      engine
+      hybrid
+      embedding_model
+    }
+  }
+  countries {
+    code
+    case_law_sources
+    legislation_sources
+    doctrine_sources
+    total_documents
+  }
+}
+    `) as unknown as TypedDocumentString<SearchDiscoveryQuery, SearchDiscoveryQueryVariables>;
+export const SourceFiltersDocument = new TypedDocumentString(`
+    query SourceFilters($source: String!, $namespace: String) {
+  filters(source: $source, namespace: $namespace) {
+    source
+    namespace
+    courts
+    jurisdictions
+    chambers
+    languages
+    court_tiers
+    date_range {
+      min
+      max
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SourceFiltersQuery, SourceFiltersQueryVariables>;
+export const SearchDocument = new TypedDocumentString(`
+    query Search($input: SearchInput!) {
+  search(input: $input) {
+    query
+    total_hits
+    alpha
+    namespace
+    elapsed_ms
+    hits {
+      id
+      source
+      source_id
+      score
+      namespace
+      title
+      snippet
+      summary
+      url
+      country
+      language
+      court
+      court_tier
+      date
+      ecli
+      case_number
+      decision_type
+      authority
+      document_type
+      identifier
+      canonical_path
+      text
+      text_truncated
+      full_text_size
+      metadata
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchQuery, SearchQueryVariables>;
+export const DocumentViewDocument = new TypedDocumentString(`
+    query DocumentView($source: String!, $sourceId: String!) {
+  document(source: $source, sourceId: $sourceId) {
+    id
+    source
+    source_id
+    namespace
+    country
+    title
+    text
+    language
+    date
+    url
+    court
+    court_tier
+    chamber
+    ecli
+    case_number
+    decision_type
+    authority
+    document_type
+    status
+    identifier
+    eli_uri
+    effective_date
+    canonical_path
+    parent_source_id
+    summary
+    short_names
+  }
+}
+    `) as unknown as TypedDocumentString<DocumentViewQuery, DocumentViewQueryVariables>;
+export const ResolveDocument = new TypedDocumentString(`
+    query Resolve($input: ResolveInput!) {
+  resolve(input: $input) {
+    reference
+    resolved
+    match_type
+    elapsed_ms
+    documents {
+      id
+      source
+      source_id
+      title
+      url
+      country
+      namespace
+      canonical_path
+      confidence
+    }
+    parsed {
+      country
+      act
+      unit_type
+      unit_number
+      court
+      case_number
+      identifier_kind
+      identifier
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ResolveQuery, ResolveQueryVariables>;
+export const UsageDocument = new TypedDocumentString(`
+    query Usage {
+  usage {
+    plan
+    period_start
+    period_end
+    period_type
+    requests_today
+    requests_in_period
+    per_minute_limit
+    per_day_limit
+    per_period_limit
+    has_daily_limit
+    limits_enforced
+    daily_history {
+      date
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UsageQuery, UsageQueryVariables>;

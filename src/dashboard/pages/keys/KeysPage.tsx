@@ -116,7 +116,7 @@ export default function KeysPage() {
                       <tr key={k.id}>
                         <td data-label="Name">{k.name}</td>
                         <td data-label="Key">
-                          <code aria-label={`key beginning ${k.key_prefix}`}>{k.key_prefix}…</code>
+                          <code>{k.key_prefix}</code>
                         </td>
                         <td data-label="Created">{formatDate(k.created_at)}</td>
                         <td data-label="Last used">{k.last_used_at === k.created_at ? 'never' : formatDateTime(k.last_used_at)}</td>
@@ -125,7 +125,7 @@ export default function KeysPage() {
                         </td>
                         <td data-label="Actions">
                           {!k.revoked && (
-                            <button type="button" className="secondary" onClick={() => (revoke.reset(), setToRevoke(k))} aria-label={`Revoke key ${k.name} (${k.key_prefix}…)`}>
+                            <button type="button" className="secondary" onClick={() => (revoke.reset(), setToRevoke(k))} aria-label={`Revoke key ${k.name} (${k.key_prefix})`}>
                               Revoke
                             </button>
                           )}
@@ -150,7 +150,7 @@ export default function KeysPage() {
         onCancel={() => setToRevoke(null)}
       >
         <p>
-          “{toRevoke?.name}” (<code>{toRevoke?.key_prefix}…</code>) stops working at once. Programs and agents that use it will get 401 answers. This cannot be undone.
+          “{toRevoke?.name}” (<code>{toRevoke?.key_prefix}</code>) stops working at once. Programs and agents that use it will get 401 answers. This cannot be undone.
         </p>
         <FormError error={revoke.error} />
       </ConfirmDialog>

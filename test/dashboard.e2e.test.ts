@@ -159,7 +159,7 @@ describe('web dashboard', () => {
     await screenshot(page, 'search', { fullPage: true });
 
     // the document view
-    await first.getByRole('link').click();
+    await first.getByRole('heading').getByRole('link').click();
     await expectHeading(page, /§ 823 BGB/);
     await page.getByText('verpflichtet', { exact: false }).first().waitFor();
     await page.getByText('Licence', { exact: true }).waitFor();

@@ -1,17 +1,45 @@
 /**
- * Vite configuration of the dashboard (src/dashboard): built into dist/dashboard and served by
- * the service under /dashboard. Vite 8 transforms TSX itself (oxc); no React plugin is needed.
+ * Vite configuration of the dashboard (src/dashboard): built into dist/dashboard (with Brotli and
+ * gzip copies of the assets) and served by the service under /dashboard. Vite 8 transforms TSX itself (oxc); no React plugin is needed.
  * `npm run dev:dashboard` serves it with hot reload and proxies the API to DASHBOARD_API
  * (default http://localhost:8000, the service's default PORT).
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.DASHBOARD_API ?? 'http://localhost:8000';
 
+/**
+ * Writes a Brotli (.br) and a gzip (.gz) copy beside every JS, CSS and HTML file of the build: the
+ * service sends the one the browser accepts (src/http/dashboard.ts) without compressing per request.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'dashboard-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      for (const file of walk(outDir).filter((f) => /\.(js|css|svg|json)$/.test(f))) {
+        const data = readFileSync(file);
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root,
+  plugins: [precompress()],
   base: '/dashboard/',
   oxc: { jsx: { runtime: 'automatic' } },
   build: {

@@ -1,6 +1,6 @@
 /**
  * The web dashboard's door: the built single-page app (dist/dashboard, `npm run build:dashboard`)
- * at /dashboard. Hashed assets are cached for a year; every other path under /dashboard answers
+ * at /dashboard. Hashed assets are cached for a year (sent Brotli- or gzip-compressed from the build's copies); every other path under /dashboard answers
  * index.html (deep links work), with the server's settings the dashboard needs (sign-in methods,
  * billing on or off) in a <meta name="dashboard-config"> tag. `/` and the paths account mails
  * link to (/reset-password, /verify-email, /legal-acceptance) redirect into the dashboard.
@@ -51,10 +51,20 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
     });
   }
 
-  router.use(
-    `${DASHBOARD_PATH}/assets`,
-    express.static(path.join(settings.dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }),
-  );
+  const assetsDir = path.join(settings.dir, 'assets');
+  // the build's Brotli / gzip copies (vite.config.ts) when the browser accepts them
+  router.get(`${DASHBOARD_PATH}/assets/{*file}`, (req, res, next) => {
+    const name = path.basename(req.path);
+    const file = path.join(assetsDir, name);
+    const accepts = req.header('accept-encoding') ?? '';
+    const encoding = /\bbr\b/.test(accepts) && existsSync(`${file}.br`) ? 'br' : /\bgzip\b/.test(accepts) && existsSync(`${file}.gz`) ? 'gzip' : null;
+    if (!encoding || !existsSync(file)) return next();
+    res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.type(path.extname(name));
+    res.sendFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`, { immutable: true, maxAge: '365d', headers: { 'Content-Type': res.get('Content-Type')! } });
+  });
+  router.use(`${DASHBOARD_PATH}/assets`, express.static(assetsDir, { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
 
   const sendIndex = (_req: Request, res: Response) => {
     const html = indexHtml();

@@ -4,7 +4,7 @@
  * Pages load lazily; access is checked here (signed-out → sign-in and back; admin → only
  * administrators).
  */
-import { lazy, type ComponentType, type LazyExoticComponent, Suspense } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent, Suspense, useMemo } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { ErrorState, Loading } from '../components/states';
 import { ApiError } from '../api/errors';
@@ -18,6 +18,8 @@ function Guarded({ route, Page }: { route: PageRoute; Page: LazyExoticComponent<
   const { me, error, expired } = useSession();
   const location = useLocation();
   const access = route.access ?? 'account';
+  // fetch the page's code while the session is checked, not after (one round trip less before the first paint)
+  useMemo(() => void route.load().catch(() => undefined), [route]);
   if (access !== 'public') {
     if (me === undefined) return <Loading label="Checking your session…" />;
     if (me === null) {

@@ -170,7 +170,7 @@ describe('web dashboard', () => {
     await nav(page, 'Resolve').click();
     await expectHeading(page, 'Resolve a citation');
     await expectAccessible(page, 'resolve');
-    await page.getByLabel('Citation').fill('§ 826 BGB');
+    await page.getByLabel('Citation', { exact: true }).fill('§ 826 BGB');
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     await expectHeading(page, /§ 826 BGB/);
     await page.getByText('Resolved from “§ 826 BGB”').waitFor();

@@ -69,6 +69,7 @@ export function Shell() {
                   try {
                     await auth.logout();
                   } finally {
+                    // the page's guard then sends the person to sign-in ("You are signed out.")
                     clear();
                     navigate('/sign-in', { replace: true, state: { signedOut: true } });
                   }

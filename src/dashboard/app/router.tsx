@@ -15,7 +15,7 @@ import { NotFound } from './NotFound';
 import { areas } from './areas';
 
 function Guarded({ route, Page }: { route: PageRoute; Page: LazyExoticComponent<ComponentType> }) {
-  const { me, error, expired } = useSession();
+  const { me, error, ended } = useSession();
   const location = useLocation();
   const access = route.access ?? 'account';
   // fetch the page's code while the session is checked, not after (one round trip less before the first paint)
@@ -24,7 +24,8 @@ function Guarded({ route, Page }: { route: PageRoute; Page: LazyExoticComponent<
     if (me === undefined) return <Loading label="Checking your session…" />;
     if (me === null) {
       if (error) return <ErrorState error={error} onRetry={() => window.location.reload()} />;
-      return <Navigate to={signInPath(here(location))} replace state={expired ? { expired: true } : undefined} />;
+      if (ended === 'signed-out') return <Navigate to="/sign-in" replace state={{ signedOut: true }} />;
+      return <Navigate to={signInPath(here(location))} replace state={ended === 'expired' ? { expired: true } : undefined} />;
     }
     if (access === 'admin' && !me.user.is_admin) return <NotFound />;
   }

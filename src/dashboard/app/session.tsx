@@ -17,8 +17,8 @@ interface SessionState {
   refresh(): Promise<Me | null>;
   /** Forget the account locally (after POST /auth/logout). */
   clear(): void;
-  /** True after a call answered 401 while signed in (the session ended mid-way). */
-  expired: boolean;
+  /** Why the account is gone: a call answered 401 while signed in (`expired`), or the person signed out. */
+  ended: 'expired' | 'signed-out' | null;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
@@ -42,7 +42,7 @@ export function safeNext(next: string | null | undefined): string {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [error, setError] = useState<ApiError | null>(null);
-  const [expired, setExpired] = useState(false);
+  const [ended, setEnded] = useState<SessionState['ended']>(null);
   const meRef = useRef(me);
   meRef.current = me;
 
@@ -51,7 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const data = await request(MeDocument);
       setMe(data.me);
       setError(null);
-      setExpired(false);
+      setEnded(null);
       return data.me;
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError('server', String(e));
@@ -76,13 +76,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () =>
       onSignedOut(() => {
         if (!meRef.current) return;
-        setExpired(true);
+        setEnded('expired');
         setMe(null);
       }),
     [],
   );
 
-  const value = useMemo<SessionState>(() => ({ me, error, refresh, expired, clear: () => (setExpired(false), setMe(null)) }), [me, error, refresh, expired]);
+  const value = useMemo<SessionState>(() => ({ me, error, refresh, ended, clear: () => (setEnded('signed-out'), setMe(null)) }), [me, error, refresh, ended]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -111,6 +111,10 @@ export default function SearchPage() {
   const results = useQuery(SearchDocument, { input: inputFromForm(submitted) }, { skip: !hasQuery });
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const activeFilters =
+    submitted.countries.length + submitted.sources.length + [submitted.dateStart, submitted.dateEnd, submitted.court, submitted.language, submitted.courtTier].filter(Boolean).length;
+  // open beside the results on wide screens; folded on phones (results first) unless the search has no query yet
+  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 1000px)').matches || !hasQuery);
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -123,40 +127,50 @@ export default function SearchPage() {
     <Page title="Search" lead="Hybrid keyword and semantic search over legislation, case law and doctrine. Each search counts as one request of your plan.">
       <div className="search-layout">
         <form onSubmit={submit} className="card search-form" role="search" aria-label="Search the corpus">
-          <Field id="q" label="Query">
-            <input id="q" type="search" value={form.q} onChange={(e) => set('q', e.target.value)} placeholder="e.g. Schadensersatz bei Verletzung des Eigentums" maxLength={1000} />
-          </Field>
-          {discovery.error && !discovery.data ? <ErrorState error={discovery.error} onRetry={discovery.reload} /> : null}
-          <Filters discovery={discovery.data} form={form} set={set} />
-          <AlphaSlider alpha={form.alpha} onChange={(a) => set('alpha', a)} hybrid={discovery.data?.manifest.search.hybrid ?? true} />
-          <div className="grid two">
-            <Field id="detail" label="Result detail">
-              <select id="detail" value={form.detail} onChange={(e) => set('detail', e.target.value)}>
-                {Object.entries(DETAILS).map(([v, l]) => (
-                  <option key={v} value={v}>
-                    {l}
-                  </option>
-                ))}
-              </select>
+          <div className="query-row">
+            <Field id="q" label="Query">
+              <input id="q" type="search" value={form.q} onChange={(e) => set('q', e.target.value)} placeholder="e.g. Schadensersatz bei Verletzung des Eigentums" maxLength={1000} />
             </Field>
-            <Field id="top-k" label="Results">
-              <select id="top-k" value={form.topK} onChange={(e) => set('topK', Number(e.target.value))}>
-                {[5, 10, 20, 50, 100].map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </div>
-          <div className="actions">
             <button type="submit" disabled={!form.q.trim()}>
               Search
             </button>
-            <button type="button" className="secondary" onClick={() => setForm({ ...formFromParams(new URLSearchParams()), q: form.q })}>
-              Clear filters
-            </button>
           </div>
+          {discovery.error && !discovery.data ? <ErrorState error={discovery.error} onRetry={discovery.reload} /> : null}
+          <details className="filters-panel" open={filtersOpen} onToggle={(e) => setFiltersOpen((e.target as HTMLDetailsElement).open)}>
+            <summary>
+              Filters and ranking{activeFilters > 0 ? ` (${activeFilters} set)` : ''}
+            </summary>
+            <Filters discovery={discovery.data} form={form} set={set} />
+            <AlphaSlider alpha={form.alpha} onChange={(a) => set('alpha', a)} hybrid={discovery.data?.manifest.search.hybrid ?? true} />
+            <div className="grid two">
+              <Field id="detail" label="Result detail">
+                <select id="detail" value={form.detail} onChange={(e) => set('detail', e.target.value)}>
+                  {Object.entries(DETAILS).map(([v, l]) => (
+                    <option key={v} value={v}>
+                      {l}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field id="top-k" label="Results">
+                <select id="top-k" value={form.topK} onChange={(e) => set('topK', Number(e.target.value))}>
+                  {[5, 10, 20, 50, 100].map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            </div>
+            <div className="actions">
+              <button type="submit" disabled={!form.q.trim()}>
+                Search with these filters
+              </button>
+              <button type="button" className="secondary" onClick={() => setForm({ ...formFromParams(new URLSearchParams()), q: form.q })}>
+                Clear filters
+              </button>
+            </div>
+          </details>
         </form>
 
         <section className="search-results" aria-labelledby="results-title" aria-busy={results.loading}>

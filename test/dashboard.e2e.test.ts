@@ -7,12 +7,14 @@
  * the test on serious or critical violations. `npm run screenshots` (SCREENSHOTS=1) also writes
  * docs/screenshots/*.png from these steps.
  */
+import { auth as mcpAuth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Page } from 'playwright-core';
 import { UserEntity } from '../src/modules/accounts/user.entity.js';
 import type { Platform } from '../src/platform.js';
 import { expectAccessible, launchChromium, overflowsHorizontally, screenshot, type TestBrowser } from './helpers/chromium.js';
-import { expectHeading, startDashboardPlatform } from './helpers/dashboard.js';
+import { expectHeading, freePort, startDashboardPlatform } from './helpers/dashboard.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { MemoryOAuthClient } from './helpers/oauth-client.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -48,8 +50,9 @@ describe('web dashboard', () => {
     return page;
   }
 
-  async function register(page: Page, email: string): Promise<void> {
-    await page.goto('/dashboard/register');
+  /** Registers through the form (from the registration page already open when `then` is given), then waits for `then` (default: the overview). */
+  async function register(page: Page, email: string, then?: string): Promise<void> {
+    if (!then) await page.goto('/dashboard/register');
     await expectHeading(page, 'Create an account');
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -61,7 +64,7 @@ describe('web dashboard', () => {
     await expectAccessible(page, 'registration');
     await screenshot(page, 'register');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expectHeading(page, 'Overview');
+    await expectHeading(page, then ?? 'Overview');
   }
 
   async function signIn(page: Page, email: string, password: string): Promise<void> {
@@ -273,6 +276,26 @@ describe('web dashboard', () => {
     expect(new URL(page.url()).search).toBe('?next=%2Fkeys');
     await signIn(page, email, PASSWORD);
     await expectHeading(page, 'API keys');
+    await page.context().close();
+  });
+
+  it('takes a person without an account from an MCP client\'s consent page to registration and back', async () => {
+    // a port nothing listens on (and not one of the ports Chromium refuses, such as 9)
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const agent = new MemoryOAuthClient({ redirectUrl: redirectUri, clientName: 'Dashboard test agent' });
+    expect(await mcpAuth(agent, { serverUrl: new URL(`${base}/mcp`) })).toBe('REDIRECT');
+    const page = await open();
+    await page.goto(agent.authorizationUrl!.href);
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await expectHeading(page, 'Create an account');
+    expect(new URL(page.url()).searchParams.get('return_to')).toMatch(/^\/oauth\/interaction\//);
+    // back on the consent page, signed in: allowing access sends the code to the agent
+    const code = page.waitForRequest((r) => r.url().startsWith(redirectUri));
+    await register(page, `agent-${Date.now()}@example.org`, 'Allow Dashboard test agent');
+    await page.getByRole('button', { name: /Allow access as agent-/ }).click();
+    expect(new URL((await code).url()).searchParams.get('code')).toBeTruthy();
+    await page.goto('/dashboard/connect');
+    await page.getByText('Dashboard test agent').waitFor();
     await page.context().close();
   });
 

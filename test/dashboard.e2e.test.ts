@@ -293,7 +293,8 @@ describe('web dashboard', () => {
     const code = page.waitForRequest((r) => r.url().startsWith(redirectUri));
     await register(page, `agent-${Date.now()}@example.org`, 'Allow Dashboard test agent');
     await page.getByRole('button', { name: /Allow access as agent-/ }).click();
-    expect(new URL((await code).url()).searchParams.get('code')).toBeTruthy();
+    const authorizationCode = new URL((await code).url()).searchParams.get('code')!;
+    expect(await mcpAuth(agent, { serverUrl: new URL(`${base}/mcp`), authorizationCode })).toBe('AUTHORIZED');
     await page.goto('/dashboard/connect');
     await page.getByText('Dashboard test agent').waitFor();
     await page.context().close();

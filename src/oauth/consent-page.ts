@@ -2,7 +2,9 @@
  * The consent page of the authorization server, rendered on the server: plain HTML forms that
  * work without JavaScript, labelled inputs, one heading per step, errors announced with
  * role="alert". Every value is HTML-escaped; the page names the client, where it redirects,
- * the scopes and the resource before anything is approved.
+ * the scopes and the resource before anything is approved. Referrer policy same-origin, not
+ * no-referrer: under no-referrer a browser sends `Origin: null` with the form posts, which the
+ * cross-site defence (src/http/cross-site.ts) must refuse when a session cookie rides along.
  */
 
 export interface ConsentView {
@@ -51,7 +53,7 @@ function page(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} – Legal Search</title>
 <style>${STYLE}</style>
 </head>

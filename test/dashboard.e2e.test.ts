@@ -300,6 +300,23 @@ describe('web dashboard', () => {
     await page.context().close();
   });
 
+  it('shows the rate limit with the wait, in words', async () => {
+    const page = await open();
+    await register(page, `limited-${Date.now()}@example.org`);
+    // the Free plan's 10 requests per minute, spent through the API with the same session
+    for (let i = 0; i < 10; i++) {
+      const res = await page.context().request.post(`${base}/v1/search`, { data: { q: 'Schaden', namespace: 'legislation', top_k: 1 } });
+      expect(res.status()).toBe(200);
+    }
+    await page.goto('/dashboard/search?q=Schaden&namespace=legislation');
+    const alert = page.getByRole('alert').filter({ hasText: 'Too many requests' });
+    await alert.waitFor();
+    await expect(alert.innerText()).resolves.toMatch(/try again in \d+ seconds?/i);
+    await expect(alert.getByRole('button', { name: 'Try again' }).isDisabled()).resolves.toBe(true);
+    await expectAccessible(page, 'search, rate-limited');
+    await page.context().close();
+  });
+
   it('lays out keys and search for a 390-pixel phone', async () => {
     const page = await open(390);
     await register(page, `phone-${Date.now()}@example.org`);

@@ -58,6 +58,10 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(['/graphql', '/auth', '/v1', '/oauth', '/mcp', '/.well-known', '/health'].map((p) => [p, { target: api, changeOrigin: false }])),
+    // The API refuses cookie-authenticated posts from another origin (src/http/cross-site.ts): the
+    // dev server's pages speak for the API's origin (development only; run the API with its default BASE_URL).
+    proxy: Object.fromEntries(
+      ['/graphql', '/auth', '/v1', '/oauth', '/mcp', '/.well-known', '/health'].map((p) => [p, { target: api, changeOrigin: false, headers: { origin: new URL(api).origin } }]),
+    ),
   },
 });

@@ -311,7 +311,7 @@ describe('web dashboard', () => {
     await page.goto('/dashboard/search?q=Schaden&namespace=legislation');
     const alert = page.getByRole('alert').filter({ hasText: 'Too many requests' });
     await alert.waitFor();
-    await expect(alert.innerText()).resolves.toMatch(/try again in \d+ seconds?/i);
+    await expect(alert.innerText()).resolves.toMatch(/try again in \d+ (seconds?|minutes?)\./i);
     await expect(alert.getByRole('button', { name: 'Try again' }).isDisabled()).resolves.toBe(true);
     await expectAccessible(page, 'search, rate-limited');
     await page.context().close();

@@ -262,6 +262,25 @@ describe('web dashboard', () => {
     await page.context().close();
   });
 
+  it('verifies the e-mail address through the landing page of a real mail', async () => {
+    const page = await open();
+    const email = `verify-${Date.now()}@example.org`;
+    await register(page, email);
+    await page.getByRole('link', { name: 'Verify it' }).click();
+    await expectHeading(page, 'Verify your e-mail');
+    await page.getByRole('button', { name: 'Send the verification mail' }).click();
+    await page.getByText(`Open the link in the mail sent to ${email}`).waitFor();
+    const mail = await smtp.waitFor(email);
+    const link = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=').match(/https?:\/\/\S+\/verify-email\?token=[\w-]+/)![0];
+    await page.goto(link);
+    await page.getByRole('status').filter({ hasText: /verified/i }).waitFor();
+    await expectAccessible(page, 'e-mail verified');
+    await page.goto('/dashboard/');
+    await expectHeading(page, 'Overview');
+    expect(await page.getByText('is not verified yet').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('sends a person whose session ended mid-way to sign-in, then back to the page', async () => {
     const page = await open();
     const email = `expired-${Date.now()}@example.org`;

@@ -28,6 +28,7 @@ import { mcpRouter } from './mcp/mcp.routes.js';
 import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
 import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
+import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
 
 export interface AppServices {
   legalData: LegalDataApi;
@@ -66,6 +67,8 @@ export async function buildApp(options: {
   trustProxy?: TrustProxySetting;
   /** Caps on open SSE streams (default: the configuration's defaults). */
   sse?: SseLimits;
+  /** The web dashboard at /dashboard (omitted: not served). */
+  dashboard?: DashboardSettings;
 }): Promise<BuiltApp> {
   const { services, logger } = options;
   const app = express();
@@ -75,6 +78,7 @@ export async function buildApp(options: {
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
+  if (options.dashboard) app.use(dashboardRouter(options.dashboard));
   // Before anything authenticates: a cookie-borne state change from another site never runs.
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at

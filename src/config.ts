@@ -5,9 +5,12 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const DEFAULT_CORPUS = path.resolve('../shared/corpus');
+/** The built dashboard (`npm run build:dashboard`), next to the sources whatever the working directory. */
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../dist/dashboard', import.meta.url));
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -52,6 +55,7 @@ const envSchema = z.object({
     .string()
     .refine(isTrustProxyValue, 'must be true, false, a hop count, or comma-separated addresses, CIDR ranges and the names loopback, linklocal, uniquelocal')
     .default('loopback'),
+  DASHBOARD_DIR: z.string().min(1).optional(),
   SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500),
   SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5),
   SUBGRAPH_URLS: z
@@ -224,6 +228,8 @@ export interface Config {
   pinecone: PineconeSettings | null;
   /** Wall-time budget of the vector leg of one search (VECTOR_TIMEOUT_MS; 0 = none): past it, keyword results, `degraded: ["vector"]`. */
   vectorTimeoutMs: number;
+  /** The built web dashboard served at /dashboard (DASHBOARD_DIR; default dist/dashboard of the checkout). */
+  dashboardDir: string;
   accounts: AccountsSettings;
   billing: BillingSettings;
   contributors: ContributorsSettings;
@@ -379,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sse: { maxSessions: e.SSE_MAX_SESSIONS, maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT },
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
+    dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     accounts: {
       sessionSecret: e.SESSION_SECRET,
       adminEmails: (e.ADMIN_EMAILS ?? '')

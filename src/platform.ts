@@ -121,6 +121,16 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     version: VERSION,
     trustProxy: config.trustProxy,
     sse: config.sse,
+    dashboard: {
+      dir: config.dashboardDir,
+      client: {
+        identityProviders: Object.keys(config.accounts.identityProviders),
+        devLogin: config.accounts.devLogin,
+        billing: config.billing.stripe !== null,
+        baseUrl: config.baseUrl,
+        termsVersion: config.accounts.termsVersion,
+      },
+    },
   });
 
   let server: Server | null = null;

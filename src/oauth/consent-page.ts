@@ -2,7 +2,9 @@
  * The consent page of the authorization server, rendered on the server: plain HTML forms that
  * work without JavaScript, labelled inputs, one heading per step, errors announced with
  * role="alert". Every value is HTML-escaped; the page names the client, where it redirects,
- * the scopes and the resource before anything is approved.
+ * the scopes and the resource before anything is approved. Referrer policy same-origin, not
+ * no-referrer: under no-referrer a browser sends `Origin: null` with the form posts, which the
+ * cross-site defence (src/http/cross-site.ts) must refuse when a session cookie rides along.
  */
 
 export interface ConsentView {
@@ -23,7 +25,7 @@ export interface ConsentView {
   /** Configured identity providers, by name. */
   identityProviders: string[];
   /** Form targets (absolute URLs under BASE_URL). */
-  actions: { passwordAuthorize: string; approve: string; deny: string; identityProvider: (name: string) => string };
+  actions: { passwordAuthorize: string; approve: string; deny: string; identityProvider: (name: string) => string; register?: string };
   error?: string;
   email?: string;
 }
@@ -51,7 +53,7 @@ function page(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} – Legal Search</title>
 <style>${STYLE}</style>
 </head>
@@ -124,6 +126,7 @@ ${view.account ? '' : terms}
 <button type="submit" class="primary">Sign in and allow access</button>
 </form>
 ${providers}
+${view.actions.register ? `<p>No account yet? <a href="${escapeHtml(view.actions.register)}">Create one</a>; you come back to this page afterwards.</p>` : ''}
 </section>
 <section aria-labelledby="deny">
 <h2 id="deny">Not what you expected?</h2>

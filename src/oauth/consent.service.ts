@@ -129,6 +129,8 @@ export class ConsentService {
       approve: `${page}/approve`,
       deny: `${page}/deny`,
       identityProvider: (name) => `${page}/login/${name}`,
+      // the dashboard's registration, which signs in and brings the browser back here
+      register: `${this.deps.baseUrl}/dashboard/register?return_to=${encodeURIComponent(new URL(page).pathname)}`,
     };
   }
 

@@ -1,0 +1,58 @@
+/**
+ * The /auth endpoints: the only REST calls of the dashboard (signing in and out, registration,
+ * legal acceptance, password reset, e-mail verification). Everything else goes through GraphQL.
+ */
+import { ApiError, errorFromResponse } from './errors';
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  name: string | null;
+  plan: string;
+  is_admin: boolean;
+  email_verified: boolean;
+  created_at: string;
+}
+
+export interface LegalAcceptanceRequired {
+  legal_acceptance_required: true;
+  legal_acceptance_token: string;
+  terms_version: string;
+}
+
+export type SignInAnswer = SignedInUser | LegalAcceptanceRequired;
+
+export function needsLegalAcceptance(answer: SignInAnswer): answer is LegalAcceptanceRequired {
+  return 'legal_acceptance_required' in answer && answer.legal_acceptance_required === true;
+}
+
+async function post<T>(path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError('network', 'The server could not be reached. Check your connection and try again.');
+  }
+  if (!res.ok) throw await errorFromResponse(res);
+  return (await res.json()) as T;
+}
+
+export const auth = {
+  login: (email: string, password: string) => post<SignInAnswer>('/auth/login', { email, password }),
+  devLogin: (email: string, name?: string) => post<SignInAnswer>('/auth/dev-login', { email, name: name || null }),
+  register: (body: { email: string; password: string; name?: string | null; accept_terms: boolean; acknowledge_privacy: boolean }) =>
+    post<SignedInUser>('/auth/register', body),
+  logout: () => post<{ detail: string }>('/auth/logout'),
+  /** `token` undefined: the token is in the HttpOnly cookie an identity-provider sign-in set. */
+  acceptLegal: (token: string | undefined, accept_terms: boolean, acknowledge_privacy: boolean) =>
+    post<SignInAnswer>('/auth/legal-acceptance', { ...(token ? { legal_acceptance_token: token } : {}), accept_terms, acknowledge_privacy }),
+  requestPasswordReset: (email: string) => post<{ detail: string }>('/auth/password-reset/request', { email }),
+  confirmPasswordReset: (token: string, password: string) => post<{ detail: string }>('/auth/password-reset/confirm', { token, password }),
+  requestEmailVerification: () => post<{ detail: string }>('/auth/verify-email/request'),
+  confirmEmailVerification: (token: string) => post<{ detail: string }>('/auth/verify-email/confirm', { token }),
+};

@@ -1,0 +1,51 @@
+/**
+ * The dashboard's GraphQL client: one POST to the service's supergraph (/graphql) per
+ * operation, with the session cookie (same origin). Typed by the generated documents
+ * (src/dashboard/gql): `request(KeysDocument)` answers the KeysQuery type.
+ */
+import type { TypedDocumentString } from '../gql/graphql';
+import { ApiError, errorFromGraphql, errorFromResponse } from './errors';
+
+export const GRAPHQL_ENDPOINT = '/graphql';
+
+/** Listeners told when a call answers 401/UNAUTHENTICATED (the session ended mid-way). */
+const signedOutListeners = new Set<() => void>();
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+function report(error: ApiError): ApiError {
+  if (error.kind === 'unauthenticated') for (const l of signedOutListeners) l();
+  return error;
+}
+
+export type Variables<V> = V extends Record<string, never> ? [variables?: V] : [variables: V];
+
+/** Runs a typed operation; throws an ApiError on any failure (HTTP, GraphQL errors, network). */
+export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: Variables<V>): Promise<R> {
+  let res: Response;
+  try {
+    res = await fetch(GRAPHQL_ENDPOINT, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+      body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
+    });
+  } catch {
+    throw new ApiError('network', 'The server could not be reached. Check your connection and try again.');
+  }
+  let body: { data?: R | null; errors?: { message?: string; extensions?: { code?: string } }[] } | null = null;
+  const type = res.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      body = await res.json();
+    } catch {
+      body = null;
+    }
+  }
+  if (body?.errors && body.errors.length > 0) throw report(errorFromGraphql(body.errors, res.status));
+  if (!res.ok) throw report(await errorFromResponse(res));
+  if (!body || body.data == null) throw new ApiError('server', 'The server gave no answer');
+  return body.data;
+}

@@ -1,0 +1,115 @@
+/**
+ * The app shell: skip link, header with the navigation (administration only for
+ * administrators, billing only when it is on), the account menu with sign-out, and the main
+ * region. Focus moves to the page heading after each navigation (screen readers announce it).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { auth } from '../api/auth';
+import { config } from './config';
+import { navItems } from './areas';
+import { useSession } from './session';
+
+function useFocusHeadingOnNavigate() {
+  const location = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const t = setTimeout(() => document.getElementById('page-title')?.focus(), 50);
+    return () => clearTimeout(t);
+  }, [location.pathname]);
+}
+
+export function Shell() {
+  const { me, clear } = useSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  useFocusHeadingOnNavigate();
+  useEffect(() => setOpen(false), [location.pathname]);
+  const items = navItems.filter(
+    (i) => (i.access !== 'admin' || me?.user.is_admin) && (!i.requiresBilling || config.billing) && (i.access === 'public' || me),
+  );
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Legal Search
+        </Link>
+        {me && (
+          <button type="button" className="menu-toggle secondary" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen((o) => !o)}>
+            Menu
+          </button>
+        )}
+        {me && (
+          <nav id="main-nav" aria-label="Main" className={open ? 'open' : undefined}>
+            <ul>
+              {items.map((i) => (
+                <li key={i.to}>
+                  <NavLink to={i.to} end={i.to === '/'}>
+                    {i.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <div className="account">
+              <span className="account-email" title={me.user.email}>
+                {me.user.email}
+              </span>
+              <button
+                type="button"
+                className="secondary"
+                onClick={async () => {
+                  try {
+                    await auth.logout();
+                  } finally {
+                    // the page's guard then sends the person to sign-in ("You are signed out.")
+                    clear();
+                    navigate('/sign-in', { replace: true, state: { signedOut: true } });
+                  }
+                }}
+              >
+                Sign out
+              </button>
+            </div>
+          </nav>
+        )}
+        {me === null && (
+          <nav aria-label="Account" className="signed-out-nav">
+            <Link to="/sign-in">Sign in</Link>
+            <Link to="/register">Create account</Link>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** Sign-in, registration and the other pages without navigation. */
+export function BareShell() {
+  useFocusHeadingOnNavigate();
+  return (
+    <div className="app bare">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Legal Search
+        </Link>
+      </header>
+      <main id="main" tabIndex={-1} className="narrow">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,1438 @@
+/* eslint-disable */
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = T | null | undefined;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  join__DirectiveArguments: { input: any; output: any; }
+  join__FieldSet: { input: any; output: any; }
+  link__Import: { input: any; output: any; }
+};
+
+/** An audit log entry; before and after as JSON text. */
+export type AdminAuditEntryType = {
+  action: Scalars['String']['output'];
+  actor_email: Scalars['String']['output'];
+  actor_user_id: Maybe<Scalars['String']['output']>;
+  after_json: Maybe<Scalars['String']['output']>;
+  before_json: Maybe<Scalars['String']['output']>;
+  created_at: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  reason: Maybe<Scalars['String']['output']>;
+  target_id: Scalars['String']['output'];
+  target_type: Scalars['String']['output'];
+};
+
+export type AdminAuditPageType = {
+  items: Array<AdminAuditEntryType>;
+  total: Scalars['Int']['output'];
+};
+
+export type AdminFeedbackListType = {
+  reports: Array<AdminFeedbackReportType>;
+  status: Scalars['String']['output'];
+  total: Scalars['Int']['output'];
+};
+
+export type AdminFeedbackReportType = {
+  channel: Scalars['String']['output'];
+  created_at: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  forwarded_url: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  issue_type: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  source_id: Maybe<Scalars['String']['output']>;
+  status: Scalars['String']['output'];
+  status_note: Maybe<Scalars['String']['output']>;
+  updated_at: Maybe<Scalars['String']['output']>;
+  user_id: Maybe<Scalars['String']['output']>;
+};
+
+export type AdminOverrideType = {
+  plan: Scalars['String']['output'];
+  reason: Maybe<Scalars['String']['output']>;
+  set_at: Scalars['String']['output'];
+};
+
+export type AdminPlanOverrideType = {
+  plan: Scalars['String']['output'];
+  reason: Maybe<Scalars['String']['output']>;
+  set_at: Scalars['String']['output'];
+  set_by_user_id: Maybe<Scalars['String']['output']>;
+};
+
+/** GET /v1/admin/stats. */
+export type AdminStatsType = {
+  active_users_7d: Scalars['Int']['output'];
+  active_users_30d: Scalars['Int']['output'];
+  daily_requests: Array<DailyRequestsType>;
+  new_users_7d: Scalars['Int']['output'];
+  new_users_30d: Scalars['Int']['output'];
+  requests_today: Scalars['Int']['output'];
+  top_endpoints: Array<EndpointCountType>;
+  total_users: Scalars['Int']['output'];
+};
+
+/** A user as GET /v1/admin/users lists it; request counts are batched per page (DataLoader). */
+export type AdminUserType = {
+  created_at: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  is_admin: Scalars['Boolean']['output'];
+  last_active_at: Maybe<Scalars['String']['output']>;
+  name: Maybe<Scalars['String']['output']>;
+  override: Maybe<AdminPlanOverrideType>;
+  plan: Scalars['String']['output'];
+  requests_period: Scalars['Int']['output'];
+  requests_total: Scalars['Int']['output'];
+  role: Maybe<Scalars['String']['output']>;
+  subscription_plan: Scalars['String']['output'];
+  workspace: Maybe<AdminWorkspaceRefType>;
+};
+
+export type AdminUsersPageType = {
+  limit: Scalars['Int']['output'];
+  offset: Scalars['Int']['output'];
+  sort: Scalars['String']['output'];
+  total: Scalars['Int']['output'];
+  users: Array<AdminUserType>;
+};
+
+export type AdminWorkspaceRefType = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** An API key record (the full key only in createKey); revoked keys stay listed. */
+export type ApiKeyType = {
+  created_at: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  key_prefix: Scalars['String']['output'];
+  /** Its creation time until it is first used. */
+  last_used_at: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  /** Revoked keys stay listed and no longer authenticate. */
+  revoked: Scalars['Boolean']['output'];
+};
+
+export type AudienceType = {
+  audience: Scalars['String']['output'];
+};
+
+/** AutoTopupRequest. */
+export type AutoTopupInput = {
+  amount_usd?: InputMaybe<Scalars['Int']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  threshold_usd?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type AutoTopupSettingsType = {
+  amount_usd: Scalars['Int']['output'];
+  enabled: Scalars['Boolean']['output'];
+  threshold_usd: Scalars['Int']['output'];
+};
+
+export type AutoTopupType = {
+  amount_usd: Scalars['Int']['output'];
+  enabled: Scalars['Boolean']['output'];
+  last_failure: Maybe<FailureType>;
+  threshold_usd: Scalars['Int']['output'];
+};
+
+/** GET /v1/billing/status. */
+export type BillingStatusType = {
+  /** An administrator's plan override; it wins over the subscription while set. */
+  admin_override: Maybe<AdminOverrideType>;
+  audience: Maybe<Scalars['String']['output']>;
+  billing_enabled: Scalars['Boolean']['output'];
+  credits: CreditsType;
+  plan: Scalars['String']['output'];
+  subscription: Maybe<SubscriptionType>;
+  workspace: Maybe<WorkspaceType>;
+};
+
+/** CheckoutRequest. */
+export type CheckoutInput = {
+  audience?: InputMaybe<Scalars['String']['input']>;
+  interval?: InputMaybe<Scalars['String']['input']>;
+  legal_accepted?: InputMaybe<Scalars['Boolean']['input']>;
+  plan: Scalars['String']['input'];
+  promo_code?: InputMaybe<Scalars['String']['input']>;
+  quantity?: InputMaybe<Scalars['Int']['input']>;
+  workspace_name?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CheckoutUrlType = {
+  checkout_url: Scalars['String']['output'];
+};
+
+export type CheckoutVerificationType = {
+  credits_usd: Maybe<Scalars['Float']['output']>;
+  interval: Maybe<Scalars['String']['output']>;
+  mode: Scalars['String']['output'];
+  payment_status: Scalars['String']['output'];
+  plan: Maybe<Scalars['String']['output']>;
+  quantity: Maybe<Scalars['Int']['output']>;
+  session_id: Scalars['String']['output'];
+  status: Maybe<Scalars['String']['output']>;
+  workspace_id: Maybe<Scalars['String']['output']>;
+};
+
+export type CountryInfo = {
+  case_law_sources: Scalars['Int']['output'];
+  code: Scalars['String']['output'];
+  doctrine_sources: Scalars['Int']['output'];
+  legislation_sources: Scalars['Int']['output'];
+  total_documents: Scalars['Int']['output'];
+};
+
+export type CourtInfo = {
+  country: Scalars['String']['output'];
+  court: Scalars['String']['output'];
+  court_tier: Maybe<Scalars['Int']['output']>;
+  source: Scalars['String']['output'];
+  total_documents: Scalars['Int']['output'];
+};
+
+export type CoverageTotals = {
+  documents: Scalars['Int']['output'];
+  patterns: Scalars['Int']['output'];
+  resolvable_documents: Scalars['Int']['output'];
+  sources: Scalars['Int']['output'];
+  sources_with_patterns: Scalars['Int']['output'];
+};
+
+export type CreatedApiKeyType = {
+  created_at: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  /** The full key: shown once. */
+  key: Scalars['String']['output'];
+  key_prefix: Scalars['String']['output'];
+  /** Its creation time until it is first used. */
+  last_used_at: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  /** Revoked keys stay listed and no longer authenticate. */
+  revoked: Scalars['Boolean']['output'];
+};
+
+export type CreditsType = {
+  auto_topup: AutoTopupSettingsType;
+  auto_topup_last_failure: Maybe<FailureType>;
+  balance_usd: Scalars['Float']['output'];
+};
+
+export type DailyRequestsType = {
+  date: Scalars['String']['output'];
+  requests: Scalars['Int']['output'];
+};
+
+export type DateRange = {
+  max: Maybe<Scalars['String']['output']>;
+  min: Maybe<Scalars['String']['output']>;
+};
+
+/** A full document of the corpus. Entity: other subgraphs reference it by id. */
+export type Document = {
+  authority: Maybe<Scalars['String']['output']>;
+  canonical_path: Maybe<Scalars['String']['output']>;
+  case_number: Maybe<Scalars['String']['output']>;
+  chamber: Maybe<Scalars['String']['output']>;
+  country: Scalars['String']['output'];
+  court: Maybe<Scalars['String']['output']>;
+  court_tier: Maybe<Scalars['Int']['output']>;
+  date: Maybe<Scalars['String']['output']>;
+  decision_number: Maybe<Scalars['String']['output']>;
+  decision_type: Maybe<Scalars['String']['output']>;
+  document_type: Maybe<Scalars['String']['output']>;
+  ecli: Maybe<Scalars['String']['output']>;
+  effective_date: Maybe<Scalars['String']['output']>;
+  eli_uri: Maybe<Scalars['String']['output']>;
+  expiry_date: Maybe<Scalars['String']['output']>;
+  /** Source-specific fields beyond the common model. */
+  extra: Scalars['JSONObject']['output'];
+  granularity: Maybe<Scalars['String']['output']>;
+  /** <source>/<source_id>, e.g. DE/GesetzeImInternet/bgb/823. */
+  id: Scalars['ID']['output'];
+  identifier: Maybe<Scalars['String']['output']>;
+  jurisdiction: Maybe<Scalars['String']['output']>;
+  language: Maybe<Scalars['String']['output']>;
+  /** case_law, legislation or doctrine */
+  namespace: Scalars['String']['output'];
+  parent_source_id: Maybe<Scalars['String']['output']>;
+  short_names: Array<Scalars['String']['output']>;
+  /** <country>/<source_name> */
+  source: Scalars['String']['output'];
+  source_id: Scalars['String']['output'];
+  status: Maybe<Scalars['String']['output']>;
+  subdivision: Maybe<Scalars['String']['output']>;
+  summary: Maybe<Scalars['String']['output']>;
+  text: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+  unit_number: Maybe<Scalars['String']['output']>;
+  unit_type: Maybe<Scalars['String']['output']>;
+  url: Maybe<Scalars['String']['output']>;
+};
+
+export type EndpointCountType = {
+  endpoint: Scalars['String']['output'];
+  requests: Scalars['Int']['output'];
+};
+
+export type FailureType = {
+  at: Scalars['String']['output'];
+  reason: Scalars['String']['output'];
+};
+
+export type IndexStats = {
+  chunks: Scalars['Int']['output'];
+  chunks_with_vectors: Scalars['Int']['output'];
+  embedding_model: Maybe<Scalars['String']['output']>;
+  ready: Scalars['Boolean']['output'];
+};
+
+/** The key revocation response (DELETE /v1/keys/{key_id}). */
+export type KeyRevocationType = {
+  id: Scalars['ID']['output'];
+  status: Scalars['String']['output'];
+};
+
+export type LegalAcceptanceType = {
+  accepted: Scalars['Boolean']['output'];
+  accepted_at: Maybe<Scalars['String']['output']>;
+  current_terms_version: Scalars['String']['output'];
+  terms_version: Maybe<Scalars['String']['output']>;
+};
+
+export type Manifest = {
+  api_version: Scalars['String']['output'];
+  collections: Array<ManifestCollection>;
+  description: Scalars['String']['output'];
+  endpoints: Array<Scalars['String']['output']>;
+  generated_at: Scalars['String']['output'];
+  jurisdictions: Array<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  search: ManifestSearch;
+  sources: Array<ManifestSource>;
+  version: Scalars['String']['output'];
+};
+
+export type ManifestCollection = {
+  /** case_law, legislation or doctrine */
+  namespace: Scalars['String']['output'];
+  sources: Scalars['Int']['output'];
+  total_documents: Scalars['Int']['output'];
+};
+
+export type ManifestSearch = {
+  embedding_model: Maybe<Scalars['String']['output']>;
+  engine: Scalars['String']['output'];
+  hybrid: Scalars['Boolean']['output'];
+};
+
+export type ManifestSource = {
+  commercial_use: Maybe<Scalars['Boolean']['output']>;
+  country: Scalars['String']['output'];
+  license_id: Maybe<Scalars['String']['output']>;
+  license_name: Maybe<Scalars['String']['output']>;
+  license_url: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  total_documents: Scalars['Int']['output'];
+};
+
+/** The signed-in account (GET /auth/me). */
+export type MeType = {
+  legal_acceptance: LegalAcceptanceType;
+  plan: Scalars['String']['output'];
+  user: UserType;
+  workspace_role: Scalars['String']['output'];
+};
+
+export type Mutation = {
+  /** DELETE /v1/admin/users/{user_id}: erasure by the deletion rules. */
+  adminEraseUser: UserErasureResultType;
+  /** POST /v1/admin/feedback/{report_id}/mark-forwarded. */
+  adminMarkFeedbackForwarded: AdminFeedbackReportType;
+  /** PATCH /v1/admin/users/{user_id}: sets (plan) or removes (null) the plan override. */
+  adminSetPlanOverride: PlanOverrideResultType;
+  /** PATCH /v1/admin/feedback/{report_id}: resolved, dismissed or forwarded. */
+  adminUpdateFeedback: AdminFeedbackReportType;
+  /** PATCH /v1/team/members/{member_user_id}. */
+  changeMemberRole: TeamMemberRole;
+  /** POST /v1/billing/checkout: records the legal assent, then a Stripe Checkout Session. */
+  checkout: CheckoutUrlType;
+  /** Creates an API key; the full key is in this answer only. */
+  createKey: CreatedApiKeyType;
+  /** POST /v1/billing/credit-topups/checkout. */
+  creditTopupCheckout: CheckoutUrlType;
+  /** DELETE /v1/team/join-link. */
+  disableJoinLink: TeamJoinLinkResult;
+  /** POST /v1/team/invites. */
+  inviteMembers: TeamInvitesResult;
+  /** POST /v1/team/join. */
+  joinTeam: TeamJoinResult;
+  /** POST /v1/billing/portal. */
+  portalSession: PortalSessionType;
+  /** DELETE /v1/team/members/{member_user_id}: leave or remove. */
+  removeMember: TeamStatus;
+  /** DELETE /v1/team/invites/{invite_id}. */
+  revokeInvite: TeamStatus;
+  /** Revokes one of the caller's keys at once (it stays listed as revoked); NOT_FOUND for any other id. */
+  revokeKey: KeyRevocationType;
+  /** Revokes the caller's authorisation of a client: its access and refresh tokens end at once; NOT_FOUND when there is none. */
+  revokeOAuthGrant: OAuthGrantRevocationType;
+  /** POST /v1/team/join-link: create or rotate. */
+  rotateJoinLink: TeamJoinLinkResult;
+  /** PUT /v1/team/domains. */
+  setAllowedDomains: TeamDomains;
+  /** POST /v1/billing/audience. */
+  setAudience: AudienceType;
+  /** PUT /v1/billing/credit-topups/auto. */
+  setAutoTopup: AutoTopupType;
+  /** POST /v1/team/seats (owner only). */
+  setSeats: TeamSeats;
+  /** POST /v1/billing/checkout/verify. */
+  verifyCheckout: CheckoutVerificationType;
+};
+
+
+export type MutationAdminEraseUserArgs = {
+  reason: InputMaybe<Scalars['String']['input']>;
+  user_id: Scalars['String']['input'];
+};
+
+
+export type MutationAdminMarkFeedbackForwardedArgs = {
+  report_id: Scalars['String']['input'];
+  url: Scalars['String']['input'];
+};
+
+
+export type MutationAdminSetPlanOverrideArgs = {
+  plan: InputMaybe<Scalars['String']['input']>;
+  reason: InputMaybe<Scalars['String']['input']>;
+  user_id: Scalars['String']['input'];
+};
+
+
+export type MutationAdminUpdateFeedbackArgs = {
+  note: InputMaybe<Scalars['String']['input']>;
+  report_id: Scalars['String']['input'];
+  status: Scalars['String']['input'];
+};
+
+
+export type MutationChangeMemberRoleArgs = {
+  member_user_id: Scalars['String']['input'];
+  role: Scalars['String']['input'];
+};
+
+
+export type MutationCheckoutArgs = {
+  input: CheckoutInput;
+};
+
+
+export type MutationCreateKeyArgs = {
+  name: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreditTopupCheckoutArgs = {
+  amount_usd: Scalars['Int']['input'];
+};
+
+
+export type MutationInviteMembersArgs = {
+  emails: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationJoinTeamArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+export type MutationRemoveMemberArgs = {
+  member_user_id: Scalars['String']['input'];
+};
+
+
+export type MutationRevokeInviteArgs = {
+  invite_id: Scalars['String']['input'];
+};
+
+
+export type MutationRevokeKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeOAuthGrantArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetAllowedDomainsArgs = {
+  domains: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationSetAudienceArgs = {
+  audience: Scalars['String']['input'];
+};
+
+
+export type MutationSetAutoTopupArgs = {
+  input: AutoTopupInput;
+};
+
+
+export type MutationSetSeatsArgs = {
+  quantity: Scalars['Int']['input'];
+};
+
+
+export type MutationVerifyCheckoutArgs = {
+  session_id: Scalars['String']['input'];
+};
+
+/** Document counts per namespace. */
+export type NamespaceCounts = {
+  case_law: Scalars['Int']['output'];
+  doctrine: Scalars['Int']['output'];
+  legislation: Scalars['Int']['output'];
+};
+
+/** DELETE /v1/oauth/grants/{id}. */
+export type OAuthGrantRevocationType = {
+  id: Scalars['ID']['output'];
+  status: Scalars['String']['output'];
+};
+
+/** An OAuth client the user authorised (GET /v1/oauth/grants). */
+export type OAuthGrantType = {
+  authorized_at: Scalars['String']['output'];
+  client_id: Scalars['String']['output'];
+  client_name: Maybe<Scalars['String']['output']>;
+  client_uri: Maybe<Scalars['String']['output']>;
+  expires_at: Maybe<Scalars['String']['output']>;
+  /** The client id: the handle to revoke with. */
+  id: Scalars['ID']['output'];
+  resources: Array<Scalars['String']['output']>;
+  scopes: Array<Scalars['String']['output']>;
+};
+
+/** What was understood of the reference. */
+export type ParsedReference = {
+  act: Maybe<Scalars['String']['output']>;
+  act_id: Maybe<Scalars['String']['output']>;
+  case_number: Maybe<Scalars['String']['output']>;
+  country: Maybe<Scalars['String']['output']>;
+  court: Maybe<Scalars['String']['output']>;
+  date: Maybe<Scalars['String']['output']>;
+  following: Scalars['Boolean']['output'];
+  identifier: Maybe<Scalars['String']['output']>;
+  identifier_kind: Maybe<Scalars['String']['output']>;
+  other_units: Array<Scalars['String']['output']>;
+  sub_units: Array<Scalars['String']['output']>;
+  unit_number: Maybe<Scalars['String']['output']>;
+  unit_type: Maybe<Scalars['String']['output']>;
+};
+
+export type PlanLimitsType = {
+  per_day: Maybe<Scalars['Int']['output']>;
+  per_minute: Scalars['Int']['output'];
+  per_period: Maybe<Scalars['Int']['output']>;
+};
+
+export type PlanOverrideResultType = {
+  override: Maybe<AdminPlanOverrideType>;
+  plan: Scalars['String']['output'];
+  subscription_plan: Scalars['String']['output'];
+  user_id: Scalars['ID']['output'];
+};
+
+export type PlanPriceIdsType = {
+  monthly: Maybe<Scalars['String']['output']>;
+  yearly: Maybe<Scalars['String']['output']>;
+};
+
+export type PlanPricesType = {
+  currency: Scalars['String']['output'];
+  monthly: Scalars['Float']['output'];
+  yearly: Scalars['Float']['output'];
+};
+
+/** A purchasable plan (GET /v1/billing/plans); the audience fields only in an audience catalogue. */
+export type PlanType = {
+  features: Array<Scalars['String']['output']>;
+  limits: PlanLimitsType;
+  name: Scalars['String']['output'];
+  order: Maybe<Scalars['Int']['output']>;
+  per_seat: Scalars['Boolean']['output'];
+  /** Only when billing is enabled. */
+  price_ids: Maybe<PlanPriceIdsType>;
+  prices: PlanPricesType;
+  recommended: Maybe<Scalars['Boolean']['output']>;
+  slug: Scalars['String']['output'];
+  tagline: Maybe<Scalars['String']['output']>;
+};
+
+export type PlansType = {
+  audience: Maybe<Scalars['String']['output']>;
+  plans: Array<PlanType>;
+  title: Maybe<Scalars['String']['output']>;
+};
+
+export type PortalSessionType = {
+  url: Scalars['String']['output'];
+};
+
+/** GET /v1/billing/promo. */
+export type PromoType = {
+  amount_off: Maybe<Scalars['Float']['output']>;
+  code: Scalars['String']['output'];
+  currency: Maybe<Scalars['String']['output']>;
+  duration: Maybe<Scalars['String']['output']>;
+  duration_in_months: Maybe<Scalars['Int']['output']>;
+  expires_at: Maybe<Scalars['String']['output']>;
+  percent_off: Maybe<Scalars['Float']['output']>;
+  plans: Maybe<Array<Scalars['String']['output']>>;
+  reason: Maybe<Scalars['String']['output']>;
+  seats_remaining: Maybe<Scalars['Int']['output']>;
+  valid: Scalars['Boolean']['output'];
+};
+
+export type Query = {
+  /** GET /v1/admin/audit (administrators only). */
+  adminAudit: AdminAuditPageType;
+  /** GET /v1/admin/feedback (administrators only). */
+  adminFeedback: AdminFeedbackListType;
+  /** GET /v1/admin/stats (administrators only). */
+  adminStats: AdminStatsType;
+  /** GET /v1/admin/users/{user_id}/endpoints (administrators only). */
+  adminUserEndpoints: UserEndpointsType;
+  /** GET /v1/admin/users (administrators only). */
+  adminUsers: AdminUsersPageType;
+  /** GET /v1/billing/credit-topups/auto. */
+  autoTopup: AutoTopupType;
+  /** GET /v1/billing/status. */
+  billingStatus: BillingStatusType;
+  /** Jurisdictions with catalogued sources. */
+  countries: Array<CountryInfo>;
+  /** Courts with document counts, optionally for one country or source. */
+  courts: Array<CourtInfo>;
+  /** A full document; null when unknown. */
+  document: Maybe<Document>;
+  /** Filter values present in a source; NOT_FOUND for an unknown source. */
+  filters: SourceFilters;
+  /** The caller's API keys, newest first; revoked ones stay listed with revoked: true. */
+  keys: Array<ApiKeyType>;
+  /** What this service holds and offers. */
+  manifest: Manifest;
+  /** The signed-in account; UNAUTHENTICATED without credentials. */
+  me: MeType;
+  /** The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants). */
+  oauthGrants: Array<OAuthGrantType>;
+  /** GET /v1/billing/plans: the legacy catalogue, or an audience catalogue. */
+  plans: PlansType;
+  /** GET /v1/billing/promo. */
+  promo: PromoType;
+  /** Resolves a citation to exact documents (same contract as POST /v1/resolve). */
+  resolve: ResolveResponse;
+  /** Per source: whether resolve patterns reach it, how many, and its documents. */
+  resolveCoverage: ResolveCoverage;
+  /** Hybrid semantic + keyword search (same contract as POST /v1/search). */
+  search: SearchResponse;
+  /** Sources of a jurisdiction; NOT_FOUND when it has none. */
+  sources: Array<SourceInfo>;
+  /** Corpus and index statistics. */
+  stats: Stats;
+  /** GET /v1/team: the caller's team workspace (null in the personal workspace). */
+  team: Maybe<Workspace>;
+  /** The caller's usage and limits (GET /v1/usage/me). */
+  usage: UsageType;
+};
+
+
+export type QueryAdminAuditArgs = {
+  action: InputMaybe<Scalars['String']['input']>;
+  limit: InputMaybe<Scalars['Int']['input']>;
+  offset: InputMaybe<Scalars['Int']['input']>;
+  target_id: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryAdminFeedbackArgs = {
+  limit: InputMaybe<Scalars['Int']['input']>;
+  status: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryAdminUserEndpointsArgs = {
+  user_id: Scalars['String']['input'];
+};
+
+
+export type QueryAdminUsersArgs = {
+  limit: InputMaybe<Scalars['Int']['input']>;
+  offset: InputMaybe<Scalars['Int']['input']>;
+  search: InputMaybe<Scalars['String']['input']>;
+  sort: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryCourtsArgs = {
+  country: InputMaybe<Scalars['String']['input']>;
+  source: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryDocumentArgs = {
+  source: Scalars['String']['input'];
+  sourceId: Scalars['String']['input'];
+};
+
+
+export type QueryFiltersArgs = {
+  namespace: InputMaybe<Scalars['String']['input']>;
+  source: Scalars['String']['input'];
+};
+
+
+export type QueryPlansArgs = {
+  audience: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryPromoArgs = {
+  code: Scalars['String']['input'];
+};
+
+
+export type QueryResolveArgs = {
+  input: ResolveInput;
+};
+
+
+export type QuerySearchArgs = {
+  input: SearchInput;
+};
+
+
+export type QuerySourcesArgs = {
+  country: Scalars['String']['input'];
+  includeEmpty?: Scalars['Boolean']['input'];
+};
+
+export type ResolveCoverage = {
+  sources: Array<SourceCoverage>;
+  totals: CoverageTotals;
+};
+
+/** ResolveRequest (same contract as POST /v1/resolve). */
+export type ResolveInput = {
+  /** Jurisdiction the reference belongs to (DE, FR, EU, CH, CoE…). */
+  hint_country?: InputMaybe<Scalars['String']['input']>;
+  /** legislation or case_law. */
+  hint_type?: InputMaybe<Scalars['String']['input']>;
+  /** A citation in any national style (ECLI, CELEX, `§ 823 Abs. 1 BGB`, `Article 6(1)(a) GDPR`…). */
+  reference: Scalars['String']['input'];
+};
+
+export type ResolveResponse = {
+  documents: Array<ResolvedDocument>;
+  elapsed_ms: Scalars['Int']['output'];
+  /** exact, ambiguous, pattern, title_search, fallback_search, none, error or timeout. */
+  match_type: Scalars['String']['output'];
+  parsed: ParsedReference;
+  reference: Scalars['String']['output'];
+  resolved: Scalars['Boolean']['output'];
+};
+
+export type ResolvedDocument = {
+  canonical_path: Maybe<Scalars['String']['output']>;
+  confidence: Scalars['Float']['output'];
+  country: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  namespace: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  source_id: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+  url: Maybe<Scalars['String']['output']>;
+};
+
+export type SearchHit = {
+  authority: Maybe<Scalars['String']['output']>;
+  canonical_path: Maybe<Scalars['String']['output']>;
+  case_number: Maybe<Scalars['String']['output']>;
+  chamber: Maybe<Scalars['String']['output']>;
+  country: Maybe<Scalars['String']['output']>;
+  court: Maybe<Scalars['String']['output']>;
+  court_tier: Maybe<Scalars['Int']['output']>;
+  date: Maybe<Scalars['String']['output']>;
+  decision_number: Maybe<Scalars['String']['output']>;
+  decision_type: Maybe<Scalars['String']['output']>;
+  document_type: Maybe<Scalars['String']['output']>;
+  ecli: Maybe<Scalars['String']['output']>;
+  effective_date: Maybe<Scalars['String']['output']>;
+  eli_uri: Maybe<Scalars['String']['output']>;
+  expiry_date: Maybe<Scalars['String']['output']>;
+  /** Length of the whole text in characters. */
+  full_text_size: Maybe<Scalars['Int']['output']>;
+  granularity: Maybe<Scalars['String']['output']>;
+  /** <source>/<source_id>; Query.document returns the document. */
+  id: Scalars['ID']['output'];
+  identifier: Maybe<Scalars['String']['output']>;
+  jurisdiction: Maybe<Scalars['String']['output']>;
+  language: Maybe<Scalars['String']['output']>;
+  /** full_metadata: every public field of the document. */
+  metadata: Maybe<Scalars['JSONObject']['output']>;
+  /** case_law, legislation or doctrine */
+  namespace: Scalars['String']['output'];
+  parent_source_id: Maybe<Scalars['String']['output']>;
+  quality_tier: Maybe<Scalars['Int']['output']>;
+  score: Scalars['Float']['output'];
+  snippet: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
+  source_id: Scalars['String']['output'];
+  status: Maybe<Scalars['String']['output']>;
+  subdivision: Maybe<Scalars['String']['output']>;
+  summary: Maybe<Scalars['String']['output']>;
+  /** full_text and full_metadata: the text, cut at the bound given by full_text_size. */
+  text: Maybe<Scalars['String']['output']>;
+  text_truncated: Maybe<Scalars['Boolean']['output']>;
+  /** True when the text of this hit could not be loaded. */
+  text_unavailable: Maybe<Scalars['Boolean']['output']>;
+  title: Maybe<Scalars['String']['output']>;
+  unit_number: Maybe<Scalars['String']['output']>;
+  unit_type: Maybe<Scalars['String']['output']>;
+  url: Maybe<Scalars['String']['output']>;
+};
+
+/** Search request: the same fields and rules as POST /v1/search. */
+export type SearchInput = {
+  /** Weight of the semantic leg: 1.0 = pure semantic, 0.0 = pure keyword (default 0.7). */
+  alpha?: InputMaybe<Scalars['Float']['input']>;
+  /** Restrict to these jurisdiction codes (DE, FR, EU, CoE...). */
+  country?: InputMaybe<Array<Scalars['String']['input']>>;
+  court?: InputMaybe<Scalars['String']['input']>;
+  /** 1 = supreme/apex, 2 = appellate, 3 = first instance. */
+  court_tier?: InputMaybe<Scalars['Int']['input']>;
+  /** Inclusive upper bound on the document date (YYYY-MM-DD). */
+  date_end?: InputMaybe<Scalars['String']['input']>;
+  /** Inclusive lower bound on the document date (YYYY-MM-DD). */
+  date_start?: InputMaybe<Scalars['String']['input']>;
+  jurisdiction?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 639-1 code. When nothing matches in this language the search is retried once without it. */
+  language?: InputMaybe<Scalars['String']['input']>;
+  /** case_law, legislation or doctrine (default case_law). */
+  namespace?: InputMaybe<Scalars['String']['input']>;
+  /** Free-text query in any language. */
+  q: Scalars['String']['input'];
+  /** snippet, summary_only, full_text or full_metadata (default snippet). */
+  result_detail?: InputMaybe<Scalars['String']['input']>;
+  /** Restrict to these sources, as <country>/<source_name>. */
+  source?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Number of hits to return (1-100, default 10). */
+  top_k?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type SearchResponse = {
+  alpha: Scalars['Float']['output'];
+  elapsed_ms: Scalars['Int']['output'];
+  hits: Array<SearchHit>;
+  /** case_law, legislation or doctrine */
+  namespace: Scalars['String']['output'];
+  query: Scalars['String']['output'];
+  /** Distinct documents that matched within the candidate window. */
+  total_hits: Scalars['Int']['output'];
+};
+
+export type SourceCoverage = {
+  act_names: Scalars['Int']['output'];
+  country: Scalars['String']['output'];
+  documents: Scalars['Int']['output'];
+  has_patterns: Scalars['Boolean']['output'];
+  pattern_kinds: Array<Scalars['String']['output']>;
+  patterns: Scalars['Int']['output'];
+  resolvable_documents: Scalars['Int']['output'];
+  source: Scalars['String']['output'];
+};
+
+export type SourceFilters = {
+  chambers: Array<Scalars['String']['output']>;
+  court_tiers: Array<Scalars['Int']['output']>;
+  courts: Array<Scalars['String']['output']>;
+  date_range: DateRange;
+  decision_types: Array<Scalars['String']['output']>;
+  jurisdictions: Array<Scalars['String']['output']>;
+  languages: Array<Scalars['String']['output']>;
+  /** case_law, legislation or doctrine */
+  namespace: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  subdivisions: Array<Scalars['String']['output']>;
+  total_documents: Scalars['Int']['output'];
+};
+
+export type SourceInfo = {
+  blocked_reason: Maybe<Scalars['String']['output']>;
+  commercial_use: Maybe<Scalars['Boolean']['output']>;
+  country: Scalars['String']['output'];
+  court_name: Maybe<Scalars['String']['output']>;
+  data_types: Array<Scalars['String']['output']>;
+  /** Earliest and latest document date; null when no document is dated. */
+  date_range: Maybe<DateRange>;
+  /** Documents of this source in every namespace. */
+  document_count: Scalars['Int']['output'];
+  documents_by_namespace: NamespaceCounts;
+  license_id: Maybe<Scalars['String']['output']>;
+  license_name: Maybe<Scalars['String']['output']>;
+  license_url: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  notes: Maybe<Scalars['String']['output']>;
+  /** <country>/<source_name> (the same value as source_id) */
+  source: Scalars['String']['output'];
+  /** <country>/<source_name>: the value search.source and filters take. */
+  source_id: Scalars['String']['output'];
+  status: Maybe<Scalars['String']['output']>;
+  tier: Maybe<Scalars['Int']['output']>;
+  total_documents: Scalars['Int']['output'];
+  url: Maybe<Scalars['String']['output']>;
+};
+
+export type Stats = {
+  /** Sources in the catalogue, with or without documents. */
+  catalogued_sources: Scalars['Int']['output'];
+  /** Jurisdictions with at least one document. */
+  countries: Scalars['Int']['output'];
+  date_range: DateRange;
+  /** Document count by country code. */
+  documents_by_country: Scalars['JSONObject']['output'];
+  /** Document count by language code. */
+  documents_by_language: Scalars['JSONObject']['output'];
+  documents_by_namespace: NamespaceCounts;
+  generated_at: Scalars['String']['output'];
+  index: IndexStats;
+  /** Sources with at least one document. */
+  sources: Scalars['Int']['output'];
+  total_documents: Scalars['Int']['output'];
+};
+
+export type SubscriptionType = {
+  cancel_at_period_end: Scalars['Boolean']['output'];
+  current_period_end: Scalars['String']['output'];
+  current_period_start: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  interval: Scalars['String']['output'];
+  plan: Scalars['String']['output'];
+  quantity: Scalars['Int']['output'];
+  status: Scalars['String']['output'];
+};
+
+export type TeamDomains = {
+  allowed_domains: Array<Scalars['String']['output']>;
+};
+
+/** A pending e-mail invite. */
+export type TeamInvite = {
+  created_at: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  expires_at: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  invited_by: Scalars['String']['output'];
+};
+
+export type TeamInviteSkip = {
+  email: Scalars['String']['output'];
+  reason: Scalars['String']['output'];
+};
+
+export type TeamInvitesResult = {
+  invites: Array<TeamInvite>;
+  skipped: Array<TeamInviteSkip>;
+};
+
+export type TeamJoinLink = {
+  created_at: Scalars['String']['output'];
+  token: Scalars['String']['output'];
+  url: Scalars['String']['output'];
+};
+
+export type TeamJoinLinkResult = {
+  join_link: Maybe<TeamJoinLink>;
+};
+
+export type TeamJoinResult = {
+  joined: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  role: Scalars['String']['output'];
+  workspace_id: Scalars['ID']['output'];
+};
+
+export type TeamMember = {
+  joined_at: Scalars['String']['output'];
+  /** The member's requests in the workspace's period. */
+  requests_in_period: Scalars['Int']['output'];
+  role: Scalars['String']['output'];
+  user: Maybe<TeamMemberUser>;
+  user_id: Scalars['ID']['output'];
+};
+
+export type TeamMemberRole = {
+  role: Scalars['String']['output'];
+  user_id: Scalars['ID']['output'];
+};
+
+/** A member's account (resolved in one batch per request). */
+export type TeamMemberUser = {
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  name: Maybe<Scalars['String']['output']>;
+};
+
+export type TeamSeats = {
+  quantity: Scalars['Int']['output'];
+  seat_limit: Scalars['Int']['output'];
+};
+
+export type TeamStatus = {
+  id: Maybe<Scalars['ID']['output']>;
+  status: Scalars['String']['output'];
+  user_id: Maybe<Scalars['ID']['output']>;
+};
+
+export type UsageDayType = {
+  count: Scalars['Int']['output'];
+  date: Scalars['String']['output'];
+};
+
+/** GET /v1/usage/me. */
+export type UsageType = {
+  daily_history: Array<UsageDayType>;
+  has_daily_limit: Scalars['Boolean']['output'];
+  limits_enforced: Scalars['Boolean']['output'];
+  /** The daily cap; plans without one report their period allowance. */
+  per_day_limit: Scalars['Int']['output'];
+  per_minute_limit: Scalars['Int']['output'];
+  per_period_limit: Scalars['Int']['output'];
+  period_end: Maybe<Scalars['String']['output']>;
+  period_start: Scalars['String']['output'];
+  period_type: Scalars['String']['output'];
+  plan: Scalars['String']['output'];
+  requests_in_period: Scalars['Int']['output'];
+  requests_today: Scalars['Int']['output'];
+};
+
+export type UserEndpointsType = {
+  endpoints: Array<EndpointCountType>;
+  user_id: Scalars['ID']['output'];
+};
+
+export type UserErasureResultType = {
+  status: Scalars['String']['output'];
+  user_id: Scalars['ID']['output'];
+};
+
+/** An account (GET /auth/me `user`). */
+export type UserType = {
+  billing: Maybe<BillingStatusType>;
+  created_at: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  email_verified: Scalars['Boolean']['output'];
+  id: Scalars['ID']['output'];
+  is_admin: Scalars['Boolean']['output'];
+  name: Maybe<Scalars['String']['output']>;
+  plan: Scalars['String']['output'];
+  workspace: Maybe<Workspace>;
+};
+
+/** The caller's team workspace (GET /v1/team). */
+export type Workspace = {
+  allowed_domains: Array<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  invites: Array<TeamInvite>;
+  /** Owner and admins only. */
+  join_link: Maybe<TeamJoinLink>;
+  members: Array<TeamMember>;
+  name: Scalars['String']['output'];
+  plan: Scalars['String']['output'];
+  /** The caller's role. */
+  role: Scalars['String']['output'];
+  seat_limit: Scalars['Int']['output'];
+  /** Members plus pending invites. */
+  seats_used: Scalars['Int']['output'];
+};
+
+export type WorkspaceType = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  seat_limit: Scalars['Int']['output'];
+};
+
+export type Join__Graph =
+  | 'ACCOUNTS'
+  | 'ADMIN'
+  | 'BILLING'
+  | 'LEGAL_DATA'
+  | 'TEAMS';
+
+export type Link__Purpose =
+  /** `EXECUTION` features provide metadata necessary for operation execution. */
+  | 'EXECUTION'
+  /** `SECURITY` features provide metadata necessary to securely resolve fields. */
+  | 'SECURITY';
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } };
+
+export type OAuthGrantsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OAuthGrantsQuery = { oauthGrants: Array<{ id: string, client_id: string, client_name: string | null, client_uri: string | null, scopes: Array<string>, resources: Array<string>, authorized_at: string, expires_at: string | null }> };
+
+export type RevokeOAuthGrantMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type RevokeOAuthGrantMutation = { revokeOAuthGrant: { id: string } };
+
+export type KeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type KeysQuery = { keys: Array<{ id: string, name: string, key_prefix: string, created_at: string, last_used_at: string, revoked: boolean }> };
+
+export type CreateKeyMutationVariables = Exact<{
+  name: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type CreateKeyMutation = { createKey: { id: string, name: string, key_prefix: string, created_at: string, key: string } };
+
+export type RevokeKeyMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type RevokeKeyMutation = { revokeKey: { id: string, status: string } };
+
+export type SearchDiscoveryQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SearchDiscoveryQuery = { manifest: { collections: Array<{ namespace: string, total_documents: number, sources: number }>, sources: Array<{ source: string, country: string, name: string, total_documents: number, license_name: string | null, license_url: string | null, commercial_use: boolean | null }>, search: { engine: string, hybrid: boolean, embedding_model: string | null } }, countries: Array<{ code: string, case_law_sources: number, legislation_sources: number, doctrine_sources: number, total_documents: number }> };
+
+export type SourceFiltersQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  namespace: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type SourceFiltersQuery = { filters: { source: string, namespace: string, courts: Array<string>, jurisdictions: Array<string>, chambers: Array<string>, languages: Array<string>, court_tiers: Array<number>, date_range: { min: string | null, max: string | null } } };
+
+export type SearchQueryVariables = Exact<{
+  input: SearchInput;
+}>;
+
+
+export type SearchQuery = { search: { query: string, total_hits: number, alpha: number, namespace: string, elapsed_ms: number, hits: Array<{ id: string, source: string, source_id: string, score: number, namespace: string, title: string | null, snippet: string | null, summary: string | null, url: string | null, country: string | null, language: string | null, court: string | null, court_tier: number | null, date: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, identifier: string | null, canonical_path: string | null, text: string | null, text_truncated: boolean | null, full_text_size: number | null, metadata: Record<string, unknown> | null }> } };
+
+export type DocumentViewQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  sourceId: Scalars['String']['input'];
+}>;
+
+
+export type DocumentViewQuery = { document: { id: string, source: string, source_id: string, namespace: string, country: string, title: string, text: string, language: string | null, date: string | null, url: string | null, court: string | null, court_tier: number | null, chamber: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, status: string | null, identifier: string | null, eli_uri: string | null, effective_date: string | null, canonical_path: string | null, parent_source_id: string | null, summary: string | null, short_names: Array<string> } | null };
+
+export type ResolveQueryVariables = Exact<{
+  input: ResolveInput;
+}>;
+
+
+export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } };
+
+export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type UsageQuery = { usage: { plan: string, period_start: string, period_end: string | null, period_type: string, requests_today: number, requests_in_period: number, per_minute_limit: number, per_day_limit: number, per_period_limit: number, has_daily_limit: boolean, limits_enforced: boolean, daily_history: Array<{ date: string, count: number }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    plan
+    workspace_role
+    user {
+      id
+      email
+      name
+      is_admin
+      email_verified
+      created_at
+    }
+    legal_acceptance {
+      accepted
+      terms_version
+      current_terms_version
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const OAuthGrantsDocument = new TypedDocumentString(`
+    query OAuthGrants {
+  oauthGrants {
+    id
+    client_id
+    client_name
+    client_uri
+    scopes
+    resources
+    authorized_at
+    expires_at
+  }
+}
+    `) as unknown as TypedDocumentString<OAuthGrantsQuery, OAuthGrantsQueryVariables>;
+export const RevokeOAuthGrantDocument = new TypedDocumentString(`
+    mutation RevokeOAuthGrant($id: ID!) {
+  revokeOAuthGrant(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeOAuthGrantMutation, RevokeOAuthGrantMutationVariables>;
+export const KeysDocument = new TypedDocumentString(`
+    query Keys {
+  keys {
+    id
+    name
+    key_prefix
+    created_at
+    last_used_at
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<KeysQuery, KeysQueryVariables>;
+export const CreateKeyDocument = new TypedDocumentString(`
+    mutation CreateKey($name: String) {
+  createKey(name: $name) {
+    id
+    name
+    key_prefix
+    created_at
+    key
+  }
+}
+    `) as unknown as TypedDocumentString<CreateKeyMutation, CreateKeyMutationVariables>;
+export const RevokeKeyDocument = new TypedDocumentString(`
+    mutation RevokeKey($id: ID!) {
+  revokeKey(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeKeyMutation, RevokeKeyMutationVariables>;
+export const SearchDiscoveryDocument = new TypedDocumentString(`
+    query SearchDiscovery {
+  manifest {
+    collections {
+      namespace
+      total_documents
+      sources
+    }
+    sources {
+      source
+      country
+      name
+      total_documents
+      license_name
+      license_url
+      commercial_use
+    }
+    search {
+      engine
+      hybrid
+      embedding_model
+    }
+  }
+  countries {
+    code
+    case_law_sources
+    legislation_sources
+    doctrine_sources
+    total_documents
+  }
+}
+    `) as unknown as TypedDocumentString<SearchDiscoveryQuery, SearchDiscoveryQueryVariables>;
+export const SourceFiltersDocument = new TypedDocumentString(`
+    query SourceFilters($source: String!, $namespace: String) {
+  filters(source: $source, namespace: $namespace) {
+    source
+    namespace
+    courts
+    jurisdictions
+    chambers
+    languages
+    court_tiers
+    date_range {
+      min
+      max
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SourceFiltersQuery, SourceFiltersQueryVariables>;
+export const SearchDocument = new TypedDocumentString(`
+    query Search($input: SearchInput!) {
+  search(input: $input) {
+    query
+    total_hits
+    alpha
+    namespace
+    elapsed_ms
+    hits {
+      id
+      source
+      source_id
+      score
+      namespace
+      title
+      snippet
+      summary
+      url
+      country
+      language
+      court
+      court_tier
+      date
+      ecli
+      case_number
+      decision_type
+      authority
+      document_type
+      identifier
+      canonical_path
+      text
+      text_truncated
+      full_text_size
+      metadata
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchQuery, SearchQueryVariables>;
+export const DocumentViewDocument = new TypedDocumentString(`
+    query DocumentView($source: String!, $sourceId: String!) {
+  document(source: $source, sourceId: $sourceId) {
+    id
+    source
+    source_id
+    namespace
+    country
+    title
+    text
+    language
+    date
+    url
+    court
+    court_tier
+    chamber
+    ecli
+    case_number
+    decision_type
+    authority
+    document_type
+    status
+    identifier
+    eli_uri
+    effective_date
+    canonical_path
+    parent_source_id
+    summary
+    short_names
+  }
+}
+    `) as unknown as TypedDocumentString<DocumentViewQuery, DocumentViewQueryVariables>;
+export const ResolveDocument = new TypedDocumentString(`
+    query Resolve($input: ResolveInput!) {
+  resolve(input: $input) {
+    reference
+    resolved
+    match_type
+    elapsed_ms
+    documents {
+      id
+      source
+      source_id
+      title
+      url
+      country
+      namespace
+      canonical_path
+      confidence
+    }
+    parsed {
+      country
+      act
+      unit_type
+      unit_number
+      court
+      case_number
+      identifier_kind
+      identifier
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ResolveQuery, ResolveQueryVariables>;
+export const UsageDocument = new TypedDocumentString(`
+    query Usage {
+  usage {
+    plan
+    period_start
+    period_end
+    period_type
+    requests_today
+    requests_in_period
+    per_minute_limit
+    per_day_limit
+    per_period_limit
+    has_daily_limit
+    limits_enforced
+    daily_history {
+      date
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UsageQuery, UsageQueryVariables>;

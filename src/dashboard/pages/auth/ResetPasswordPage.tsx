@@ -1,0 +1,61 @@
+/** Password reset, step two: the page the mail links to (/reset-password?token=…); signs in afterwards. */
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { auth } from '../../api/auth';
+import { ApiError } from '../../api/errors';
+import { useAction } from '../../app/hooks';
+import { useSession } from '../../app/session';
+import { Field, Page } from '../../components/Page';
+import { ErrorState, FormError } from '../../components/states';
+
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const confirm = useAction(auth.confirmPasswordReset);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (password !== repeat) {
+      confirm.setError(new ApiError('validation', 'The two passwords differ.'));
+      return;
+    }
+    const answer = await confirm.run(token, password);
+    if (!answer) return;
+    await refresh();
+    navigate('/', { replace: true, state: { passwordChanged: true } });
+  }
+
+  if (!token) {
+    return (
+      <Page title="Choose a new password">
+        <ErrorState error={new ApiError('validation', 'This link has no reset token. Open the link from the mail again, or ask for a new one.')} />
+        <Link to="/forgot-password">Ask for a new link</Link>
+      </Page>
+    );
+  }
+  return (
+    <Page title="Choose a new password" lead="Your other sessions end when the password changes.">
+      <form onSubmit={submit} className="card">
+        <Field id="new-password" label="New password" hint="At least 8 characters." error={confirm.error?.fieldMessage('password')}>
+          <input id="new-password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="new-password-hint" />
+        </Field>
+        <Field id="repeat-password" label="Repeat the new password">
+          <input id="repeat-password" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
+        </Field>
+        <FormError error={confirm.error} />
+        {confirm.error?.status === 400 && (
+          <p>
+            <Link to="/forgot-password">Ask for a new link</Link>
+          </p>
+        )}
+        <button type="submit" disabled={confirm.pending}>
+          Set the password and sign in
+        </button>
+      </form>
+    </Page>
+  );
+}

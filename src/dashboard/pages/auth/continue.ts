@@ -1,0 +1,37 @@
+/**
+ * Where a person goes after signing in: `next` (a dashboard path) or `return_to` (the OAuth
+ * consent page an MCP client opened, /oauth/interaction/<uid>, same origin only), which is a full
+ * page load outside the single-page app.
+ */
+import type { NavigateFunction } from 'react-router';
+import { safeNext } from '../../app/session';
+
+export interface Continuation {
+  next: string;
+  returnTo: string | null;
+}
+
+export function continuationOf(params: URLSearchParams): Continuation {
+  const returnTo = params.get('return_to');
+  return {
+    next: safeNext(params.get('next')),
+    returnTo: returnTo && /^\/oauth\/interaction\/[A-Za-z0-9_-]+$/.test(returnTo) ? returnTo : null,
+  };
+}
+
+/** The query string that carries a continuation to the next page of the flow ('' when there is none). */
+export function continuationQuery(c: Continuation): string {
+  const q = new URLSearchParams();
+  if (c.next !== '/') q.set('next', c.next);
+  if (c.returnTo) q.set('return_to', c.returnTo);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export function continueTo(c: Continuation, navigate: NavigateFunction): void {
+  if (c.returnTo) {
+    window.location.assign(c.returnTo);
+    return;
+  }
+  navigate(c.next, { replace: true });
+}

@@ -1,0 +1,159 @@
+/**
+ * API keys: the list (masked prefix, created, last used, revoked), creation with a name (the
+ * full key shown once with a copy button), revocation with confirmation, and the 10-key limit.
+ */
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQuery } from '../../app/hooks';
+import { CopyButton } from '../../components/CopyButton';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { formatDate, formatDateTime } from '../../components/format';
+import { Field, Page } from '../../components/Page';
+import { Empty, FormError, QueryState } from '../../components/states';
+import { CreateKeyDocument, KeysDocument, RevokeKeyDocument, type CreateKeyMutation, type KeysQuery } from '../../gql/graphql';
+
+/** The spec: an account holds at most 10 active keys. */
+export const MAX_ACTIVE_KEYS = 10;
+
+type Key = KeysQuery['keys'][number];
+
+export default function KeysPage() {
+  const keys = useQuery(KeysDocument);
+  const create = useMutation(CreateKeyDocument);
+  const revoke = useMutation(RevokeKeyDocument);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreateKeyMutation['createKey'] | null>(null);
+  const [toRevoke, setToRevoke] = useState<Key | null>(null);
+  const active = keys.data?.keys.filter((k) => !k.revoked).length ?? 0;
+  const atLimit = active >= MAX_ACTIVE_KEYS;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const answer = await create.run({ name: name.trim() || null });
+    if (answer) {
+      setCreated(answer.createKey);
+      setName('');
+      keys.reload();
+    }
+  }
+
+  async function confirmRevoke() {
+    if (!toRevoke) return;
+    const answer = await revoke.run({ id: toRevoke.id });
+    if (answer) {
+      setToRevoke(null);
+      keys.reload();
+    }
+  }
+
+  return (
+    <Page title="API keys" lead={<>Send a key as <code>Authorization: Bearer sk-…</code> with each API call. An account holds at most {MAX_ACTIVE_KEYS} active keys.</>}>
+      {created && (
+        <section className="success" aria-labelledby="new-key-title">
+          <h2 id="new-key-title" style={{ marginTop: 0 }}>
+            Your new key “{created.name}”
+          </h2>
+          <p>
+            <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept for the list below.
+          </p>
+          <div className="key-reveal">
+            <code data-testid="new-key">{created.key}</code>
+            <CopyButton text={created.key} label="Copy key" />
+          </div>
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => setCreated(null)}>
+              I have stored it
+            </button>
+            <Link to="/connect">Use it with an AI agent</Link>
+          </div>
+        </section>
+      )}
+
+      <section className="card" aria-labelledby="create-title">
+        <h2 id="create-title">Create a key</h2>
+        {atLimit ? (
+          <p className="notice" role="status">
+            You have {MAX_ACTIVE_KEYS} active keys, the most an account can hold. Revoke a key you no longer use to create another.
+          </p>
+        ) : (
+          <form onSubmit={submit} className="inline-form">
+            <Field id="key-name" label="Name" hint="So you recognise it later, e.g. the machine or agent that uses it (up to 100 characters).">
+              <input id="key-name" type="text" maxLength={100} value={name} placeholder="Default" onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
+            </Field>
+            <button type="submit" disabled={create.pending}>
+              {create.pending ? 'Creating…' : 'Create key'}
+            </button>
+          </form>
+        )}
+        <FormError error={create.error} />
+      </section>
+
+      <section aria-labelledby="list-title">
+        <h2 id="list-title">Your keys {keys.data && <span className="muted small">({active} active of {MAX_ACTIVE_KEYS})</span>}</h2>
+        <QueryState result={keys} loadingLabel="Loading your keys…">
+          {(data) =>
+            data.keys.length === 0 ? (
+              <Empty title="No keys yet">
+                <p>Create a key above to call the API or connect an AI agent.</p>
+              </Empty>
+            ) : (
+              <div className="table-wrap">
+                <table className="responsive">
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Key</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.keys.map((k) => (
+                      <tr key={k.id}>
+                        <td data-label="Name">{k.name}</td>
+                        <td data-label="Key">
+                          <code>{k.key_prefix}</code>
+                        </td>
+                        <td data-label="Created">{formatDate(k.created_at)}</td>
+                        <td data-label="Last used">{k.last_used_at === k.created_at ? 'never' : formatDateTime(k.last_used_at)}</td>
+                        <td data-label="Status">
+                          <span className={`badge ${k.revoked ? 'revoked' : 'active'}`}>{k.revoked ? 'revoked' : 'active'}</span>
+                        </td>
+                        <td data-label="Actions">
+                          {!k.revoked && (
+                            <button type="button" className="secondary" onClick={() => (revoke.reset(), setToRevoke(k))} aria-label={`Revoke key ${k.name} (${k.key_prefix})`}>
+                              Revoke
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )
+          }
+        </QueryState>
+      </section>
+
+      <ConfirmDialog
+        open={toRevoke !== null}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        danger
+        pending={revoke.pending}
+        onConfirm={confirmRevoke}
+        onCancel={() => setToRevoke(null)}
+      >
+        <p>
+          “{toRevoke?.name}” (<code>{toRevoke?.key_prefix}</code>) stops working at once. Programs and agents that use it will get 401 answers. This cannot be undone.
+        </p>
+        <FormError error={revoke.error} />
+      </ConfirmDialog>
+    </Page>
+  );
+}

@@ -1,0 +1,136 @@
+/** One document in full: its metadata, licence, and text (/documents?source=<country/name>&id=<source_id>). */
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQuery } from '../../app/hooks';
+import { Page } from '../../components/Page';
+import { Empty, ErrorState, Loading } from '../../components/states';
+import { formatDate } from '../../components/format';
+import { DocumentViewDocument, SearchDiscoveryDocument } from '../../gql/graphql';
+import { ApiError } from '../../api/errors';
+
+export default function DocumentPage() {
+  const [params] = useSearchParams();
+  const source = params.get('source') ?? '';
+  const sourceId = params.get('id') ?? '';
+  const navigate = useNavigate();
+  const location = useLocation();
+  const resolvedFrom = (location.state as { resolvedFrom?: string } | null)?.resolvedFrom;
+  const doc = useQuery(DocumentViewDocument, { source, sourceId }, { skip: !source || !sourceId });
+  const discovery = useQuery(SearchDiscoveryDocument);
+  const licence = discovery.data?.manifest.sources.find((s) => s.source === source);
+
+  if (!source || !sourceId) {
+    return (
+      <Page title="Document">
+        <ErrorState error={new ApiError('validation', 'This address names no document (it needs source and id).')} />
+      </Page>
+    );
+  }
+  if (doc.error) {
+    return (
+      <Page title="Document">
+        <ErrorState error={doc.error} onRetry={doc.reload} />
+      </Page>
+    );
+  }
+  if (!doc.data) {
+    return (
+      <Page title="Document">
+        <Loading label="Loading the document…" />
+      </Page>
+    );
+  }
+  const d = doc.data.document;
+  if (!d) {
+    return (
+      <Page title="Document not found">
+        <Empty title={`No document ${sourceId} in ${source}`}>
+          <Link to="/search">Back to search</Link>
+        </Empty>
+      </Page>
+    );
+  }
+  const facts: [string, string | number | null | undefined][] = [
+    ['Source', d.source],
+    ['Identifier', d.canonical_path ?? d.source_id],
+    ['Collection', d.namespace.replace('_', ' ')],
+    ['Country', d.country],
+    ['Language', d.language],
+    ['Date', d.date ? formatDate(d.date) : null],
+    ['Court', d.court],
+    ['Chamber', d.chamber],
+    ['ECLI', d.ecli],
+    ['Case number', d.case_number],
+    ['Decision type', d.decision_type],
+    ['Authority', d.authority],
+    ['Document type', d.document_type],
+    ['Status', d.status],
+    ['ELI', d.eli_uri],
+    ['In force since', d.effective_date],
+    ['Short names', d.short_names.join(', ') || null],
+  ];
+  return (
+    <Page
+      title={d.title}
+      lead={resolvedFrom ? <>Resolved from “{resolvedFrom}”.</> : undefined}
+      actions={
+        <button type="button" className="secondary" onClick={() => navigate(-1)}>
+          Back
+        </button>
+      }
+    >
+      <div className="doc-layout">
+        <article className="card doc-text" aria-label="Text">
+          {d.summary && (
+            <>
+              <h2>Summary</h2>
+              <p>{d.summary}</p>
+              <h2>Text</h2>
+            </>
+          )}
+          <div className="doc-body">{d.text}</div>
+        </article>
+        <aside className="card doc-facts" aria-label="About this document">
+          <dl>
+            {facts
+              .filter(([, v]) => v !== null && v !== undefined && v !== '')
+              .map(([k, v]) => (
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            <div>
+              <dt>Licence</dt>
+              <dd>
+                {licence?.license_name ? (
+                  licence.license_url ? (
+                    <a href={licence.license_url} rel="noreferrer" target="_blank">
+                      {licence.license_name}
+                    </a>
+                  ) : (
+                    licence.license_name
+                  )
+                ) : (
+                  'not stated by the source'
+                )}
+                {licence?.commercial_use === false && <span className="small muted"> (no commercial use)</span>}
+              </dd>
+            </div>
+          </dl>
+          {d.url && (
+            <p>
+              <a href={d.url} rel="noreferrer" target="_blank">
+                Original at the source
+              </a>
+            </p>
+          )}
+          {d.parent_source_id && (
+            <p>
+              <Link to={`/documents?${new URLSearchParams({ source: d.source, id: d.parent_source_id })}`}>The act this part belongs to</Link>
+            </p>
+          )}
+        </aside>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The web dashboard's door: the built single-page app (dist/dashboard, `npm run build:dashboard`)
+ * at /dashboard. Hashed assets are cached for a year (sent Brotli- or gzip-compressed from the build's copies); every other path under /dashboard answers
+ * index.html (deep links work), with the server's settings the dashboard needs (sign-in methods,
+ * billing on or off) in a <meta name="dashboard-config"> tag. `/` and the paths account mails
+ * link to (/reset-password, /verify-email, /legal-acceptance) redirect into the dashboard.
+ * Without a build, /dashboard says how to make one (503) instead of failing.
+ */
+import express, { type Request, type Response } from 'express';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export interface DashboardSettings {
+  /** The build output (index.html + assets/). */
+  dir: string;
+  /** What the dashboard shows or hides: configured identity providers, dev-login, billing. */
+  client: { identityProviders: string[]; devLogin: boolean; billing: boolean; baseUrl: string; termsVersion: string };
+}
+
+export const DASHBOARD_PATH = '/dashboard';
+
+/** Paths that account e-mails and identity-provider sign-ins send people to, served by dashboard pages of the same name. */
+const MAIL_LANDING_PATHS = ['/reset-password', '/verify-email', '/legal-acceptance'];
+
+function escapeAttribute(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function dashboardRouter(settings: DashboardSettings): express.Router {
+  const router = express.Router();
+  const indexFile = path.join(settings.dir, 'index.html');
+  const meta = `<meta name="dashboard-config" content="${escapeAttribute(JSON.stringify(settings.client))}" />`;
+  // index.html is read once per build (its mtime), with the configuration written in
+  let cached: { mtimeMs: number; html: string } | null = null;
+  const indexHtml = (): string | null => {
+    if (!existsSync(indexFile)) return null;
+    const { mtimeMs } = statSync(indexFile);
+    if (!cached || cached.mtimeMs !== mtimeMs) {
+      cached = { mtimeMs, html: readFileSync(indexFile, 'utf8').replace('<!--dashboard-config-->', meta) };
+    }
+    return cached.html;
+  };
+
+  router.get('/', (_req, res) => {
+    res.redirect(302, `${DASHBOARD_PATH}/`);
+  });
+  for (const landing of MAIL_LANDING_PATHS) {
+    router.get(landing, (req, res) => {
+      const query = req.originalUrl.slice(req.path.length);
+      res.redirect(302, `${DASHBOARD_PATH}${landing}${query}`);
+    });
+  }
+
+  const assetsDir = path.join(settings.dir, 'assets');
+  // the build's Brotli / gzip copies (vite.config.ts) when the browser accepts them
+  router.get(`${DASHBOARD_PATH}/assets/{*file}`, (req, res, next) => {
+    const name = path.basename(req.path);
+    const file = path.join(assetsDir, name);
+    const accepts = req.header('accept-encoding') ?? '';
+    const encoding = /\bbr\b/.test(accepts) && existsSync(`${file}.br`) ? 'br' : /\bgzip\b/.test(accepts) && existsSync(`${file}.gz`) ? 'gzip' : null;
+    if (!encoding || !existsSync(file)) return next();
+    res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.type(path.extname(name));
+    res.sendFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`, { immutable: true, maxAge: '365d', headers: { 'Content-Type': res.get('Content-Type')! } });
+  });
+  router.use(`${DASHBOARD_PATH}/assets`, express.static(assetsDir, { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
+
+  const sendIndex = (_req: Request, res: Response) => {
+    const html = indexHtml();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    );
+    if (!html) {
+      res
+        .status(503)
+        .type('html')
+        .send(
+          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head><body><main><h1>The dashboard is not built</h1><p>Run <code>npm run build:dashboard</code> (or <code>npm start</code>, which builds it when missing), then reload.</p></main></body></html>',
+        );
+      return;
+    }
+    res.type('html').send(html);
+  };
+  router.get(DASHBOARD_PATH, (req, res) => {
+    if (!req.path.endsWith('/')) {
+      res.redirect(301, `${DASHBOARD_PATH}/`);
+      return;
+    }
+    sendIndex(req, res);
+  });
+  router.get(`${DASHBOARD_PATH}/{*rest}`, sendIndex);
+  return router;
+}

@@ -14,6 +14,8 @@ import { AdminNav } from './AdminNav';
 type Report = AdminFeedbackQuery['adminFeedback']['reports'][number];
 const FILTERS = ['open', 'forwarded', 'resolved', 'dismissed', 'all'];
 const SETTABLE = ['resolved', 'dismissed', 'forwarded'];
+/** The server refuses to move a resolved or dismissed report: no forms for those. */
+const CLOSED = new Set(['resolved', 'dismissed']);
 
 export default function FeedbackPage() {
   const [status, setStatus] = useState('open');
@@ -56,7 +58,7 @@ export default function FeedbackPage() {
 function ReportItem({ report: r, onChanged }: { report: Report; onChanged(): void }) {
   const update = useMutation(AdminUpdateFeedbackDocument);
   const forward = useMutation(AdminMarkFeedbackForwardedDocument);
-  const [next, setNext] = useState(r.status === 'open' ? 'resolved' : r.status);
+  const [next, setNext] = useState('resolved');
   const [note, setNote] = useState('');
   const [url, setUrl] = useState('');
   const id = r.id.slice(0, 8);
@@ -88,6 +90,10 @@ function ReportItem({ report: r, onChanged }: { report: Report; onChanged(): voi
           Tracked at <a href={r.forwarded_url}>{r.forwarded_url}</a>
         </p>
       )}
+      {CLOSED.has(r.status) ? (
+        <p className="muted small">Closed: a {r.status} report does not change.</p>
+      ) : (
+        <>
       <form onSubmit={saveStatus} aria-label={`Change the status of report ${id}`}>
         <Field id={`st-${r.id}`} label="Status">
           <select id={`st-${r.id}`} value={next} onChange={(e) => setNext(e.target.value)}>
@@ -115,6 +121,8 @@ function ReportItem({ report: r, onChanged }: { report: Report; onChanged(): voi
         </button>
       </form>
       <FormError error={forward.error} />
+        </>
+      )}
     </article>
   );
 }

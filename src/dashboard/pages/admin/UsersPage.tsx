@@ -24,6 +24,7 @@ export default function UsersPage() {
   const [sort, setSort] = useState('requests');
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   // the search runs when typing pauses
   useEffect(() => {
     const t = setTimeout(() => {
@@ -51,6 +52,11 @@ export default function UsersPage() {
           </select>
         </Field>
       </form>
+      {notice && (
+        <p className="success" role="status">
+          {notice}
+        </p>
+      )}
       <QueryState result={users} loadingLabel="Loading users…">
         {({ adminUsers: page }) =>
           page.users.length === 0 ? (
@@ -74,7 +80,14 @@ export default function UsersPage() {
                   </thead>
                   <tbody>
                     {page.users.map((u) => (
-                      <UserRow key={u.id} user={u} open={open === u.id} onToggle={() => setOpen(open === u.id ? null : u.id)} onChanged={users.reload} />
+                      <UserRow
+                        key={u.id}
+                        user={u}
+                        open={open === u.id}
+                        onToggle={() => setOpen(open === u.id ? null : u.id)}
+                        onChanged={users.reload}
+                        onErased={() => (setNotice(`${u.email} was erased.`), setOpen(null), users.reload())}
+                      />
                     ))}
                   </tbody>
                 </table>
@@ -98,7 +111,7 @@ export default function UsersPage() {
   );
 }
 
-function UserRow({ user: u, open, onToggle, onChanged }: { user: User; open: boolean; onToggle(): void; onChanged(): void }) {
+function UserRow({ user: u, open, onToggle, onChanged, onErased }: { user: User; open: boolean; onToggle(): void; onChanged(): void; onErased(): void }) {
   return (
     <>
       <tr>
@@ -126,7 +139,7 @@ function UserRow({ user: u, open, onToggle, onChanged }: { user: User; open: boo
       {open && (
         <tr>
           <td colSpan={7} id={`user-${u.id}`}>
-            <UserDetail user={u} onChanged={onChanged} />
+            <UserDetail user={u} onChanged={onChanged} onErased={onErased} />
           </td>
         </tr>
       )}
@@ -134,7 +147,7 @@ function UserRow({ user: u, open, onToggle, onChanged }: { user: User; open: boo
   );
 }
 
-function UserDetail({ user: u, onChanged }: { user: User; onChanged(): void }) {
+function UserDetail({ user: u, onChanged, onErased }: { user: User; onChanged(): void; onErased(): void }) {
   const endpoints = useQuery(AdminUserEndpointsDocument, { user_id: u.id });
   const override = useMutation(AdminSetPlanOverrideDocument);
   const erase = useMutation(AdminEraseUserDocument);
@@ -143,7 +156,6 @@ function UserDetail({ user: u, onChanged }: { user: User; onChanged(): void }) {
   const [overrideDone, setOverrideDone] = useState<string | null>(null);
   const [confirmText, setConfirmText] = useState('');
   const [eraseReason, setEraseReason] = useState('');
-  const [erased, setErased] = useState(false);
 
   async function saveOverride(e: FormEvent) {
     e.preventDefault();
@@ -159,10 +171,7 @@ function UserDetail({ user: u, onChanged }: { user: User; onChanged(): void }) {
   async function doErase(e: FormEvent) {
     e.preventDefault();
     if (confirmText.trim().toLowerCase() !== u.email.toLowerCase()) return;
-    if (await erase.run({ user_id: u.id, reason: eraseReason.trim() || null })) {
-      setErased(true);
-      onChanged();
-    }
+    if (await erase.run({ user_id: u.id, reason: eraseReason.trim() || null })) onErased();
   }
 
   return (
@@ -212,10 +221,7 @@ function UserDetail({ user: u, onChanged }: { user: User; onChanged(): void }) {
         </form>
         <form onSubmit={doErase} className="stack" aria-labelledby={`er-${u.id}`}>
           <h3 id={`er-${u.id}`}>Erase this account</h3>
-          {erased ? (
-            <p role="status">The account was erased.</p>
-          ) : (
-            <>
+          <>
               <p className="muted small">
                 Deletes the account, its keys and sessions, cancels its subscription and anonymises its usage and feedback. This cannot be undone.
               </p>
@@ -231,8 +237,7 @@ function UserDetail({ user: u, onChanged }: { user: User; onChanged(): void }) {
                   {erase.pending ? 'Erasing…' : 'Erase account'}
                 </button>
               </div>
-            </>
-          )}
+          </>
         </form>
       </div>
     </div>

@@ -3,7 +3,7 @@
  * the exact order summary are shown first, and the assent box starts unticked; only a ticked box
  * sends legal_accepted: true. Then the browser goes to Stripe's hosted checkout page.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from '../../app/hooks';
 import { Field } from '../../components/Page';
 import { FormError, QueryState } from '../../components/states';
@@ -39,6 +39,12 @@ export function CheckoutForm({ plan, interval, audience, onCancel }: { plan: Pla
   const [promoError, setPromoError] = useState<ApiError | null>(null);
   const [checking, setChecking] = useState(false);
   const [accepted, setAccepted] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // the form opens below the plans: bring it into view and put the focus on its heading
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
 
   const unit = plan.prices[interval];
   const seats = plan.per_seat ? Math.max(1, Math.min(1000, Math.floor(quantity) || 1)) : 1;
@@ -81,7 +87,9 @@ export function CheckoutForm({ plan, interval, audience, onCancel }: { plan: Pla
 
   return (
     <section className="card checkout" aria-labelledby="checkout-title">
-      <h2 id="checkout-title">Checkout: {plan.name}</h2>
+      <h2 id="checkout-title" ref={heading} tabIndex={-1}>
+        Checkout: {plan.name}
+      </h2>
       <form onSubmit={submit} className="stack" noValidate>
         {plan.per_seat && (
           <div className="grid two">

@@ -25,6 +25,7 @@ import {
   type InviteMembersMutation,
   type TeamQuery,
 } from '../../gql/graphql';
+import { planLabel } from '../billing/money';
 import './team.css';
 
 type Team = NonNullable<TeamQuery['team']>;
@@ -92,7 +93,7 @@ function TeamView({ team, reload }: { team: Team; reload(): void }) {
         <dl className="facts">
           <div>
             <dt>Plan</dt>
-            <dd>{team.plan}</dd>
+            <dd>{planLabel(team.plan)}</dd>
           </div>
           <div>
             <dt>Seats</dt>
@@ -102,7 +103,7 @@ function TeamView({ team, reload }: { team: Team; reload(): void }) {
           </div>
           <div>
             <dt>Your role</dt>
-            <dd>{team.role}</dd>
+            <dd data-testid="my-role">{team.role}</dd>
           </div>
         </dl>
         {!owner && (

@@ -196,11 +196,15 @@ describe('web dashboard: billing, team, administration', () => {
       plain.id,
       new Date(),
     ]);
+    // a few API calls, so the figures, the chart and the top endpoints have something to show
+    const key = (await call(`${base}/v1/keys`, 'POST', { name: 'k' }, { cookie: plain.cookie })).body.key as string;
+    for (let i = 0; i < 3; i++) expect((await call(`${base}/v1/search`, 'POST', { q: 'Schadensersatz', alpha: 0 }, { key })).status).toBe(200);
     const page = await browserPage(admin.cookie);
     await page.goto('/dashboard/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
     await expectHeading(page, 'Administration');
-    await page.locator('.recharts-surface').first().waitFor();
+    await page.locator('.recharts-bar-rectangle').first().waitFor();
+    expect(await page.getByRole('region', { name: 'Top endpoints, last 30 days' }).getByRole('row').count()).toBeGreaterThan(1);
     await expectAccessible(page, 'admin stats');
     await screenshot(page, 'admin', { fullPage: true });
 

@@ -185,6 +185,12 @@ describe('web dashboard: billing, team, administration', () => {
     await expectHeading(page, 'Team');
     await page.getByTestId('members').getByText('invitee@firm.example').waitFor();
     expect(await page.getByTestId('members').innerText()).toMatch(/owner@firm\.example[\s\S]*invitee@firm\.example/);
+
+    // the phone layout holds
+    const phone = await browserPage(owner.cookie, 390);
+    await phone.goto('/dashboard/team');
+    await phone.getByTestId('members').getByText('invitee@firm.example').waitFor();
+    expect(await overflowsHorizontally(phone)).toBe(false);
   });
 
   it('administration: stats chart, a feedback report changed and marked forwarded, a plan overridden, an account erased after typing its address, the audit log', async () => {
@@ -266,6 +272,14 @@ describe('web dashboard: billing, team, administration', () => {
     for (const action of ['user.plan_override', 'feedback.status', 'feedback.mark_forwarded']) expect(text).toContain(action);
     expect(text).toContain('conference partner');
     await expectAccessible(page, 'admin audit');
+
+    // the phone layout holds (tables become cards)
+    for (const path of ['/dashboard/admin', '/dashboard/admin/users', '/dashboard/admin/audit']) {
+      const phone = await browserPage(admin.cookie, 390);
+      await phone.goto(path);
+      await phone.locator('.stat-grid, [data-testid="users"], [data-testid="audit"]').first().waitFor();
+      expect([path, await overflowsHorizontally(phone)]).toEqual([path, false]);
+    }
   });
 
   it('a non-administrator never sees the administration, and its GraphQL calls to it are refused', async () => {

@@ -13,6 +13,7 @@ import {
   AutoTopupInput,
   AutoTopupType,
   BillingStatusType,
+  CheckoutDocumentType,
   CheckoutInput,
   CheckoutUrlType,
   CheckoutVerificationType,
@@ -25,7 +26,7 @@ import {
 } from './types.js';
 
 /** What the billing subgraph asks of the services. */
-export type BillingGraphqlApi = Pick<BillingService, 'plans' | 'promo' | 'status' | 'checkout' | 'verifyCheckout' | 'creditTopupCheckout' | 'autoTopup' | 'setAutoTopup' | 'portal' | 'setAudience'>;
+export type BillingGraphqlApi = Pick<BillingService, 'plans' | 'checkoutDocuments' | 'promo' | 'status' | 'checkout' | 'verifyCheckout' | 'creditTopupCheckout' | 'autoTopup' | 'setAutoTopup' | 'portal' | 'setAudience'>;
 
 /** Mutations that call Stripe or write: a few per minute per caller is all a dashboard needs. */
 export const MUTATION_RATE_LIMIT = { limit: 10, duration: 60 };
@@ -44,6 +45,14 @@ export class BillingResolver {
   plans(@Args(() => PlansArgs) { audience }: PlansArgs, @Ctx() context: GraphqlContext) {
     // a bad audience is reported at ["audience"], the argument's own name
     return this.api.plans(requestContextOf(context), audience === null || audience === undefined ? {} : { audience });
+  }
+
+  @Query(() => [CheckoutDocumentType], {
+    description: 'The legal documents (and versions) a checkout of the plan asks assent to: the data processing agreement only for per-seat plans.',
+  })
+  checkoutDocuments(@Arg('plan', () => String) plan: string, @Ctx() context: GraphqlContext) {
+    // a bad plan is reported at ["plan"], the argument's own name
+    return this.api.checkoutDocuments(requestContextOf(context), { plan });
   }
 
   @Query(() => PromoType, { description: 'GET /v1/billing/promo.' })

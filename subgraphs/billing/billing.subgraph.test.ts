@@ -57,6 +57,18 @@ describe('billing subgraph through the gateway', () => {
     expect((await gql('{ promo(code: "GQL10") { valid percent_off seats_remaining } }', { cookie })).body.data.promo).toEqual({ valid: true, percent_off: 10, seats_remaining: null });
   });
 
+  it('lists the legal documents a checkout asks assent to: the data processing agreement only for per-seat plans; BAD_USER_INPUT for free or unknown plans', async () => {
+    const q = '{ checkoutDocuments(plan: "%s") { key title version assent } }';
+    const solo = (await gql(q.replace('%s', 'developer_pro'))).body.data.checkoutDocuments;
+    expect(solo.map((d: { key: string }) => d.key)).toEqual(['general_service_agreement', 'api_mcp_service_terms', 'privacy_notice']);
+    expect(solo[2]).toEqual({ key: 'privacy_notice', title: 'Privacy notice', version: '2025-01', assent: 'acknowledge' });
+    const seats = (await gql(q.replace('%s', 'professional'))).body.data.checkoutDocuments;
+    expect(seats.map((d: { key: string }) => d.key)).toEqual(['general_service_agreement', 'api_mcp_service_terms', 'data_processing_agreement', 'privacy_notice']);
+    for (const plan of ['free', 'gold']) {
+      expect((await gql(q.replace('%s', plan))).body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [expect.objectContaining({ loc: ['plan'] })] });
+    }
+  });
+
   it('runs checkout and the account mutations through the billing service, with the REST rules and codes', async () => {
     const buyer = await signedIn('gql-buyer@example.org');
     expect((await gql('{ billingStatus { plan } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');

@@ -39,6 +39,14 @@ export class PlanType {
   @Field(() => String, { nullable: true }) tagline?: string | null;
 }
 
+@ObjectType({ description: 'A legal document a checkout asks assent to, at its current version.' })
+export class CheckoutDocumentType {
+  @Field(() => String) key!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String, { description: 'accept (agreements) or acknowledge (the privacy notice).' }) assent!: string;
+}
+
 @ObjectType()
 export class PlansType {
   @Field(() => String, { nullable: true }) audience?: string;

@@ -164,6 +164,15 @@ export type BillingStatusType = {
   workspace: Maybe<WorkspaceType>;
 };
 
+/** A legal document a checkout asks assent to, at its current version. */
+export type CheckoutDocumentType = {
+  /** accept (agreements) or acknowledge (the privacy notice). */
+  assent: Scalars['String']['output'];
+  key: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+  version: Scalars['String']['output'];
+};
+
 /** CheckoutRequest. */
 export type CheckoutInput = {
   audience?: InputMaybe<Scalars['String']['input']>;
@@ -632,6 +641,8 @@ export type Query = {
   autoTopup: AutoTopupType;
   /** GET /v1/billing/status. */
   billingStatus: BillingStatusType;
+  /** The legal documents (and versions) a checkout of the plan asks assent to: the data processing agreement only for per-seat plans. */
+  checkoutDocuments: Array<CheckoutDocumentType>;
   /** Jurisdictions with catalogued sources. */
   countries: Array<CountryInfo>;
   /** Courts with document counts, optionally for one country or source. */
@@ -693,6 +704,11 @@ export type QueryAdminUsersArgs = {
   offset: InputMaybe<Scalars['Int']['input']>;
   search: InputMaybe<Scalars['String']['input']>;
   sort: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryCheckoutDocumentsArgs = {
+  plan: Scalars['String']['input'];
 };
 
 
@@ -854,6 +870,8 @@ export type SearchInput = {
 
 export type SearchResponse = {
   alpha: Scalars['Float']['output'];
+  /** Present when part of the search failed: ["vector"] = the vector leg failed or timed out and the hits are the keyword leg's. */
+  degraded: Maybe<Array<Scalars['String']['output']>>;
   elapsed_ms: Scalars['Int']['output'];
   hits: Array<SearchHit>;
   /** case_law, legislation or doctrine */
@@ -1102,6 +1120,141 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } };
 
+export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminStatsQuery = { adminStats: { total_users: number, requests_today: number, new_users_7d: number, new_users_30d: number, active_users_7d: number, active_users_30d: number, daily_requests: Array<{ date: string, requests: number }>, top_endpoints: Array<{ endpoint: string, requests: number }> } };
+
+export type AdminUsersQueryVariables = Exact<{
+  limit: InputMaybe<Scalars['Int']['input']>;
+  offset: InputMaybe<Scalars['Int']['input']>;
+  sort: InputMaybe<Scalars['String']['input']>;
+  search: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminUsersQuery = { adminUsers: { total: number, limit: number, offset: number, sort: string, users: Array<{ id: string, email: string, name: string | null, plan: string, subscription_plan: string, role: string | null, is_admin: boolean, created_at: string, last_active_at: string | null, requests_period: number, requests_total: number, override: { plan: string, reason: string | null, set_at: string } | null, workspace: { id: string, name: string } | null }> } };
+
+export type AdminUserEndpointsQueryVariables = Exact<{
+  user_id: Scalars['String']['input'];
+}>;
+
+
+export type AdminUserEndpointsQuery = { adminUserEndpoints: { user_id: string, endpoints: Array<{ endpoint: string, requests: number }> } };
+
+export type AdminSetPlanOverrideMutationVariables = Exact<{
+  user_id: Scalars['String']['input'];
+  plan: InputMaybe<Scalars['String']['input']>;
+  reason: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminSetPlanOverrideMutation = { adminSetPlanOverride: { user_id: string, plan: string, subscription_plan: string, override: { plan: string, reason: string | null, set_at: string } | null } };
+
+export type AdminEraseUserMutationVariables = Exact<{
+  user_id: Scalars['String']['input'];
+  reason: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminEraseUserMutation = { adminEraseUser: { status: string, user_id: string } };
+
+export type AdminFeedbackQueryVariables = Exact<{
+  status: InputMaybe<Scalars['String']['input']>;
+  limit: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type AdminFeedbackQuery = { adminFeedback: { status: string, total: number, reports: Array<{ id: string, source: string, source_id: string | null, issue_type: string, description: string, status: string, channel: string, user_id: string | null, forwarded_url: string | null, status_note: string | null, created_at: string, updated_at: string | null }> } };
+
+export type AdminUpdateFeedbackMutationVariables = Exact<{
+  report_id: Scalars['String']['input'];
+  status: Scalars['String']['input'];
+  note: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminUpdateFeedbackMutation = { adminUpdateFeedback: { id: string, status: string, status_note: string | null, updated_at: string | null } };
+
+export type AdminMarkFeedbackForwardedMutationVariables = Exact<{
+  report_id: Scalars['String']['input'];
+  url: Scalars['String']['input'];
+}>;
+
+
+export type AdminMarkFeedbackForwardedMutation = { adminMarkFeedbackForwarded: { id: string, status: string, forwarded_url: string | null } };
+
+export type AdminAuditQueryVariables = Exact<{
+  offset: InputMaybe<Scalars['Int']['input']>;
+  limit: InputMaybe<Scalars['Int']['input']>;
+  action: InputMaybe<Scalars['String']['input']>;
+  target_id: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminAuditQuery = { adminAudit: { total: number, items: Array<{ id: string, actor_email: string, action: string, target_type: string, target_id: string, before_json: string | null, after_json: string | null, reason: string | null, created_at: string }> } };
+
+export type BillingOverviewQueryVariables = Exact<{
+  audience: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type BillingOverviewQuery = { billingStatus: { billing_enabled: boolean, plan: string, audience: string | null, subscription: { id: string, plan: string, status: string, interval: string, quantity: number, current_period_start: string, current_period_end: string, cancel_at_period_end: boolean } | null, credits: { balance_usd: number, auto_topup: { enabled: boolean, threshold_usd: number, amount_usd: number }, auto_topup_last_failure: { reason: string, at: string } | null }, workspace: { id: string, name: string, seat_limit: number } | null, admin_override: { plan: string, reason: string | null, set_at: string } | null }, plans: { audience: string | null, title: string | null, plans: Array<{ slug: string, name: string, per_seat: boolean, features: Array<string>, order: number | null, recommended: boolean | null, tagline: string | null, prices: { monthly: number, yearly: number, currency: string }, limits: { per_minute: number, per_day: number | null, per_period: number | null } }> } };
+
+export type CheckoutDocumentsQueryVariables = Exact<{
+  plan: Scalars['String']['input'];
+}>;
+
+
+export type CheckoutDocumentsQuery = { checkoutDocuments: Array<{ key: string, title: string, version: string, assent: string }> };
+
+export type PromoQueryVariables = Exact<{
+  code: Scalars['String']['input'];
+}>;
+
+
+export type PromoQuery = { promo: { code: string, valid: boolean, reason: string | null, percent_off: number | null, amount_off: number | null, currency: string | null, duration: string | null, duration_in_months: number | null, plans: Array<string> | null } };
+
+export type CheckoutMutationVariables = Exact<{
+  input: CheckoutInput;
+}>;
+
+
+export type CheckoutMutation = { checkout: { checkout_url: string } };
+
+export type VerifyCheckoutMutationVariables = Exact<{
+  session_id: Scalars['String']['input'];
+}>;
+
+
+export type VerifyCheckoutMutation = { verifyCheckout: { session_id: string, mode: string, status: string | null, payment_status: string, plan: string | null, interval: string | null, quantity: number | null, workspace_id: string | null, credits_usd: number | null } };
+
+export type PortalSessionMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PortalSessionMutation = { portalSession: { url: string } };
+
+export type CreditTopupCheckoutMutationVariables = Exact<{
+  amount_usd: Scalars['Int']['input'];
+}>;
+
+
+export type CreditTopupCheckoutMutation = { creditTopupCheckout: { checkout_url: string } };
+
+export type SetAutoTopupMutationVariables = Exact<{
+  input: AutoTopupInput;
+}>;
+
+
+export type SetAutoTopupMutation = { setAutoTopup: { enabled: boolean, threshold_usd: number, amount_usd: number, last_failure: { reason: string, at: string } | null } };
+
+export type SetAudienceMutationVariables = Exact<{
+  audience: Scalars['String']['input'];
+}>;
+
+
+export type SetAudienceMutation = { setAudience: { audience: string } };
+
 export type OAuthGrantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1168,6 +1321,71 @@ export type ResolveQueryVariables = Exact<{
 
 export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } };
 
+export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TeamQuery = { team: { id: string, name: string, plan: string, seat_limit: number, seats_used: number, allowed_domains: Array<string>, role: string, members: Array<{ user_id: string, role: string, joined_at: string, requests_in_period: number, user: { id: string, email: string, name: string | null } | null }>, invites: Array<{ id: string, email: string, invited_by: string, created_at: string, expires_at: string }>, join_link: { token: string, url: string, created_at: string } | null } | null };
+
+export type InviteMembersMutationVariables = Exact<{
+  emails: Array<Scalars['String']['input']> | Scalars['String']['input'];
+}>;
+
+
+export type InviteMembersMutation = { inviteMembers: { invites: Array<{ id: string, email: string }>, skipped: Array<{ email: string, reason: string }> } };
+
+export type RevokeInviteMutationVariables = Exact<{
+  invite_id: Scalars['String']['input'];
+}>;
+
+
+export type RevokeInviteMutation = { revokeInvite: { status: string, id: string | null } };
+
+export type RotateJoinLinkMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RotateJoinLinkMutation = { rotateJoinLink: { join_link: { token: string, url: string, created_at: string } | null } };
+
+export type DisableJoinLinkMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DisableJoinLinkMutation = { disableJoinLink: { join_link: { token: string } | null } };
+
+export type JoinTeamMutationVariables = Exact<{
+  token: Scalars['String']['input'];
+}>;
+
+
+export type JoinTeamMutation = { joinTeam: { workspace_id: string, name: string, role: string, joined: boolean } };
+
+export type SetAllowedDomainsMutationVariables = Exact<{
+  domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
+}>;
+
+
+export type SetAllowedDomainsMutation = { setAllowedDomains: { allowed_domains: Array<string> } };
+
+export type ChangeMemberRoleMutationVariables = Exact<{
+  member_user_id: Scalars['String']['input'];
+  role: Scalars['String']['input'];
+}>;
+
+
+export type ChangeMemberRoleMutation = { changeMemberRole: { user_id: string, role: string } };
+
+export type RemoveMemberMutationVariables = Exact<{
+  member_user_id: Scalars['String']['input'];
+}>;
+
+
+export type RemoveMemberMutation = { removeMember: { status: string, user_id: string | null } };
+
+export type SetSeatsMutationVariables = Exact<{
+  quantity: Scalars['Int']['input'];
+}>;
+
+
+export type SetSeatsMutation = { setSeats: { quantity: number, seat_limit: number } };
+
 export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1213,6 +1431,300 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const AdminStatsDocument = new TypedDocumentString(`
+    query AdminStats {
+  adminStats {
+    daily_requests {
+      date
+      requests
+    }
+    total_users
+    requests_today
+    new_users_7d
+    new_users_30d
+    active_users_7d
+    active_users_30d
+    top_endpoints {
+      endpoint
+      requests
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminStatsQuery, AdminStatsQueryVariables>;
+export const AdminUsersDocument = new TypedDocumentString(`
+    query AdminUsers($limit: Int, $offset: Int, $sort: String, $search: String) {
+  adminUsers(limit: $limit, offset: $offset, sort: $sort, search: $search) {
+    total
+    limit
+    offset
+    sort
+    users {
+      id
+      email
+      name
+      plan
+      subscription_plan
+      override {
+        plan
+        reason
+        set_at
+      }
+      workspace {
+        id
+        name
+      }
+      role
+      is_admin
+      created_at
+      last_active_at
+      requests_period
+      requests_total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
+export const AdminUserEndpointsDocument = new TypedDocumentString(`
+    query AdminUserEndpoints($user_id: String!) {
+  adminUserEndpoints(user_id: $user_id) {
+    user_id
+    endpoints {
+      endpoint
+      requests
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminUserEndpointsQuery, AdminUserEndpointsQueryVariables>;
+export const AdminSetPlanOverrideDocument = new TypedDocumentString(`
+    mutation AdminSetPlanOverride($user_id: String!, $plan: String, $reason: String) {
+  adminSetPlanOverride(user_id: $user_id, plan: $plan, reason: $reason) {
+    user_id
+    plan
+    subscription_plan
+    override {
+      plan
+      reason
+      set_at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminSetPlanOverrideMutation, AdminSetPlanOverrideMutationVariables>;
+export const AdminEraseUserDocument = new TypedDocumentString(`
+    mutation AdminEraseUser($user_id: String!, $reason: String) {
+  adminEraseUser(user_id: $user_id, reason: $reason) {
+    status
+    user_id
+  }
+}
+    `) as unknown as TypedDocumentString<AdminEraseUserMutation, AdminEraseUserMutationVariables>;
+export const AdminFeedbackDocument = new TypedDocumentString(`
+    query AdminFeedback($status: String, $limit: Int) {
+  adminFeedback(status: $status, limit: $limit) {
+    status
+    total
+    reports {
+      id
+      source
+      source_id
+      issue_type
+      description
+      status
+      channel
+      user_id
+      forwarded_url
+      status_note
+      created_at
+      updated_at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminFeedbackQuery, AdminFeedbackQueryVariables>;
+export const AdminUpdateFeedbackDocument = new TypedDocumentString(`
+    mutation AdminUpdateFeedback($report_id: String!, $status: String!, $note: String) {
+  adminUpdateFeedback(report_id: $report_id, status: $status, note: $note) {
+    id
+    status
+    status_note
+    updated_at
+  }
+}
+    `) as unknown as TypedDocumentString<AdminUpdateFeedbackMutation, AdminUpdateFeedbackMutationVariables>;
+export const AdminMarkFeedbackForwardedDocument = new TypedDocumentString(`
+    mutation AdminMarkFeedbackForwarded($report_id: String!, $url: String!) {
+  adminMarkFeedbackForwarded(report_id: $report_id, url: $url) {
+    id
+    status
+    forwarded_url
+  }
+}
+    `) as unknown as TypedDocumentString<AdminMarkFeedbackForwardedMutation, AdminMarkFeedbackForwardedMutationVariables>;
+export const AdminAuditDocument = new TypedDocumentString(`
+    query AdminAudit($offset: Int, $limit: Int, $action: String, $target_id: String) {
+  adminAudit(
+    offset: $offset
+    limit: $limit
+    action: $action
+    target_id: $target_id
+  ) {
+    total
+    items {
+      id
+      actor_email
+      action
+      target_type
+      target_id
+      before_json
+      after_json
+      reason
+      created_at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminAuditQuery, AdminAuditQueryVariables>;
+export const BillingOverviewDocument = new TypedDocumentString(`
+    query BillingOverview($audience: String) {
+  billingStatus {
+    billing_enabled
+    plan
+    audience
+    subscription {
+      id
+      plan
+      status
+      interval
+      quantity
+      current_period_start
+      current_period_end
+      cancel_at_period_end
+    }
+    credits {
+      balance_usd
+      auto_topup {
+        enabled
+        threshold_usd
+        amount_usd
+      }
+      auto_topup_last_failure {
+        reason
+        at
+      }
+    }
+    workspace {
+      id
+      name
+      seat_limit
+    }
+    admin_override {
+      plan
+      reason
+      set_at
+    }
+  }
+  plans(audience: $audience) {
+    audience
+    title
+    plans {
+      slug
+      name
+      per_seat
+      prices {
+        monthly
+        yearly
+        currency
+      }
+      limits {
+        per_minute
+        per_day
+        per_period
+      }
+      features
+      order
+      recommended
+      tagline
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BillingOverviewQuery, BillingOverviewQueryVariables>;
+export const CheckoutDocumentsDocument = new TypedDocumentString(`
+    query CheckoutDocuments($plan: String!) {
+  checkoutDocuments(plan: $plan) {
+    key
+    title
+    version
+    assent
+  }
+}
+    `) as unknown as TypedDocumentString<CheckoutDocumentsQuery, CheckoutDocumentsQueryVariables>;
+export const PromoDocument = new TypedDocumentString(`
+    query Promo($code: String!) {
+  promo(code: $code) {
+    code
+    valid
+    reason
+    percent_off
+    amount_off
+    currency
+    duration
+    duration_in_months
+    plans
+  }
+}
+    `) as unknown as TypedDocumentString<PromoQuery, PromoQueryVariables>;
+export const CheckoutDocument = new TypedDocumentString(`
+    mutation Checkout($input: CheckoutInput!) {
+  checkout(input: $input) {
+    checkout_url
+  }
+}
+    `) as unknown as TypedDocumentString<CheckoutMutation, CheckoutMutationVariables>;
+export const VerifyCheckoutDocument = new TypedDocumentString(`
+    mutation VerifyCheckout($session_id: String!) {
+  verifyCheckout(session_id: $session_id) {
+    session_id
+    mode
+    status
+    payment_status
+    plan
+    interval
+    quantity
+    workspace_id
+    credits_usd
+  }
+}
+    `) as unknown as TypedDocumentString<VerifyCheckoutMutation, VerifyCheckoutMutationVariables>;
+export const PortalSessionDocument = new TypedDocumentString(`
+    mutation PortalSession {
+  portalSession {
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<PortalSessionMutation, PortalSessionMutationVariables>;
+export const CreditTopupCheckoutDocument = new TypedDocumentString(`
+    mutation CreditTopupCheckout($amount_usd: Int!) {
+  creditTopupCheckout(amount_usd: $amount_usd) {
+    checkout_url
+  }
+}
+    `) as unknown as TypedDocumentString<CreditTopupCheckoutMutation, CreditTopupCheckoutMutationVariables>;
+export const SetAutoTopupDocument = new TypedDocumentString(`
+    mutation SetAutoTopup($input: AutoTopupInput!) {
+  setAutoTopup(input: $input) {
+    enabled
+    threshold_usd
+    amount_usd
+    last_failure {
+      reason
+      at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SetAutoTopupMutation, SetAutoTopupMutationVariables>;
+export const SetAudienceDocument = new TypedDocumentString(`
+    mutation SetAudience($audience: String!) {
+  setAudience(audience: $audience) {
+    audience
+  }
+}
+    `) as unknown as TypedDocumentString<SetAudienceMutation, SetAudienceMutationVariables>;
 export const OAuthGrantsDocument = new TypedDocumentString(`
     query OAuthGrants {
   oauthGrants {
@@ -1415,6 +1927,125 @@ export const ResolveDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ResolveQuery, ResolveQueryVariables>;
+export const TeamDocument = new TypedDocumentString(`
+    query Team {
+  team {
+    id
+    name
+    plan
+    seat_limit
+    seats_used
+    allowed_domains
+    role
+    members {
+      user_id
+      role
+      joined_at
+      requests_in_period
+      user {
+        id
+        email
+        name
+      }
+    }
+    invites {
+      id
+      email
+      invited_by
+      created_at
+      expires_at
+    }
+    join_link {
+      token
+      url
+      created_at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TeamQuery, TeamQueryVariables>;
+export const InviteMembersDocument = new TypedDocumentString(`
+    mutation InviteMembers($emails: [String!]!) {
+  inviteMembers(emails: $emails) {
+    invites {
+      id
+      email
+    }
+    skipped {
+      email
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InviteMembersMutation, InviteMembersMutationVariables>;
+export const RevokeInviteDocument = new TypedDocumentString(`
+    mutation RevokeInvite($invite_id: String!) {
+  revokeInvite(invite_id: $invite_id) {
+    status
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeInviteMutation, RevokeInviteMutationVariables>;
+export const RotateJoinLinkDocument = new TypedDocumentString(`
+    mutation RotateJoinLink {
+  rotateJoinLink {
+    join_link {
+      token
+      url
+      created_at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RotateJoinLinkMutation, RotateJoinLinkMutationVariables>;
+export const DisableJoinLinkDocument = new TypedDocumentString(`
+    mutation DisableJoinLink {
+  disableJoinLink {
+    join_link {
+      token
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DisableJoinLinkMutation, DisableJoinLinkMutationVariables>;
+export const JoinTeamDocument = new TypedDocumentString(`
+    mutation JoinTeam($token: String!) {
+  joinTeam(token: $token) {
+    workspace_id
+    name
+    role
+    joined
+  }
+}
+    `) as unknown as TypedDocumentString<JoinTeamMutation, JoinTeamMutationVariables>;
+export const SetAllowedDomainsDocument = new TypedDocumentString(`
+    mutation SetAllowedDomains($domains: [String!]!) {
+  setAllowedDomains(domains: $domains) {
+    allowed_domains
+  }
+}
+    `) as unknown as TypedDocumentString<SetAllowedDomainsMutation, SetAllowedDomainsMutationVariables>;
+export const ChangeMemberRoleDocument = new TypedDocumentString(`
+    mutation ChangeMemberRole($member_user_id: String!, $role: String!) {
+  changeMemberRole(member_user_id: $member_user_id, role: $role) {
+    user_id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ChangeMemberRoleMutation, ChangeMemberRoleMutationVariables>;
+export const RemoveMemberDocument = new TypedDocumentString(`
+    mutation RemoveMember($member_user_id: String!) {
+  removeMember(member_user_id: $member_user_id) {
+    status
+    user_id
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const SetSeatsDocument = new TypedDocumentString(`
+    mutation SetSeats($quantity: Int!) {
+  setSeats(quantity: $quantity) {
+    quantity
+    seat_limit
+  }
+}
+    `) as unknown as TypedDocumentString<SetSeatsMutation, SetSeatsMutationVariables>;
 export const UsageDocument = new TypedDocumentString(`
     query Usage {
   usage {

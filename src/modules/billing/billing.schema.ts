@@ -32,6 +32,18 @@ export const checkoutBodySchema = z.object({
   .meta({ id: 'CheckoutRequest' });
 export type CheckoutRequest = z.output<typeof checkoutBodySchema>;
 
+/** The legal documents a checkout of a plan asks assent to (the dashboard shows them before the assent box). */
+export const checkoutDocumentsQuerySchema = z.object({
+  plan: z.enum(PURCHASABLE_PLANS.filter((p) => p !== 'free') as [string, ...string[]]).describe('A paid plan slug of GET /v1/billing/plans.'),
+});
+export interface CheckoutDocument {
+  key: string;
+  title: string;
+  version: string;
+  /** accept (agreements) or acknowledge (the privacy notice). */
+  assent: 'accept' | 'acknowledge';
+}
+
 export const checkoutVerifyBodySchema = z.object({ session_id: z.string().min(1).max(255) }).meta({ id: 'CheckoutVerificationRequest' });
 
 export const creditTopupBodySchema = z.object({ amount_usd: laxInt(z.number().int().min(5).max(1000)) }).meta({ id: 'CreditTopupRequest' });

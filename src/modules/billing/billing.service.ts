@@ -16,7 +16,7 @@ import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import { PLANS } from '../usage/plans.js';
 import type { CreditDrawer } from '../usage/usage.service.js';
-import { audienceBodySchema, autoTopupBodySchema, checkoutBodySchema, checkoutVerifyBodySchema, creditTopupBodySchema, plansQuerySchema, promoQuerySchema } from './billing.schema.js';
+import { audienceBodySchema, autoTopupBodySchema, checkoutBodySchema, checkoutDocumentsQuerySchema, type CheckoutDocument, checkoutVerifyBodySchema, creditTopupBodySchema, plansQuerySchema, promoQuerySchema } from './billing.schema.js';
 import type { CreditBalances } from './credit-balances.js';
 import { CreditMeter, MICRO_USD } from './credit-meter.js';
 import { type Audience, type AudiencePlanView, type Catalogue, type PlanView, type PurchasablePlan, PURCHASABLE_PLANS } from './catalogue.js';
@@ -325,6 +325,23 @@ export class BillingService {
     });
     if (!session.url) throw new DomainError('bad_gateway', 'The payment provider created a checkout session without a URL');
     return { checkout_url: session.url };
+  }
+
+  /**
+   * The legal documents a checkout of `plan` asks assent to, with their versions: what the
+   * dashboard presents before the assent box (the same list the assent row records). The data
+   * processing agreement only for per-seat plans; the privacy notice is acknowledged.
+   */
+  checkoutDocuments(_ctx: RequestContext, query: unknown): CheckoutDocument[] {
+    const { plan } = parseInput(checkoutDocumentsQuerySchema, query);
+    const perSeat = PLANS[plan as PurchasablePlan].perSeat;
+    const d = this.deps.catalogue.file.documents;
+    return [
+      { key: 'general_service_agreement', title: 'General service agreement', version: d.general_service_agreement, assent: 'accept' as const },
+      { key: 'api_mcp_service_terms', title: 'API/MCP service terms', version: d.api_mcp_service_terms, assent: 'accept' as const },
+      ...(perSeat ? [{ key: 'data_processing_agreement', title: 'Data processing agreement', version: d.data_processing_agreement, assent: 'accept' as const }] : []),
+      { key: 'privacy_notice', title: 'Privacy notice', version: d.privacy_notice, assent: 'acknowledge' as const },
+    ];
   }
 
   /** The documents and versions a checkout's assent covers (the data processing agreement only for per-seat plans). */

@@ -10,28 +10,30 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+# --ignore-scripts: `prepare` builds the dashboard, which needs the sources copied below.
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY subgraphs ./subgraphs
 COPY migrations ./migrations
 COPY test ./test
 COPY bench ./bench
-RUN npm run typecheck
+RUN npm run typecheck && npm run build:dashboard
 
 # 2. Production dependencies only (native ones, LanceDB and onnxruntime, built for this platform).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # 3. The runtime image: the production dependencies, the sources, the migrations, the
-#    composed supergraph and the billing catalogue; runs as the unprivileged `node` user.
+#    composed supergraph, the billing catalogue and the built dashboard; runs as the unprivileged `node` user.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     PORT=8000 \
     DATA_DIR=/app/data \
-    CORPUS_DIR=/corpus
+    CORPUS_DIR=/corpus \
+    DASHBOARD_DIR=/app/dist/dashboard
 WORKDIR /app
 COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json tsconfig.json billing-catalogue.json ./
@@ -39,6 +41,7 @@ COPY --chown=root:root migrations ./migrations
 COPY --chown=root:root graphql ./graphql
 COPY --from=build --chown=root:root /app/src ./src
 COPY --from=build --chown=root:root /app/subgraphs ./subgraphs
+COPY --from=build --chown=root:root /app/dist/dashboard ./dist/dashboard
 # DATA_DIR (models, PGlite when DATABASE_URL is unset, the embedded index) is the only writable place.
 RUN mkdir -p /app/data /corpus && chown node:node /app/data
 USER node

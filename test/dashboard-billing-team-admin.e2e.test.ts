@@ -171,8 +171,8 @@ describe('web dashboard: billing, team, administration', () => {
     const invitee = await browserPage();
     await invitee.goto(joinUrl);
     await expectHeading(invitee, 'Sign in');
-    await invitee.getByLabel('E-mail').fill('invitee@firm.example');
-    await invitee.getByLabel('Password').fill(PASSWORD);
+    await invitee.getByLabel('E-mail', { exact: true }).fill('invitee@firm.example');
+    await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await invitee.getByRole('button', { name: 'Sign in' }).click();
     await expectHeading(invitee, 'Join a team');
     await expectAccessible(invitee, 'team join');

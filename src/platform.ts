@@ -66,7 +66,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const applied = await migrateUp(orm);
   if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
 
-  const engine = new LanceDbEngine(path.join(config.dataDir, 'index'));
+  const engine = new LanceDbEngine(path.join(config.dataDir, 'index'), { log: (message) => logger.info(`search: ${message}`) });
   await engine.open();
   const embedder = await createEmbedder(config.embedder, config.dataDir);
   // EMBEDDER=auto without a trained model: train it from the corpus in the background.

@@ -41,6 +41,7 @@ import { buildWhere, inLists, nullableString } from './lancedb-filters.js';
 import { keywordSearch, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
+import { VocabularyStore } from './lancedb-vocabulary.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
@@ -55,6 +56,8 @@ export interface LanceDbEngineOptions {
    * so searches during a long ingest never flat-scan more than this many rows.
    */
   autoOptimizeChunks?: number;
+  /** Where the engine reports background work (the compound vocabulary's builds). */
+  log?: (message: string) => void;
 }
 
 /** Versions older than this are pruned by optimize(). */
@@ -71,7 +74,9 @@ export class LanceDbEngine implements SearchEngine {
   private readonly writes = new WriteLock();
   /** Chunks written since the last optimize (not in the full-text index yet). */
   private unindexedChunks = 0;
-  private readonly options: Required<LanceDbEngineOptions>;
+  private readonly options: Required<Omit<LanceDbEngineOptions, 'log'>>;
+  /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
+  private readonly vocabulary: VocabularyStore;
 
   constructor(
     private readonly dir: string,
@@ -83,6 +88,7 @@ export class LanceDbEngine implements SearchEngine {
       autoOptimizeChunks: options.autoOptimizeChunks ?? 100_000,
     };
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
+    this.vocabulary = new VocabularyStore(dir, options.log);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -98,11 +104,20 @@ export class LanceDbEngine implements SearchEngine {
     this.db = db;
     await this.loadMeta(true);
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
+    await this.vocabulary.load();
+    if (this.vocabulary.current === null) this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
+  }
+
+  /** Resolves once a background build of the compound vocabulary is done (tests, benchmarks). */
+  async vocabularyReady(): Promise<void> {
+    await this.vocabulary.idle();
   }
 
   async close(): Promise<void> {
     if (!this.db) return;
     await this.writes.idle();
+    this.vocabulary.close();
+    await this.vocabulary.idle();
     this.generations.close();
     this.chunks.close();
     this.documents.close();
@@ -136,7 +151,7 @@ export class LanceDbEngine implements SearchEngine {
 
   async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
     this.requireOpen();
-    return keywordSearch(this.chunks, query, filters, limit);
+    return keywordSearch(this.chunks, query, filters, limit, this.vocabulary.current);
   }
 
   async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
@@ -346,5 +361,6 @@ export class LanceDbEngine implements SearchEngine {
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }
+    this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
   }
 }

@@ -53,11 +53,6 @@ describe('compound splitting learned from the corpus vocabulary', () => {
     expect(GERMAN.join('miete', 'monat', 'de')).toBeNull();
   });
 
-  it('knows the compounds a word opens, most common first', () => {
-    expect(GERMAN.opened('eigentum', 'de')).toEqual(['eigentumsverletzung']);
-    expect(GERMAN.opened('verbraucher', 'de')).toEqual([]);
-  });
-
   it('serves Dutch with its own linking elements and vocabulary, and no other language', () => {
     expect(GERMAN.split('arbeidsovereenkomst', 'nl')).toBeNull(); // more common whole (3) than its parts (3, 3)? no: equal, kept
     const dutch = vocabulary([...repeat(8, 'nl', 'de arbeid en de overeenkomst'), ...repeat(3, 'nl', 'de arbeidsovereenkomst')]);
@@ -75,12 +70,11 @@ describe('compound splitting learned from the corpus vocabulary', () => {
     expect(CompoundVocabulary.fromJSON({ version: 99 } as never)).toBeNull();
   });
 
-  it('adds the parts, joined and opened compounds to a German query (stemmed), never to another language', () => {
+  it('adds the parts and joined compounds to a German query (stemmed), never to another language', () => {
     const plain = analyzeQuery('Schadensersatz bei Verletzung des Eigentums', { language: 'de' });
     const terms = analyzeQuery('Schadensersatz bei Verletzung des Eigentums', { language: 'de', compounds: GERMAN });
     expect(plain).not.toContain('ersatz');
     expect(terms).toEqual(expect.arrayContaining([...plain, 'schad', 'ersatz', 'eigentumsverletz']));
-    expect(analyzeQuery('Eigentum', { language: 'de', compounds: GERMAN })).toContain('eigentumsverletz'); // opened
     expect(analyzeQuery('damage compensation', { language: 'en', compounds: GERMAN })).toEqual(analyzeQuery('damage compensation', { language: 'en' }));
   });
 });

@@ -59,19 +59,11 @@ export interface CompoundVocabularyData {
 
 export const VOCABULARY_FORMAT = 1;
 
-/** Most common compounds a word opens that a query word is expanded to. */
-export const MAX_EXTENSIONS = 3;
-
 export class CompoundVocabulary {
-  /** Per language: word -> the most common corpus compounds it opens (`schadensersatz` -> `schadensersatzpflicht`...). */
-  private readonly extensions = new Map<string, Map<string, string[]>>();
-
   private constructor(
     private readonly words: Map<string, Map<string, number>>,
     readonly chunkCount: number,
-  ) {
-    for (const [language, vocab] of words) this.extensions.set(language, openedCompounds(vocab, LINKING_ELEMENTS[language] ?? ['']));
-  }
+  ) {}
 
   static fromCounts(counts: Record<string, Map<string, number>>, chunkCount: number, minCount = MIN_COUNT): CompoundVocabulary {
     const words = new Map<string, Map<string, number>>();
@@ -148,16 +140,6 @@ export class CompoundVocabulary {
     return best;
   }
 
-  /**
-   * The most common corpus compounds `word` opens as their first part (`schadensersatz` →
-   * `schadensersatzpflicht`, `schadensersatzanspruch`): a question's word then also finds the
-   * passages that only use it inside a compound. At most {@link MAX_EXTENSIONS}.
-   */
-  opened(word: string, language: string): string[] {
-    const l = compoundLanguage(language);
-    return (l && this.extensions.get(l)?.get(word)) || [];
-  }
-
   /** Best cut of `word` into at most `maxParts` vocabulary words by the geometric mean of their counts. */
   private bestSplit(
     word: string,
@@ -192,37 +174,6 @@ export class CompoundVocabulary {
     }
     return best;
   }
-}
-
-/**
- * For every vocabulary word that is the first part of vocabulary compounds (`first` + linking
- * element + another vocabulary word), its {@link MAX_EXTENSIONS} most common such compounds.
- * Built once with the vocabulary: a query pays one lookup.
- */
-function openedCompounds(vocab: Map<string, number>, links: readonly string[]): Map<string, string[]> {
-  const opened = new Map<string, [string, number][]>();
-  for (const [word, count] of vocab) {
-    if (word.length < 2 * MIN_PART) continue;
-    for (let cut = MIN_PART; cut <= word.length - MIN_PART; cut++) {
-      const first = word.slice(0, cut);
-      if (!vocab.has(first)) continue;
-      const rest = word.slice(cut);
-      if (!links.some((link) => rest.startsWith(link) && rest.length - link.length >= MIN_PART && vocab.has(rest.slice(link.length)))) continue;
-      let list = opened.get(first);
-      if (!list) opened.set(first, (list = []));
-      list.push([word, count]);
-      if (list.length > 4 * MAX_EXTENSIONS) {
-        list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-        list.length = MAX_EXTENSIONS;
-      }
-    }
-  }
-  const out = new Map<string, string[]>();
-  for (const [first, list] of opened) {
-    list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    out.set(first, list.slice(0, MAX_EXTENSIONS).map(([w]) => w));
-  }
-  return out;
 }
 
 /** A modifier word as compounds may use it: itself, or without an inflection ending that a linking element replaces. */

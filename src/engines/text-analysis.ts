@@ -407,10 +407,6 @@ export function compoundTerms(tokens: string[], languages: string[], compounds: 
         const t = p.term(part);
         if (t) out.push(t);
       }
-      for (const compound of compounds.opened(word, language)) {
-        const t = p.term(compound);
-        if (t) out.push(t);
-      }
     }
     for (let i = 0; i + 1 < words.length; i++) {
       const joined = compounds.join(words[i], words[i + 1], language);

@@ -56,6 +56,8 @@ export interface LanceDbEngineOptions {
    * so searches during a long ingest never flat-scan more than this many rows.
    */
   autoOptimizeChunks?: number;
+  /** Quiet time after the last write before a stale compound vocabulary is rebuilt (default 30 s). */
+  vocabularyQuietMs?: number;
   /** Where the engine reports background work (the compound vocabulary's builds). */
   log?: (message: string) => void;
 }
@@ -86,6 +88,7 @@ export class LanceDbEngine implements SearchEngine {
       vectorIndexMinRows: options.vectorIndexMinRows ?? 50_000,
       readConsistencySeconds: options.readConsistencySeconds ?? 2,
       autoOptimizeChunks: options.autoOptimizeChunks ?? 100_000,
+      vocabularyQuietMs: options.vocabularyQuietMs ?? 30_000,
     };
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
     this.vocabulary = new VocabularyStore(dir, options.log);
@@ -108,8 +111,11 @@ export class LanceDbEngine implements SearchEngine {
     if (this.vocabulary.current === null) this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
   }
 
-  /** Resolves once a background build of the compound vocabulary is done (tests, benchmarks). */
+  /** Builds the compound vocabulary now if it is missing or stale, and resolves once it is done (tests, benchmarks). */
   async vocabularyReady(): Promise<void> {
+    this.requireOpen();
+    await this.vocabulary.idle();
+    this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
     await this.vocabulary.idle();
   }
 
@@ -284,6 +290,7 @@ export class LanceDbEngine implements SearchEngine {
         await this.documents.add(rows.documents);
       }
       this.unindexedChunks += rows.chunks.length;
+      this.vocabulary.touch(this.options.vocabularyQuietMs);
       if (!this.ftsReady) await this.createFtsIndex();
       else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow();
     });
@@ -361,6 +368,6 @@ export class LanceDbEngine implements SearchEngine {
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }
-    this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
+    this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
   }
 }

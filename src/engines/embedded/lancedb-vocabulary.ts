@@ -4,8 +4,10 @@
  *
  * It is (re)built in the background, never on a request: at open when the index has passages
  * but no vocabulary (an index built by an older version), and after an optimize when the
- * number of passages moved by more than {@link STALE_SHARE} since the last build (the end of
- * an ingest). Until the first build is done the keyword leg simply works without compounds.
+ * number of passages moved by more than {@link STALE_SHARE} since the last build, once no
+ * document has been written for {@link QUIET_MS} (so an ingest, which optimizes every few
+ * thousand documents, pays one scan at its end, not one per optimize). Until the first build
+ * is done the keyword leg simply works without compounds.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,11 +20,15 @@ export const VOCABULARY_FILE = 'compound-vocabulary.json';
 const STALE_SHARE = 0.1;
 /** Distinct words per language above which words seen once so far are dropped during a scan. */
 const MAX_WORDS_DURING_SCAN = 3_000_000;
+/** Quiet time after the last write before a stale vocabulary is rebuilt. */
+const QUIET_MS = 30_000;
 
 export class VocabularyStore {
   current: CompoundVocabulary | null = null;
   private building: Promise<void> | null = null;
   private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private pending: { chunks: lancedb.Table; count: () => Promise<number> } | null = null;
 
   constructor(
     private readonly dir: string,
@@ -52,6 +58,33 @@ export class VocabularyStore {
       .finally(() => (this.building = null));
   }
 
+  /** Rebuilds when stale once no write came for QUIET_MS (`touch` on every write pushes it back). */
+  refreshWhenQuiet(chunks: lancedb.Table, count: () => Promise<number>, quietMs = QUIET_MS): void {
+    if (this.closed) return;
+    this.pending = { chunks, count };
+    this.arm(quietMs);
+  }
+
+  /** A write happened: a scheduled rebuild waits for the next quiet period. */
+  touch(quietMs = QUIET_MS): void {
+    if (this.pending) this.arm(quietMs);
+  }
+
+  private arm(quietMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const pending = this.pending;
+      this.pending = null;
+      if (!pending || this.closed) return;
+      pending
+        .count()
+        .then((n) => this.refreshIfStale(pending.chunks, n))
+        .catch(() => undefined);
+    }, quietMs);
+    this.timer.unref();
+  }
+
   /** Resolves once a running build is done. */
   async idle(): Promise<void> {
     await this.building;
@@ -59,6 +92,9 @@ export class VocabularyStore {
 
   close(): void {
     this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = null;
   }
 
   /** Counts the words of every passage in a compounding language (its own, else detected). */

@@ -1,7 +1,10 @@
 /**
- * `npm run bench:quality`: runs ../shared/eval/retrieval-dev.jsonl against POST /v1/search
- * (top_k 100) for several alphas and prints nDCG@10, Recall@10, Recall@100 and MRR@10,
- * overall and per origin. Uses a running service (--url) or starts one on DATA_DIR.
+ * `npm run bench:quality`: runs ../shared/eval/retrieval-dev.jsonl and retrieval-dev-2.jsonl
+ * (`--set a.jsonl,b.jsonl`) against POST /v1/search (top_k 100, each case's namespace and
+ * country) for several alphas and prints nDCG@10, Recall@10, Recall@100 and MRR@10, overall
+ * and per origin, then the issue's targets for the default alpha 0.7 against keyword-only
+ * (alpha 0): nDCG@10 ≥ 1.10 × keyword overall, no origin below keyword by more than 2%,
+ * Recall@100 ≥ 0.45. Uses a running service (--url) or starts one on DATA_DIR.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,14 +16,16 @@ const { values } = parseArgs({
     url: { type: 'string' },
     'data-dir': { type: 'string', default: './data/bench' },
     alphas: { type: 'string', default: '0,0.5,0.7,1' },
-    set: { type: 'string', default: '../shared/eval/retrieval-dev.jsonl' },
+    set: { type: 'string', default: '../shared/eval/retrieval-dev.jsonl,../shared/eval/retrieval-dev-2.jsonl' },
     embedder: { type: 'string' },
     limit: { type: 'string' },
   },
 });
 
 interface Case { id: string; query: string; namespace: string; country: string; relevant: { source: string; source_id: string }[]; origin: string }
-let cases: Case[] = readFileSync(values.set!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+let cases: Case[] = values
+  .set!.split(',')
+  .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case));
 if (values.limit) cases = cases.slice(0, Number(values.limit));
 
 let url = values.url;
@@ -53,6 +58,8 @@ type Metrics = ReturnType<typeof scoreCase>;
 const mean = (rows: Metrics[], k: keyof Metrics) => rows.reduce((s, r) => s + r[k], 0) / Math.max(rows.length, 1);
 const alphas = values.alphas!.split(',').map(Number);
 const table: string[] = [];
+/** nDCG@10 and Recall@100 per alpha and slice ('all' and each origin), for the targets below. */
+const figures = new Map<number, Map<string, { ndcg10: number; recall100: number }>>();
 let failures = 0;
 for (const alpha of alphas) {
   const byOrigin = new Map<string, Metrics[]>();
@@ -78,8 +85,23 @@ for (const alpha of alphas) {
   table.push(`${'slice'.padEnd(22)} ${'n'.padStart(4)}  nDCG@10 Recall@10 Recall@100 MRR@10`);
   table.push(line('all', all));
   for (const [origin, rows] of [...byOrigin].sort()) table.push(line(origin, rows));
+  figures.set(alpha, new Map([['all', all] as const, ...[...byOrigin].sort()].map(([k, rows]) => [k, { ndcg10: mean(rows, 'ndcg10'), recall100: mean(rows, 'recall100') }])));
   console.log(`quality alpha=${alpha} ndcg10=${fmt(mean(all, 'ndcg10'), 3)} recall10=${fmt(mean(all, 'recall10'), 3)} recall100=${fmt(mean(all, 'recall100'), 3)}`);
 }
 await stop();
 console.log('\n' + table.join('\n'));
+const keyword = figures.get(0);
+const hybrid = figures.get(0.7);
+if (keyword && hybrid) {
+  console.log('\ntargets at alpha 0.7 against keyword-only (alpha 0):');
+  const all = hybrid.get('all')!;
+  const ratio = all.ndcg10 / keyword.get('all')!.ndcg10;
+  console.log(`  nDCG@10 ${fmt(all.ndcg10, 3)} = ${fmt(ratio, 3)} × keyword (target ≥ 1.10): ${ratio >= 1.1 ? 'met' : 'MISSED'}`);
+  for (const [slice, f] of hybrid) {
+    if (slice === 'all') continue;
+    const r = f.ndcg10 / Math.max(keyword.get(slice)!.ndcg10, 1e-9);
+    console.log(`  ${slice.padEnd(22)} ${fmt(f.ndcg10, 3)} vs ${fmt(keyword.get(slice)!.ndcg10, 3)} = ${fmt((r - 1) * 100, 1)}% (target ≥ -2%): ${r >= 0.98 ? 'met' : 'MISSED'}`);
+  }
+  console.log(`  Recall@100 ${fmt(all.recall100, 3)} (target ≥ 0.45): ${all.recall100 >= 0.45 ? 'met' : 'MISSED'}`);
+}
 if (failures) console.log(`\n${failures} requests failed (scored 0)`);

@@ -17,14 +17,16 @@ import { withVectorIndex } from './pinecone/with-vector-index.js';
 import type { SearchEngine } from './search-engine.js';
 
 export function createSearchEngine(config: Config, logger?: Logger): SearchEngine {
-  const engine = createKeywordEngine(config);
+  const engine = createKeywordEngine(config, logger);
   // VECTOR_ENGINE=pinecone: the vector leg and the vectors of every write go to Pinecone.
   return config.vectorEngine === 'pinecone' ? withVectorIndex(engine, config, logger) : engine;
 }
 
 /** The engine holding documents, the keyword leg and filters (and the vectors, unless Pinecone keeps them). */
-function createKeywordEngine(config: Config): SearchEngine {
-  if (config.searchEngine === 'embedded') return new LanceDbEngine(path.join(config.dataDir, 'index'));
+function createKeywordEngine(config: Config, logger?: Logger): SearchEngine {
+  if (config.searchEngine === 'embedded') {
+    return new LanceDbEngine(path.join(config.dataDir, 'index'), { log: (message) => logger?.info(`search: ${message}`) });
+  }
   const es = config.elasticsearch;
   if (!es) throw new Error('SEARCH_ENGINE=elasticsearch needs ELASTICSEARCH_URL');
   const engine = new ElasticsearchEngine({

@@ -125,4 +125,28 @@ describe('fuseHybrid', () => {
       expect(fuseHybrid(legHits, semanticLeg, 0.5, 10, undefined, { sectionOf, weight: 0 })).toEqual(fuseHybrid(legHits, semanticLeg, 0.5, 10));
     });
   });
+
+  it('parts reproduce every fused score from the raw leg scores, with section context', () => {
+    const scale = { low: 0.2, high: 0.8 };
+    const sectionOf = new Map([['k1', 'act > s1'], ['both', 'act > s1'], ['s2', 'act > s2']]);
+    for (const alpha of [0, 0.3, 0.7, 1]) {
+      const fused = fuseHybrid(keyword, semantic, alpha, 100, scale, { sectionOf, weight: 0.3 });
+      expect(fused.length).toBeGreaterThan(3);
+      for (const h of fused) {
+        const p = h.parts;
+        const kn = p.keywordRaw === null ? 0 : p.keywordRaw / p.keywordBest;
+        const sn = p.semanticRaw === null ? 0 : Math.min(1, Math.max(0, (p.semanticRaw - scale.low) / (scale.high - scale.low)));
+        expect(p.keywordNormalized).toBeCloseTo(kn, 12);
+        expect(p.semanticNormalized).toBeCloseTo(sn, 12);
+        const k = p.keywordSection === null ? kn : (1 - p.sectionWeight) * kn + p.sectionWeight * p.keywordSection;
+        const s = p.semanticSection === null ? sn : (1 - p.sectionWeight) * sn + p.sectionWeight * p.semanticSection;
+        expect(p.keywordFinal).toBeCloseTo(k, 12);
+        expect(p.semanticFinal).toBeCloseTo(s, 12);
+        expect(h.score).toBeCloseTo(p.alpha * s + (1 - p.alpha) * k, 12);
+        expect([h.keywordScore, h.semanticScore]).toEqual([p.keywordFinal, p.semanticFinal]);
+      }
+      // the section context really moved a score: 'both' draws on k1, its section's best other article
+      if (alpha < 1) expect(fused.find((h) => h.docId === 'both')!.parts.keywordSection).toBe(1);
+    }
+  });
 });

@@ -11,12 +11,48 @@ export interface FusedHit {
   semanticScore: number;
   /** Best passage: the keyword leg's (it holds the matched terms), else the vector leg's. */
   passage: string;
+  /** How the score came about (every number the fusion used): see FusionParts. */
+  parts: FusionParts;
+}
+
+/**
+ * Every number behind a fused score, so that it can be recomputed:
+ *
+ *     keywordNormalized  = keywordRaw / keywordBest
+ *     semanticNormalized = clamp((semanticRaw - scale.low) / (scale.high - scale.low), 0, 1)
+ *     keywordFinal       = (1 - sectionWeight) * keywordNormalized + sectionWeight * keywordSection   (articles in a section)
+ *     semanticFinal      = likewise with semanticSection (else the normalised value)
+ *     score              = alpha * semanticFinal + (1 - alpha) * keywordFinal
+ */
+export interface FusionParts {
+  alpha: number;
+  /** The leg's raw score (BM25; cosine similarity), null when that leg did not find the document. */
+  keywordRaw: number | null;
+  semanticRaw: number | null;
+  /** The query's best BM25 (the keyword normaliser); the model's cosine levels. */
+  keywordBest: number;
+  scale: SemanticScale;
+  keywordNormalized: number;
+  semanticNormalized: number;
+  /** Section context: its weight (0 when the document is in no section) and, per leg, the best other article of the section (0 when none). */
+  sectionWeight: number;
+  keywordSection: number | null;
+  semanticSection: number | null;
+  keywordFinal: number;
+  semanticFinal: number;
 }
 
 interface Candidate {
   docId: string;
   keyword: number;
   semantic: number;
+  keywordRaw: number | null;
+  semanticRaw: number | null;
+  keywordNormalized: number;
+  semanticNormalized: number;
+  keywordSection: number | null;
+  semanticSection: number | null;
+  sectionWeight: number;
   keywordRank: number;
   semanticRank: number;
   passage: string;
@@ -79,20 +115,37 @@ export function fuseHybrid(
   const candidate = (docId: string): Candidate => {
     let c = byId.get(docId);
     if (!c) {
-      c = { docId, keyword: 0, semantic: 0, keywordRank: Infinity, semanticRank: Infinity, passage: '', score: 0 };
+      c = {
+        docId,
+        keyword: 0,
+        semantic: 0,
+        keywordRaw: null,
+        semanticRaw: null,
+        keywordNormalized: 0,
+        semanticNormalized: 0,
+        keywordSection: null,
+        semanticSection: null,
+        sectionWeight: 0,
+        keywordRank: Infinity,
+        semanticRank: Infinity,
+        passage: '',
+        score: 0,
+      };
       byId.set(docId, c);
     }
     return c;
   };
 
+  let max = 0;
   if (a < 1) {
-    let max = 0;
     for (const h of keyword) if (Number.isFinite(h.score) && h.score > max) max = h.score;
     keyword.forEach((h, rank) => {
       const c = candidate(h.docId);
       if (c.keywordRank !== Infinity) return;
       c.keywordRank = rank;
       c.keyword = max > 0 && Number.isFinite(h.score) ? Math.max(0, h.score) / max : 0;
+      c.keywordRaw = h.score;
+      c.keywordNormalized = c.keyword;
       c.passage = h.passage;
     });
   }
@@ -103,6 +156,8 @@ export function fuseHybrid(
       if (c.semanticRank !== Infinity) return;
       c.semanticRank = rank;
       c.semantic = Number.isFinite(h.score) ? Math.min(1, Math.max(0, (h.score - scale.low) / span)) : 0;
+      c.semanticRaw = h.score;
+      c.semanticNormalized = c.semantic;
       if (c.keywordRank === Infinity) c.passage = h.passage;
     });
   }
@@ -130,6 +185,20 @@ export function fuseHybrid(
     keywordScore: c.keyword,
     semanticScore: c.semantic,
     passage: c.passage,
+    parts: {
+      alpha: a,
+      keywordRaw: c.keywordRaw,
+      semanticRaw: c.semanticRaw,
+      keywordBest: max,
+      scale,
+      keywordNormalized: c.keywordNormalized,
+      semanticNormalized: c.semanticNormalized,
+      sectionWeight: c.sectionWeight,
+      keywordSection: c.keywordSection,
+      semanticSection: c.semanticSection,
+      keywordFinal: c.keyword,
+      semanticFinal: c.semantic,
+    },
   }));
 }
 
@@ -165,10 +234,13 @@ function addSectionContext(candidates: Candidate[], leg: 'keyword' | 'semantic',
     else if (c[leg] > top[0][leg]) best.set(key, [c, top[0][leg]]);
     else if (c[leg] > top[1]) top[1] = c[leg];
   }
-  const scores = found.map((c) => {
+  const others = found.map((c) => {
     const [holder, second] = best.get(sectionOf.get(c.docId)!)!;
-    const other = holder === c ? second : holder[leg];
-    return (1 - weight) * c[leg] + weight * other;
+    return holder === c ? second : holder[leg];
   });
-  found.forEach((c, i) => (c[leg] = scores[i]));
+  found.forEach((c, i) => {
+    c[leg] = (1 - weight) * c[leg] + weight * others[i];
+    c[leg === 'keyword' ? 'keywordSection' : 'semanticSection'] = others[i];
+    c.sectionWeight = weight;
+  });
 }

@@ -14,6 +14,7 @@
  * two-generation map, so the ingest pays the Unicode and stemming work once per word form.
  */
 import { createRequire } from 'node:module';
+import { compoundLanguage, type CompoundVocabulary } from './compounds.js';
 
 interface SnowballFactory {
   newStemmer(language: string): { stem(word: string): string };
@@ -151,6 +152,11 @@ export function foldToken(token: string): string[] {
   const folded = token.normalize('NFKD').replace(DIACRITICS_RE, '').replace(SPECIAL_RE, (c) => SPECIAL_FOLDS[c]).toLowerCase();
   if (!SPLIT_RE.test(folded)) return folded ? [folded] : [];
   return folded.split(SPLIT_RE).filter(Boolean);
+}
+
+/** The folded words of a text, in order (no stop words dropped, no stemming). */
+export function foldedWords(text: string): string[] {
+  return (text.toLowerCase().match(TOKEN_RE) ?? []).flatMap(foldToken);
 }
 
 /** Lowercased, folded text (for display-independent comparisons). */
@@ -354,8 +360,13 @@ export function analyzeDocumentText(text: string, language: string | null, optio
  * Distinct terms of a query: for every word, its folded form and its stems in each
  * plausible language (see {@link queryLanguages}). A word that is a stopword in one of
  * those languages is dropped, unless every word of the query is one.
+ *
+ * With `compounds` (the corpus's vocabulary, see compounds.ts), in each plausible compounding
+ * language a word is also split into the corpus words it is compounded of, and two
+ * neighbouring words are joined into the compound the corpus uses: the stems of those parts
+ * and compounds are added (the word itself stays).
  */
-export function analyzeQuery(query: string, options: { language?: string | null } = {}): string[] {
+export function analyzeQuery(query: string, options: { language?: string | null; compounds?: CompoundVocabulary | null } = {}): string[] {
   const languages = queryLanguages(query, options.language);
   const pipes = languages.map((l) => pipeline(l));
   const surface = pipeline(null);
@@ -371,5 +382,39 @@ export function analyzeQuery(query: string, options: { language?: string | null 
     for (const t of surfaceTerms.split(' ')) terms.add(t);
     for (const joined of perLanguage) for (const t of joined.split(' ')) terms.add(t);
   }
+  if (options.compounds && terms.size > 0) {
+    for (const term of compoundTerms(tokens, languages, options.compounds)) terms.add(term);
+  }
   return terms.size > 0 ? [...terms] : [...fallback];
+}
+
+/** Stems of the compound parts and joined compounds of a query's words (see analyzeQuery). */
+export function compoundTerms(tokens: string[], languages: string[], compounds: CompoundVocabulary): string[] {
+  const out: string[] = [];
+  for (const language of languages) {
+    if (!compoundLanguage(language)) continue;
+    const p = pipeline(language);
+    // Content words in order (stop words between two words do not stop a join: "Ersatz des Schadens").
+    const words: string[] = [];
+    for (const raw of tokens) {
+      for (const piece of foldToken(raw)) {
+        if (p.stopwords?.has(piece) || piece.length > MAX_TERM_LENGTH) continue;
+        words.push(piece);
+      }
+    }
+    for (const word of words) {
+      for (const part of compounds.split(word, language, (w) => p.stopwords?.has(w) ?? false) ?? []) {
+        const t = p.term(part);
+        if (t) out.push(t);
+      }
+    }
+    for (let i = 0; i + 1 < words.length; i++) {
+      const joined = compounds.join(words[i], words[i + 1], language);
+      if (joined) {
+        const t = p.term(joined);
+        if (t) out.push(t);
+      }
+    }
+  }
+  return out;
 }

@@ -99,6 +99,12 @@ export class SearchInput {
     description: 'snippet, summary_only, full_text or full_metadata (default snippet).',
   })
   result_detail?: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Extension: every hit carries score_parts, license and provenance (full_metadata always does).',
+  })
+  explain?: boolean | null;
 }
 
 @ObjectType()
@@ -184,6 +190,12 @@ export class SearchHit {
   text_unavailable?: boolean;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'full_metadata: every public field of the document.' })
   metadata?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Extension (full_metadata or explain): every number behind the score (REST ScoreParts).' })
+  score_parts?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Extension (full_metadata or explain): licence of the source (id, name, url, commercial_use).' })
+  license?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Extension (full_metadata or explain): url, source_url, retrieved_at.' })
+  provenance?: Record<string, unknown>;
 }
 
 @ObjectType()

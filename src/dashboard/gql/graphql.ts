@@ -816,13 +816,19 @@ export type SearchHit = {
   identifier: Maybe<Scalars['String']['output']>;
   jurisdiction: Maybe<Scalars['String']['output']>;
   language: Maybe<Scalars['String']['output']>;
+  /** Extension (full_metadata or explain): licence of the source (id, name, url, commercial_use). */
+  license: Maybe<Scalars['JSONObject']['output']>;
   /** full_metadata: every public field of the document. */
   metadata: Maybe<Scalars['JSONObject']['output']>;
   /** case_law, legislation or doctrine */
   namespace: Scalars['String']['output'];
   parent_source_id: Maybe<Scalars['String']['output']>;
+  /** Extension (full_metadata or explain): url, source_url, retrieved_at. */
+  provenance: Maybe<Scalars['JSONObject']['output']>;
   quality_tier: Maybe<Scalars['Int']['output']>;
   score: Scalars['Float']['output'];
+  /** Extension (full_metadata or explain): every number behind the score (REST ScoreParts). */
+  score_parts: Maybe<Scalars['JSONObject']['output']>;
   snippet: Maybe<Scalars['String']['output']>;
   source: Scalars['String']['output'];
   source_id: Scalars['String']['output'];
@@ -853,6 +859,8 @@ export type SearchInput = {
   date_end?: InputMaybe<Scalars['String']['input']>;
   /** Inclusive lower bound on the document date (YYYY-MM-DD). */
   date_start?: InputMaybe<Scalars['String']['input']>;
+  /** Extension: every hit carries score_parts, license and provenance (full_metadata always does). */
+  explain?: InputMaybe<Scalars['Boolean']['input']>;
   jurisdiction?: InputMaybe<Scalars['String']['input']>;
   /** ISO 639-1 code. When nothing matches in this language the search is retried once without it. */
   language?: InputMaybe<Scalars['String']['input']>;

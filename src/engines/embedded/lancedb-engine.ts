@@ -41,6 +41,7 @@ import { buildWhere, inLists, nullableString } from './lancedb-filters.js';
 import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
+import { VocabularyStore } from './lancedb-vocabulary.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
@@ -55,6 +56,10 @@ export interface LanceDbEngineOptions {
    * so searches during a long ingest never flat-scan more than this many rows.
    */
   autoOptimizeChunks?: number;
+  /** Quiet time after the last write before a stale compound vocabulary is rebuilt (default 30 s). */
+  vocabularyQuietMs?: number;
+  /** Where the engine reports background work (the compound vocabulary's builds). */
+  log?: (message: string) => void;
 }
 
 /** Versions older than this are pruned by optimize(). */
@@ -71,7 +76,9 @@ export class LanceDbEngine implements SearchEngine {
   private readonly writes = new WriteLock();
   /** Chunks written since the last optimize (not in the full-text index yet). */
   private unindexedChunks = 0;
-  private readonly options: Required<LanceDbEngineOptions>;
+  private readonly options: Required<Omit<LanceDbEngineOptions, 'log'>>;
+  /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
+  private readonly vocabulary: VocabularyStore;
 
   constructor(
     private readonly dir: string,
@@ -81,8 +88,10 @@ export class LanceDbEngine implements SearchEngine {
       vectorIndexMinRows: options.vectorIndexMinRows ?? 50_000,
       readConsistencySeconds: options.readConsistencySeconds ?? 2,
       autoOptimizeChunks: options.autoOptimizeChunks ?? 100_000,
+      vocabularyQuietMs: options.vocabularyQuietMs ?? 30_000,
     };
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
+    this.vocabulary = new VocabularyStore(dir, options.log);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -98,11 +107,23 @@ export class LanceDbEngine implements SearchEngine {
     this.db = db;
     await this.loadMeta(true);
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
+    await this.vocabulary.load();
+    if (this.vocabulary.current === null) this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
+  }
+
+  /** Builds the compound vocabulary now if it is missing or stale, and resolves once it is done (tests, benchmarks). */
+  async vocabularyReady(): Promise<void> {
+    this.requireOpen();
+    await this.vocabulary.idle();
+    this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
+    await this.vocabulary.idle();
   }
 
   async close(): Promise<void> {
     if (!this.db) return;
     await this.writes.idle();
+    this.vocabulary.close();
+    await this.vocabulary.idle();
     this.generations.close();
     this.chunks.close();
     this.documents.close();
@@ -136,7 +157,7 @@ export class LanceDbEngine implements SearchEngine {
 
   async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
     this.requireOpen();
-    return keywordSearch(this.chunks, query, filters, limit);
+    return keywordSearch(this.chunks, query, filters, limit, this.vocabulary.current);
   }
 
   async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
@@ -274,6 +295,7 @@ export class LanceDbEngine implements SearchEngine {
         await this.documents.add(rows.documents);
       }
       this.unindexedChunks += rows.chunks.length;
+      this.vocabulary.touch(this.options.vocabularyQuietMs);
       if (!this.ftsReady) await this.createFtsIndex();
       else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow();
     });
@@ -351,5 +373,6 @@ export class LanceDbEngine implements SearchEngine {
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }
+    this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
   }
 }

@@ -5,6 +5,7 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import type { DocumentHit, EngineFilters } from '../search-engine.js';
+import type { CompoundVocabulary } from '../compounds.js';
 import { analyzeQuery } from '../text-analysis.js';
 import { buildWhere, inLists } from './lancedb-filters.js';
 import { FTS_COLUMN } from './lancedb-tables.js';
@@ -42,9 +43,15 @@ function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
 }
 
 /** The keyword leg: each document's best chunk by BM25 over the analysed terms, best first. */
-export async function keywordSearch(chunks: lancedb.Table, query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+export async function keywordSearch(
+  chunks: lancedb.Table,
+  query: string,
+  filters: EngineFilters,
+  limit: number,
+  compounds: CompoundVocabulary | null = null,
+): Promise<DocumentHit[]> {
   if (limit <= 0) return [];
-  const terms = analyzeQuery(query, { language: filters.language ?? null });
+  const terms = analyzeQuery(query, { language: filters.language ?? null, compounds });
   if (terms.length === 0) return [];
   const where = buildWhere(filters);
   const text = terms.join(' ');

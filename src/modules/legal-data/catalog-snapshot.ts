@@ -150,6 +150,16 @@ export class CatalogSnapshot {
     return min === null && max === null ? null : { min, max };
   }
 
+  /** The catalogue's licence and page of a source (null when the catalogue does not list it). */
+  sourceNotice(source: string): { license: { id: string | null; name: string | null; url: string | null; commercial_use: boolean | null }; url: string | null } | null {
+    const c = this.catalogue.get(source);
+    if (!c) return null;
+    return {
+      license: { id: c.license_id ?? null, name: c.license_name ?? null, url: c.license_url ?? null, commercial_use: c.commercial_use ?? null },
+      url: c.url ?? null,
+    };
+  }
+
   sourceInfo(source: string): SourceInfo {
     const c = this.catalogue.get(source);
     const counts = this.countsOf(source);

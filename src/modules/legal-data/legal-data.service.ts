@@ -130,7 +130,10 @@ export class LegalDataService implements LegalDataApi {
   /** Billable: charged to the caller (see UsageGuard). */
   search(ctx: RequestContext, input: unknown): Promise<SearchResponse> {
     const citations = (text: string, filters: EngineFilters) => this.resolver.citedDocuments(text, citationHints(filters));
-    return this.deps.usage.charge(ctx, 'search', () => search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input));
+    const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
+    return this.deps.usage.charge(ctx, 'search', () =>
+      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input),
+    );
   }
 
   /** Billable: charged to the caller (see UsageGuard). */

@@ -6,7 +6,7 @@
  * z.toJSONSchema({ io: 'input' }) still prints them.
  */
 import { z } from 'zod';
-import { laxDate, laxFloat, laxInt } from '../../validation.js';
+import { laxBool, laxDate, laxFloat, laxInt } from '../../validation.js';
 import { NAMESPACES } from './legal-document.js';
 
 export const RESULT_DETAILS = ['snippet', 'summary_only', 'full_text', 'full_metadata'] as const;
@@ -44,10 +44,64 @@ export const searchRequestSchema = z.object({
   date_end: isoDate.nullish().describe('Inclusive upper bound on the document date (YYYY-MM-DD).'),
   namespace: z.enum(NAMESPACES).default('case_law'),
   result_detail: z.enum(RESULT_DETAILS).default('snippet'),
+  explain: laxBool()
+    .prefault(false)
+    .describe('Extension: every hit carries score_parts, license and provenance (full_metadata always does). Reads each hit\'s stored record.'),
 }).meta({ id: 'SearchRequest' });
 
 export type SearchRequestInput = z.input<typeof searchRequestSchema>;
 export type SearchRequest = z.output<typeof searchRequestSchema>;
+
+const nullableNumber = z.number().nullable();
+
+/** Extension: every number behind a hit's score (src/engines/hybrid-fusion.ts, FusionParts). */
+export const scorePartsSchema = z
+  .object({
+    keyword_score: nullableNumber.describe('Raw BM25 of the best passage; null when the keyword leg did not find the document.'),
+    semantic_score: nullableNumber.describe('Raw cosine similarity of the best passage; null when the vector leg did not find the document.'),
+    keyword_best: z.number().describe('Best BM25 of the query (keyword_normalized = keyword_score / keyword_best).'),
+    semantic_scale: z
+      .object({ low: z.number(), high: z.number() })
+      .describe('Cosine levels of the model (semantic_normalized = clamp((semantic_score - low) / (high - low), 0, 1)).'),
+    keyword_normalized: z.number(),
+    semantic_normalized: z.number(),
+    section_context: z
+      .object({
+        weight: z.number(),
+        keyword: nullableNumber.describe('Best normalised keyword score of another article of the same section (0 when none).'),
+        semantic: nullableNumber,
+      })
+      .nullable()
+      .describe('Section context boost: leg = (1 - weight) * normalized + weight * section best; null when the document sits in no section.'),
+    cited_provision: z.boolean().describe('The query cites this provision: it entered both legs with their top score.'),
+    keyword: z.number().describe('Keyword part after section context.'),
+    semantic: z.number().describe('Semantic part after section context.'),
+    alpha: z.number().describe('Alpha the fusion used (0 when the vector leg was off).'),
+    fused: z.number().describe('alpha * semantic + (1 - alpha) * keyword: the hit score.'),
+  })
+  .meta({ id: 'ScoreParts' });
+export type ScoreParts = z.infer<typeof scorePartsSchema>;
+
+/** Extension: the licence of the hit's source, from the sources catalogue. */
+export const hitLicenseSchema = z
+  .object({
+    id: z.string().nullable(),
+    name: z.string().nullable(),
+    url: z.string().nullable(),
+    commercial_use: z.boolean().nullable().describe('Whether the source allows commercial use; null when the catalogue does not say.'),
+  })
+  .meta({ id: 'HitLicense' });
+export type HitLicense = z.infer<typeof hitLicenseSchema>;
+
+/** Extension: where the hit's text comes from. */
+export const provenanceSchema = z
+  .object({
+    url: z.string().nullable().describe('The official page of the document.'),
+    source_url: z.string().nullable().describe('The source\'s page in the sources catalogue.'),
+    retrieved_at: z.string().nullable().describe('When the text was retrieved (or the snapshot it comes from), where the corpus records it.'),
+  })
+  .meta({ id: 'Provenance' });
+export type Provenance = z.infer<typeof provenanceSchema>;
 
 export const searchHitSchema = z.object({
   id: z.string().describe('<source>/<source_id>; GET /v1/documents/{id} returns the document.'),
@@ -89,6 +143,9 @@ export const searchHitSchema = z.object({
   full_text_size: z.number().int().optional().describe('Length of the whole text in characters.'),
   text_unavailable: z.boolean().optional().describe('True when the text of this hit could not be loaded.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('full_metadata: every public field of the document.'),
+  score_parts: scorePartsSchema.optional().describe('Extension (full_metadata or explain): why the hit ranks where it does.'),
+  license: hitLicenseSchema.optional().describe('Extension (full_metadata or explain): licence of the source.'),
+  provenance: provenanceSchema.optional().describe('Extension (full_metadata or explain): where the text comes from.'),
 }).meta({ id: 'SearchHit' });
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

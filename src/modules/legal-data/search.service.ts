@@ -8,7 +8,16 @@ import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '..
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
-import { searchHitSchema, searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
+import {
+  searchHitSchema,
+  searchRequestSchema,
+  type HitLicense,
+  type Provenance,
+  type ScoreParts,
+  type SearchHit,
+  type SearchRequest,
+  type SearchResponse,
+} from './search.schema.js';
 import { buildSnippet } from './snippet.js';
 
 /** Longest text a full_text / full_metadata hit carries; `full_text_size` gives the whole length. */
@@ -29,7 +38,18 @@ export interface SearchDeps {
   vectorTimeoutMs?: number;
   /** Told when the vector leg fails or times out. */
   logger?: Logger;
+  /** The sources catalogue's licence and page of a source (for hits that explain themselves). */
+  sources?: (source: string) => SourceNotice | null;
 }
+
+/** What the sources catalogue says about a source's licence, and its page. */
+export interface SourceNotice {
+  license: HitLicense;
+  url: string | null;
+}
+
+/** Keys of a document's `extra` that record when its text was retrieved, most precise first. */
+const RETRIEVAL_DATE_KEYS = ['_fetched_at', 'fetched_at', 'retrieved_at', 'scrape_date', 'snapshot_date'] as const;
 
 export async function search(deps: SearchDeps, input: unknown): Promise<SearchResponse> {
   const started = performance.now();
@@ -40,7 +60,7 @@ export async function search(deps: SearchDeps, input: unknown): Promise<SearchRe
     // A language filter that finds nothing is retried once without it, keeping every other filter.
     found = await runLegs(deps, request, { ...filters, language: undefined });
   }
-  const hits = await shapeHits(deps.engine, found.fused, request);
+  const hits = await shapeHits(deps, found, request);
   return {
     query: request.q,
     hits,
@@ -67,7 +87,16 @@ function toEngineFilters(r: SearchRequest): EngineFilters {
   };
 }
 
-async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<{ fused: FusedHit[]; total: number; vectorFailed: boolean }> {
+interface LegsResult {
+  fused: FusedHit[];
+  total: number;
+  /** Ids of the provisions the query cites (they entered both legs first). */
+  cited: Set<string>;
+  /** The vector leg failed or timed out: the keyword leg answered alone. */
+  vectorFailed: boolean;
+}
+
+async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<LegsResult> {
   const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
   // The vector leg runs only over vectors of the configured model (not while re-embedding).
   let semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
@@ -93,7 +122,8 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   const sectionOf = new Map<string, string>();
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
-  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections), total, vectorFailed };
+  const fused = fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections);
+  return { fused, total, cited: new Set(cited.map((c) => c.docId)), vectorFailed };
 }
 
 let lastVectorWarning = 0;
@@ -176,9 +206,12 @@ function withoutEnclosingDocuments(places: Map<string, DocumentPlace>, ...legs: 
   });
 }
 
-async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest): Promise<SearchHit[]> {
-  // Only full_text and full_metadata carry the text; the other details show the passage.
-  const needsText = r.result_detail === 'full_text' || r.result_detail === 'full_metadata';
+async function shapeHits(deps: SearchDeps, { fused, cited }: LegsResult, r: SearchRequest): Promise<SearchHit[]> {
+  const engine = deps.engine;
+  // Only full_text and full_metadata carry the text; the other details show the passage. An
+  // explained hit needs the stored record too (its retrieval date is among the extra fields).
+  const explain = r.explain || r.result_detail === 'full_metadata';
+  const needsText = r.result_detail === 'full_text' || r.result_detail === 'full_metadata' || explain;
   const ids = fused.map((h) => h.docId);
   let documents: Map<string, LegalDocument | DocumentWithoutText>;
   try {
@@ -188,8 +221,48 @@ async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchReque
   }
   return fused.map((hit) => {
     const doc = documents.get(hit.docId);
-    return doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
+    const out = doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
+    if (explain) {
+      const notice = deps.sources?.(out.source) ?? null;
+      out.score_parts = scoreParts(hit, cited.has(hit.docId));
+      out.license = notice?.license ?? { id: null, name: null, url: null, commercial_use: null };
+      out.provenance = provenance(doc, notice);
+    }
+    return out;
   });
+}
+
+/** The fusion's numbers of a hit, in the API's words (see FusionParts). */
+export function scoreParts(hit: FusedHit, cited: boolean): ScoreParts {
+  const p = hit.parts;
+  const inSection = p.sectionWeight > 0;
+  return {
+    keyword_score: p.keywordRaw,
+    semantic_score: p.semanticRaw,
+    keyword_best: p.keywordBest,
+    semantic_scale: { low: p.scale.low, high: p.scale.high },
+    keyword_normalized: p.keywordNormalized,
+    semantic_normalized: p.semanticNormalized,
+    section_context: inSection ? { weight: p.sectionWeight, keyword: p.keywordSection, semantic: p.semanticSection } : null,
+    cited_provision: cited,
+    keyword: p.keywordFinal,
+    semantic: p.semanticFinal,
+    alpha: p.alpha,
+    fused: hit.score,
+  };
+}
+
+function provenance(doc: LegalDocument | DocumentWithoutText | undefined, notice: SourceNotice | null): Provenance {
+  const extra = doc && 'extra' in doc ? doc.extra : {};
+  let retrieved: string | null = null;
+  for (const key of RETRIEVAL_DATE_KEYS) {
+    const value = extra?.[key];
+    if (typeof value === 'string' && value.trim()) {
+      retrieved = value.trim();
+      break;
+    }
+  }
+  return { url: doc?.url ?? null, source_url: notice?.url ?? null, retrieved_at: retrieved };
 }
 
 function shapeHit(hit: FusedHit, doc: LegalDocument | DocumentWithoutText, r: SearchRequest): SearchHit {

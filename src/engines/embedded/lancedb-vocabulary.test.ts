@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
+import { LanceDbEngine } from './lancedb-engine.js';
+import { VOCABULARY_FILE } from './lancedb-vocabulary.js';
+
+const doc = (n: number, text: string): LegalDocument => ({
+  id: `DE/Test/${n}`, source: 'DE/Test', source_id: String(n), namespace: 'legislation', country: 'DE', title: `§ ${n}`, text,
+  language: 'de', date: null, url: null, court: null, court_tier: null, jurisdiction: null, chamber: null, ecli: null,
+  case_number: null, decision_type: null, decision_number: null, authority: null, document_type: null, status: null,
+  identifier: null, eli_uri: null, effective_date: null, expiry_date: null, granularity: null, unit_type: null,
+  unit_number: null, canonical_path: null, parent_source_id: null, summary: null, subdivision: null, short_names: [], extra: {},
+});
+
+// "Schaden" and "Ersatz" are corpus words (3 passages each, the vocabulary's minimum); "Schadensersatz" is none.
+const TEXTS = [
+  'Wer das Eigentum verletzt, schuldet Ersatz für den Schaden.',
+  'Der Schaden ist in Geld zu ersetzen; der Ersatz umfasst den entgangenen Gewinn.',
+  'Ersatz für einen Schaden nur bei Verschulden.',
+  'Die Miete ist monatlich zu zahlen.',
+];
+
+describe('the compound vocabulary of the embedded engine', () => {
+  let root: string;
+  afterEach(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('is built once writes have been quiet after an optimize, stored beside the index, and used by the keyword leg', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'lancedb-vocabulary-'));
+    const dir = path.join(root, 'index');
+    const engine = new LanceDbEngine(dir, { vocabularyQuietMs: 100 });
+    await engine.open();
+    await engine.upsertDocuments(TEXTS.map((t, i) => ({ document: doc(i + 1, t), contentHash: 'h', chunks: [{ content: t }] })));
+    await engine.optimize();
+    const filters = { namespace: 'legislation' as const, countries: ['DE'] };
+    // Before the vocabulary exists, the compound finds nothing (no passage uses the word).
+    expect(existsSync(path.join(dir, VOCABULARY_FILE))).toBe(false);
+    expect(await engine.keywordSearch('Schadensersatz', filters, 10)).toEqual([]);
+    for (let i = 0; i < 100 && !existsSync(path.join(dir, VOCABULARY_FILE)); i++) await new Promise((r) => setTimeout(r, 50));
+    await engine.vocabularyReady();
+    expect(existsSync(path.join(dir, VOCABULARY_FILE))).toBe(true);
+    const found = (await engine.keywordSearch('Schadensersatz', filters, 10)).map((h) => h.docId);
+    expect(found).toEqual(expect.arrayContaining(['DE/Test/1', 'DE/Test/2', 'DE/Test/3']));
+    expect(found).not.toContain('DE/Test/4');
+    await engine.close();
+
+    // A restart loads it from disk.
+    const again = new LanceDbEngine(dir);
+    await again.open();
+    expect((await again.keywordSearch('Schadensersatz', filters, 10)).length).toBe(3);
+    await again.close();
+  });
+});

@@ -155,7 +155,7 @@ describe('web dashboard', () => {
     expect(url.searchParams.get('alpha')).toBe('0');
     const first = page.locator('.hit').first();
     await expect(first.innerText()).resolves.toMatch(/§ 823 BGB/);
-    await expect(first.innerText()).resolves.toMatch(/score \d/);
+    await expect(first.innerText()).resolves.toMatch(/score \d\.\d{3} = [\d.]+ × semantic \d\.\d{3} \+ [\d.]+ × keyword \d\.\d{3}/);
     await expect(first.innerText()).resolves.toMatch(/licence: \S/);
     expect(await page.locator('.hit .snippet').count()).toBeGreaterThan(0);
     await expectAccessible(page, 'search results');

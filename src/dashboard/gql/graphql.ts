@@ -1312,7 +1312,7 @@ export type SearchQueryVariables = Exact<{
 }>;
 
 
-export type SearchQuery = { search: { query: string, total_hits: number, alpha: number, namespace: string, elapsed_ms: number, hits: Array<{ id: string, source: string, source_id: string, score: number, namespace: string, title: string | null, snippet: string | null, summary: string | null, url: string | null, country: string | null, language: string | null, court: string | null, court_tier: number | null, date: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, identifier: string | null, canonical_path: string | null, text: string | null, text_truncated: boolean | null, full_text_size: number | null, metadata: Record<string, unknown> | null }> } };
+export type SearchQuery = { search: { query: string, total_hits: number, alpha: number, namespace: string, elapsed_ms: number, hits: Array<{ id: string, source: string, source_id: string, score: number, namespace: string, title: string | null, snippet: string | null, summary: string | null, url: string | null, country: string | null, language: string | null, court: string | null, court_tier: number | null, date: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, identifier: string | null, canonical_path: string | null, text: string | null, text_truncated: boolean | null, full_text_size: number | null, metadata: Record<string, unknown> | null, score_parts: Record<string, unknown> | null, license: Record<string, unknown> | null }> } };
 
 export type DocumentViewQueryVariables = Exact<{
   source: Scalars['String']['input'];
@@ -1868,6 +1868,8 @@ export const SearchDocument = new TypedDocumentString(`
       text_truncated
       full_text_size
       metadata
+      score_parts
+      license
     }
   }
 }

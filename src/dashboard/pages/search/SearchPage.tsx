@@ -88,6 +88,8 @@ function inputFromForm(f: FormState): SearchInput {
     court: f.court || null,
     language: f.language || null,
     court_tier: f.courtTier ? Number(f.courtTier) : null,
+    // every hit says why it ranks where it does (score parts) and under what licence
+    explain: true,
   };
 }
 
@@ -348,7 +350,8 @@ function Hits({ data, discovery }: { data: SearchQuery; discovery: Discovery | u
       </p>
       <ol className="hits">
         {r.hits.map((h) => {
-          const lic = licences.get(h.source);
+          const fromHit = h.license as { name?: string | null; url?: string | null } | null | undefined;
+          const lic = fromHit?.name ? { license_name: fromHit.name, license_url: fromHit.url ?? null } : licences.get(h.source);
           return (
             <li key={h.id} className="card hit">
               <h3>
@@ -373,7 +376,7 @@ function Hits({ data, discovery }: { data: SearchQuery; discovery: Discovery | u
                 </details>
               )}
               <p className="hit-foot small">
-                <span title="Fused relevance score of the keyword and semantic rankings (the API gives no per-leg parts)">score {h.score.toFixed(4)}</span>
+                <ScoreExplanation score={h.score} parts={h.score_parts as ScoreParts | null | undefined} />
                 <span>
                   licence:{' '}
                   {lic?.license_name ? (
@@ -394,5 +397,29 @@ function Hits({ data, discovery }: { data: SearchQuery; discovery: Discovery | u
         })}
       </ol>
     </>
+  );
+}
+
+/** The numbers behind a hit's score, as the API explains them (`explain: true`). */
+interface ScoreParts {
+  keyword_normalized: number;
+  semantic_normalized: number;
+  keyword: number;
+  semantic: number;
+  alpha: number;
+  fused: number;
+  cited_provision: boolean;
+  section_context: { weight: number } | null;
+}
+
+function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts | null | undefined }) {
+  if (!parts) return <span title="Fused relevance score of the keyword and semantic rankings">score {score.toFixed(4)}</span>;
+  const f = (n: number) => n.toFixed(3);
+  return (
+    <span title="score = alpha × semantic + (1 − alpha) × keyword, each leg normalised to 0–1">
+      score {f(parts.fused)} = {parts.alpha} × semantic {f(parts.semantic)} + {Number((1 - parts.alpha).toFixed(2))} × keyword {f(parts.keyword)}
+      {parts.cited_provision && ' · cited provision'}
+      {parts.section_context && ' · section context'}
+    </span>
   );
 }

@@ -73,10 +73,14 @@ export async function startService(env: Record<string, string>, onLog?: (line: s
 export async function waitReady(url: string, timeoutMs: number, onProgress?: (body: unknown) => void): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${url}/ready`);
-    const body = await response.json();
-    if (response.status === 200) return (Date.now() - started) / 1000;
-    onProgress?.(body);
+    try {
+      const response = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(30_000) });
+      const body = await response.json();
+      if (response.status === 200) return (Date.now() - started) / 1000;
+      onProgress?.(body);
+    } catch {
+      // a busy service (an ingest on a loaded machine) may drop a poll: try again
+    }
     await sleep(2000);
   }
   throw new Error(`not ready after ${timeoutMs / 1000}s`);
@@ -90,7 +94,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i];
 }
 
-export async function postJson(url: string, body: unknown, timeoutMs = 15_000): Promise<{ status: number; body: any; ms: number }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  timeoutMs = 15_000,
+): Promise<{ status: number; body: any; ms: number; headers: Headers }> {
   const started = performance.now();
   const response = await fetch(url, {
     method: 'POST',
@@ -99,7 +107,7 @@ export async function postJson(url: string, body: unknown, timeoutMs = 15_000): 
     signal: AbortSignal.timeout(timeoutMs),
   });
   const json = await response.json();
-  return { status: response.status, body: json, ms: performance.now() - started };
+  return { status: response.status, body: json, ms: performance.now() - started, headers: response.headers };
 }
 
 /** Runs `tasks` with `concurrency` workers; returns each task's latency in ms. */

@@ -5,6 +5,7 @@
 import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
+import { StageTimer } from '../../util/stage-timer.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
 import { searchHitSchema, searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
@@ -26,16 +27,20 @@ export interface SearchDeps {
   citations?: (query: string, filters: EngineFilters) => string[];
 }
 
-export async function search(deps: SearchDeps, input: unknown): Promise<SearchResponse> {
+/**
+ * `timer` receives the duration of each stage (parse, citations, embedding, keyword, vector,
+ * cited, places, fusion, documents, snippets); the REST route sends them as `Server-Timing`.
+ */
+export async function search(deps: SearchDeps, input: unknown, timer: StageTimer = new StageTimer()): Promise<SearchResponse> {
   const started = performance.now();
-  const request = parseInput(searchRequestSchema, input);
+  const request = timer.sync('parse', () => parseInput(searchRequestSchema, input));
   const filters = toEngineFilters(request);
-  let found = await runLegs(deps, request, filters);
+  let found = await runLegs(deps, request, filters, timer);
   if (found.fused.length === 0 && filters.language) {
     // A language filter that finds nothing is retried once without it, keeping every other filter.
-    found = await runLegs(deps, request, { ...filters, language: undefined });
+    found = await runLegs(deps, request, { ...filters, language: undefined }, timer);
   }
-  const hits = await shapeHits(deps.engine, found.fused, request);
+  const hits = await shapeHits(deps.engine, found.fused, request, timer);
   return {
     query: request.q,
     hits,
@@ -60,41 +65,44 @@ function toEngineFilters(r: SearchRequest): EngineFilters {
   };
 }
 
-async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<{ fused: FusedHit[]; total: number }> {
+async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters, timer: StageTimer): Promise<{ fused: FusedHit[]; total: number }> {
   const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
   // The vector leg runs only over vectors of the configured model (not while re-embedding).
-  const semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
+  const semanticOn = deps.embedder !== null && r.alpha > 0 && (await timer.time('model', () => deps.engine.vectorModel())) === deps.embedder.id;
   const alpha = semanticOn ? r.alpha : 0;
   const keywordOn = alpha < 1;
   const [keywordLeg, semanticLeg, cited] = await Promise.all([
-    keywordOn ? deps.engine.keywordSearch(r.q, filters, limit) : [],
+    keywordOn ? timer.time('keyword', () => deps.engine.keywordSearch(r.q, filters, limit)) : [],
     semanticOn
-      ? deps.embedder!.embedQueries([r.q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit))
+      ? timer
+          .time('embedding', () => deps.embedder!.embedQueries([r.q]))
+          .then(([vector]) => timer.time('vector', () => deps.engine.vectorSearch(vector, filters, limit)))
       : [],
-    citedDocuments(deps, r.q, filters),
+    citedDocuments(deps, r.q, filters, timer),
   ]);
   // A cited provision is a perfect match in each leg: the keyword leg's best score, the top of
   // the model's scale in the vector leg (both normalise to 1 in the fusion).
   const keyword = keywordOn ? withCitedFirst(keywordLeg, cited, keywordLeg[0]?.score ?? 1) : [];
   const semantic = semanticOn ? withCitedFirst(semanticLeg, cited, Math.max(semanticLeg[0]?.score ?? 0, deps.embedder!.scale?.high ?? 1)) : [];
-  const places = await documentPlaces(deps.engine, [...keyword, ...semantic]);
+  const places = await timer.time('places', () => documentPlaces(deps.engine, [...keyword, ...semantic]));
   const [keywordHits, semanticHits] = withoutEnclosingDocuments(places, keyword, semantic);
   const total = new Set([...keywordHits.map((h) => h.docId), ...semanticHits.map((h) => h.docId)]).size;
   const sectionOf = new Map<string, string>();
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
-  return { fused: fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections), total };
+  const fused = timer.sync('fusion', () => fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections));
+  return { fused, total };
 }
 
 /**
  * The provisions the query cites precisely ("… under Article 17 GDPR …", "§ 823 BGB"), within
  * the filters: a lawyer who names a provision wants it among the results whatever its words.
  */
-async function citedDocuments(deps: SearchDeps, query: string, filters: EngineFilters): Promise<DocumentHit[]> {
-  const ids = deps.citations?.(query, filters) ?? [];
+async function citedDocuments(deps: SearchDeps, query: string, filters: EngineFilters, timer: StageTimer): Promise<DocumentHit[]> {
+  const ids = timer.sync('citations', () => deps.citations?.(query, filters) ?? []);
   if (ids.length === 0) return [];
   try {
-    return await deps.engine.documentsMatching(ids, filters);
+    return await timer.time('cited', () => deps.engine.documentsMatching(ids, filters));
   } catch {
     return []; // only a refinement: never fail a search for it
   }
@@ -136,20 +144,22 @@ function withoutEnclosingDocuments(places: Map<string, DocumentPlace>, ...legs: 
   });
 }
 
-async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest): Promise<SearchHit[]> {
+async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest, timer: StageTimer): Promise<SearchHit[]> {
   // Only full_text and full_metadata carry the text; the other details show the passage.
   const needsText = r.result_detail === 'full_text' || r.result_detail === 'full_metadata';
   const ids = fused.map((h) => h.docId);
   let documents: Map<string, LegalDocument | DocumentWithoutText>;
   try {
-    documents = needsText ? await engine.getDocuments(ids) : await engine.getDocumentsWithoutText(ids);
+    documents = await timer.time('documents', () => (needsText ? engine.getDocuments(ids) : engine.getDocumentsWithoutText(ids)));
   } catch {
     documents = new Map();
   }
-  return fused.map((hit) => {
-    const doc = documents.get(hit.docId);
-    return doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
-  });
+  return timer.sync('snippets', () =>
+    fused.map((hit) => {
+      const doc = documents.get(hit.docId);
+      return doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
+    }),
+  );
 }
 
 function shapeHit(hit: FusedHit, doc: LegalDocument | DocumentWithoutText, r: SearchRequest): SearchHit {

@@ -15,7 +15,7 @@ import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
-import { trainInBackground } from './engines/training/train-in-background.js';
+import { embedIndexInBackground, trainInBackground } from './engines/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';
@@ -187,19 +187,33 @@ async function runStartupIngest(
     const summary = await ingest(deps.embedder, (state) => legalData.setIngestState(state, false));
     legalData.setIngestState(null, !summary.interrupted);
     if (!training || summary.interrupted) return summary;
-    // The keyword index is complete; once the model is trained, embed the index with it.
+    // The keyword index is complete; once the model is trained, embed the index with it, in a
+    // child process whose memory goes back when it ends (embed-index.ts); the engine picks the
+    // new vector generation up from meta.json. Then a last pass (nothing changed: no work) so
+    // the summary and the index are those of the model.
     const model = await training;
     if (!model) return summary;
     legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: 0 });
     legalData.setEmbedder(model);
-    const embedded = await ingest(model, (state) =>
-      legalData.setModelState({
-        status: 'embedding',
-        model: model.id,
-        step: `embedding the index (${state.phase})`,
-        progress: state.documents_total ? Math.round((1000 * state.documents_done) / state.documents_total) / 1000 : null,
-      }),
-    );
+    const run = embedIndexInBackground({
+      indexDir: path.join(config.dataDir, 'index'),
+      modelDir: defaultModelDir(config.dataDir),
+      log: (line) => logger.info(line),
+      onProgress: (p) =>
+        legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: Math.round(p.fraction * 1000) / 1000 }),
+    });
+    const stop = () => run.stop();
+    deps.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await run.done;
+    } catch (error) {
+      if (deps.signal.aborted) return { ...summary, interrupted: true };
+      legalData.setModelState({ status: 'failed', model: model.id, step: (error as Error).message.slice(0, 300), progress: null });
+      throw error;
+    } finally {
+      deps.signal.removeEventListener('abort', stop);
+    }
+    const embedded = await ingest(model, () => undefined);
     if (!embedded.interrupted) legalData.setModelState({ status: 'ready', model: model.id, step: null, progress: 1 });
     return embedded;
   } catch (error) {

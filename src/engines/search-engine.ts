@@ -26,8 +26,13 @@ export interface DocumentHit {
   docId: string;
   /** Keyword leg: BM25 score (>0). Vector leg: cosine similarity in [-1, 1]. */
   score: number;
-  /** Text of the best chunk (for snippets). */
+  /**
+   * Text of the best chunk (for snippets). Empty when the engine defers it: then `chunkId`
+   * names the chunk and `passages` reads the text of the hits the search returns.
+   */
   passage: string;
+  /** The best chunk, when the passage is deferred. */
+  chunkId?: string;
 }
 
 /** A document's place inside its enclosing document (see `documentPlaces`). */
@@ -73,6 +78,11 @@ export interface SearchEngine {
   keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
   /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */
   vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
+  /**
+   * Text of these chunks, by chunk id (unknown ids absent). Engines whose legs defer passages
+   * (hits with `chunkId` and an empty `passage`) implement it; the others fill `passage`.
+   */
+  passages?(chunkIds: string[]): Promise<Map<string, string>>;
 
   /**
    * Where each of these documents stands inside an enclosing document (an article in its act):

@@ -38,10 +38,10 @@ import type {
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { buildWhere, inLists, nullableString } from './lancedb-filters.js';
-import { keywordSearch, vectorSearch } from './lancedb-search.js';
+import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
-import { batchRows, createFtsIndex, deleteChunksOf, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
+import { batchRows, createFtsIndex, deleteChunksOf, ensureFilterIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
 
@@ -98,6 +98,16 @@ export class LanceDbEngine implements SearchEngine {
     this.db = db;
     await this.loadMeta(true);
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
+    // An index built before the legs' filter columns had their indexes gets them now, in the
+    // background (searches meanwhile filter by scanning, as before).
+    if (this.ftsReady) this.write(() => this.ensureFilterIndexes()).catch(() => undefined);
+  }
+
+  /** The filter indexes of the chunks table and of the current vector generation (inside the write lock). */
+  private async ensureFilterIndexes(): Promise<void> {
+    await ensureFilterIndexes(this.chunks);
+    const vectors = this.generations.table;
+    if (vectors) await ensureFilterIndexes(vectors);
   }
 
   async close(): Promise<void> {
@@ -145,7 +155,12 @@ export class LanceDbEngine implements SearchEngine {
     await this.loadMeta();
     const { table, hasIndex, meta } = this.generations;
     if (!table) return [];
-    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, this.chunks, vector, filters, limit);
+    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, vector, filters, limit);
+  }
+
+  async passages(chunkIds: string[]): Promise<Map<string, string>> {
+    this.requireOpen();
+    return chunkContents(this.chunks, [...new Set(chunkIds)]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -337,12 +352,14 @@ export class LanceDbEngine implements SearchEngine {
     if (!this.ftsReady) await this.createFtsIndex();
     await ensureScalarIndex(this.chunks, 'doc_id');
     await ensureScalarIndex(this.chunks, 'chunk_id');
+    await ensureFilterIndexes(this.chunks);
     await this.chunks.optimize({ cleanupOlderThan });
     await ensureScalarIndex(this.documents, 'id');
     await this.documents.optimize({ cleanupOlderThan });
     const vectors = this.generations.table;
     if (vectors) {
       await ensureScalarIndex(vectors, 'doc_id');
+      await ensureFilterIndexes(vectors);
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }

@@ -28,8 +28,9 @@ export interface SearchDeps {
 }
 
 /**
- * `timer` receives the duration of each stage (parse, citations, embedding, keyword, vector,
- * cited, places, fusion, documents, snippets); the REST route sends them as `Server-Timing`.
+ * `timer` receives the duration of each stage (parse, model, citations, cited, embedding,
+ * keyword, vector, places, fusion, documents, passages, snippets); the REST route sends them as
+ * `Server-Timing`.
  */
 export async function search(deps: SearchDeps, input: unknown, timer: StageTimer = new StageTimer()): Promise<SearchResponse> {
   const started = performance.now();
@@ -40,7 +41,7 @@ export async function search(deps: SearchDeps, input: unknown, timer: StageTimer
     // A language filter that finds nothing is retried once without it, keeping every other filter.
     found = await runLegs(deps, request, { ...filters, language: undefined }, timer);
   }
-  const hits = await shapeHits(deps.engine, found.fused, request, timer);
+  const hits = await shapeHits(deps.engine, found, request, timer);
   return {
     query: request.q,
     hits,
@@ -65,7 +66,14 @@ function toEngineFilters(r: SearchRequest): EngineFilters {
   };
 }
 
-async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters, timer: StageTimer): Promise<{ fused: FusedHit[]; total: number }> {
+/** The fused hits, the number of documents the legs found, and the chunk whose text is a hit's passage when the legs deferred it. */
+interface Found {
+  fused: FusedHit[];
+  total: number;
+  chunkOf: Map<string, string>;
+}
+
+async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters, timer: StageTimer): Promise<Found> {
   const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
   // The vector leg runs only over vectors of the configured model (not while re-embedding).
   const semanticOn = deps.embedder !== null && r.alpha > 0 && (await timer.time('model', () => deps.engine.vectorModel())) === deps.embedder.id;
@@ -91,7 +99,12 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
   const fused = timer.sync('fusion', () => fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections));
-  return { fused, total };
+  // A hit's passage is the keyword leg's, else the vector leg's (as the fusion picks it); legs
+  // that defer passages name the chunk, read for the returned hits only (shapeHits).
+  const chunkOf = new Map<string, string>();
+  for (const h of semanticHits) if (h.chunkId) chunkOf.set(h.docId, h.chunkId);
+  for (const h of keywordHits) if (h.chunkId) chunkOf.set(h.docId, h.chunkId);
+  return { fused, total, chunkOf };
 }
 
 /**
@@ -113,7 +126,11 @@ function withCitedFirst(leg: DocumentHit[], cited: DocumentHit[], score: number)
   if (cited.length === 0) return leg;
   const found = new Map(leg.map((h) => [h.docId, h]));
   const citedIds = new Set(cited.map((c) => c.docId));
-  return [...cited.map((c) => ({ docId: c.docId, score, passage: found.get(c.docId)?.passage ?? c.passage })), ...leg.filter((h) => !citedIds.has(h.docId))];
+  const first = cited.map((c) => {
+    const own = found.get(c.docId);
+    return own ? { ...own, score } : { docId: c.docId, score, passage: c.passage };
+  });
+  return [...first, ...leg.filter((h) => !citedIds.has(h.docId))];
 }
 
 /** Where the legs' documents stand in their acts; empty when the engine cannot say (only a refinement). */
@@ -144,18 +161,24 @@ function withoutEnclosingDocuments(places: Map<string, DocumentPlace>, ...legs: 
   });
 }
 
-async function shapeHits(engine: SearchEngine, fused: FusedHit[], r: SearchRequest, timer: StageTimer): Promise<SearchHit[]> {
+async function shapeHits(engine: SearchEngine, found: Found, r: SearchRequest, timer: StageTimer): Promise<SearchHit[]> {
   // Only full_text and full_metadata carry the text; the other details show the passage.
   const needsText = r.result_detail === 'full_text' || r.result_detail === 'full_metadata';
-  const ids = fused.map((h) => h.docId);
-  let documents: Map<string, LegalDocument | DocumentWithoutText>;
-  try {
-    documents = await timer.time('documents', () => (needsText ? engine.getDocuments(ids) : engine.getDocumentsWithoutText(ids)));
-  } catch {
-    documents = new Map();
-  }
+  const ids = found.fused.map((h) => h.docId);
+  // The documents and the deferred passages of the returned hits, read at the same time.
+  const deferred = found.fused.filter((h) => !h.passage && found.chunkOf.has(h.docId)).map((h) => found.chunkOf.get(h.docId)!);
+  const [documents, passages] = await Promise.all([
+    timer
+      .time('documents', (): Promise<Map<string, LegalDocument | DocumentWithoutText>> => (needsText ? engine.getDocuments(ids) : engine.getDocumentsWithoutText(ids)))
+      .catch(() => new Map<string, LegalDocument | DocumentWithoutText>()),
+    deferred.length > 0 && engine.passages
+      ? timer.time('passages', () => engine.passages!(deferred)).catch(() => new Map<string, string>())
+      : new Map<string, string>(),
+  ]);
   return timer.sync('snippets', () =>
-    fused.map((hit) => {
+    found.fused.map((fusedHit) => {
+      const chunk = fusedHit.passage ? undefined : found.chunkOf.get(fusedHit.docId);
+      const hit = chunk ? { ...fusedHit, passage: passages.get(chunk) ?? '' } : fusedHit;
       const doc = documents.get(hit.docId);
       return doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
     }),

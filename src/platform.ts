@@ -9,18 +9,19 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
-import type { Config } from './config.js';
+import type { Config, EmbedderSetting } from './config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { LanceDbEngine } from './engines/embedded/lancedb-engine.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
-import { embedIndexInBackground, trainInBackground } from './engines/training/train-in-background.js';
+import { trainInBackground } from './engines/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';
 import { createIngestStore, loadCatalogue } from './modules/legal-data/catalog.store.js';
-import { ingestCorpus, type IngestState, type IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
+import type { IngestState, IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
+import { ingestInChild } from './modules/legal-data/ingest/ingest-in-child.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
@@ -178,42 +179,40 @@ async function runStartupIngest(
   }
   const corpusDir = config.corpusDir;
   const training = deps.trainModel ? startTraining(config, logger, legalData, deps.signal) : null;
-  const ingest = (embedder: Embedder | null, onProgress: (state: IngestState) => void) =>
-    ingestCorpus(
-      { engine: deps.engine, embedder, store: createIngestStore(deps.orm), logger },
-      { corpusDir, signal: deps.signal, onProgress, onIndexed: () => legalData.refreshCatalog() },
-    );
+  // The ingest runs in a child process whose memory goes back when it ends (ingest-in-child.ts);
+  // this process's engine reads what it wrote, refreshed after each optimize and at the end.
+  const indexed = async () => {
+    await deps.engine.refresh?.();
+    await legalData.refreshCatalog();
+  };
+  const ingest = async (embedder: EmbedderSetting | null, onProgress: (state: IngestState) => void) => {
+    try {
+      return await ingestInChild(
+        { indexDir: path.join(config.dataDir, 'index'), dataDir: config.dataDir, corpusDir, embedder },
+        { store: createIngestStore(deps.orm), logger, signal: deps.signal, onProgress, onIndexed: indexed },
+      );
+    } finally {
+      await deps.engine.refresh?.();
+    }
+  };
   try {
-    const summary = await ingest(deps.embedder, (state) => legalData.setIngestState(state, false));
+    const summary = await ingest(deps.embedder ? config.embedder : null, (state) => legalData.setIngestState(state, false));
     legalData.setIngestState(null, !summary.interrupted);
     if (!training || summary.interrupted) return summary;
-    // The keyword index is complete; once the model is trained, embed the index with it, in a
-    // child process whose memory goes back when it ends (embed-index.ts); the engine picks the
-    // new vector generation up from meta.json. Then a last pass (nothing changed: no work) so
-    // the summary and the index are those of the model.
+    // The keyword index is complete; once the model is trained, embed the index with it (in
+    // the ingest's child process too: the chunks it reads and the HNSW build's memory go back).
     const model = await training;
     if (!model) return summary;
     legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: 0 });
     legalData.setEmbedder(model);
-    const run = embedIndexInBackground({
-      indexDir: path.join(config.dataDir, 'index'),
-      modelDir: defaultModelDir(config.dataDir),
-      log: (line) => logger.info(line),
-      onProgress: (p) =>
-        legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: Math.round(p.fraction * 1000) / 1000 }),
-    });
-    const stop = () => run.stop();
-    deps.signal.addEventListener('abort', stop, { once: true });
-    try {
-      await run.done;
-    } catch (error) {
-      if (deps.signal.aborted) return { ...summary, interrupted: true };
-      legalData.setModelState({ status: 'failed', model: model.id, step: (error as Error).message.slice(0, 300), progress: null });
-      throw error;
-    } finally {
-      deps.signal.removeEventListener('abort', stop);
-    }
-    const embedded = await ingest(model, () => undefined);
+    const embedded = await ingest({ kind: 'static', dir: defaultModelDir(config.dataDir) }, (state) =>
+      legalData.setModelState({
+        status: 'embedding',
+        model: model.id,
+        step: `embedding the index (${state.phase})`,
+        progress: state.documents_total ? Math.round((1000 * state.documents_done) / state.documents_total) / 1000 : null,
+      }),
+    );
     if (!embedded.interrupted) legalData.setModelState({ status: 'ready', model: model.id, step: null, progress: 1 });
     return embedded;
   } catch (error) {

@@ -122,4 +122,10 @@ export interface SearchEngine {
 
   /** Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end). */
   optimize(): Promise<void>;
+
+  /**
+   * Reads what another process (the ingest's child process) wrote, now rather than within the
+   * engine's read-consistency interval. Engines that see every write at once need not have it.
+   */
+  refresh?(): Promise<void>;
 }

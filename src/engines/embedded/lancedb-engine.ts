@@ -125,6 +125,14 @@ export class LanceDbEngine implements SearchEngine {
     return this.db;
   }
 
+  async refresh(): Promise<void> {
+    this.requireOpen();
+    await Promise.all([this.documents.checkoutLatest(), this.chunks.checkoutLatest()]);
+    this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
+    await this.loadMeta();
+    await this.generations.table?.checkoutLatest();
+  }
+
   /** Runs a write inside the write lock, with meta.json as it is on disk. */
   private write<T>(fn: (db: lancedb.Connection) => Promise<T>): Promise<T> {
     const db = this.requireOpen();

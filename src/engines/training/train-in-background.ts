@@ -1,7 +1,7 @@
 /**
- * Runs `train:embeddings` and the embedding of the index in child processes (both are CPU-bound
- * for minutes: in the server's own thread they would stall every request; and the memory they
- * take goes back to the system when the child exits), forwarding their log lines and progress.
+ * Runs `train:embeddings` in a child process (the trainer is CPU-bound for minutes: in the
+ * server's own thread it would stall every request; and its memory goes back to the system
+ * when the child exits), forwarding its log lines and progress.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -24,26 +24,6 @@ export function trainInBackground(options: {
 }): BackgroundTraining {
   return runCliInBackground('train-embeddings.ts', ['--corpus', options.corpusDir, '--out', options.outDir, '--progress-json', ...(options.extraArgs ?? [])], {
     what: 'training',
-    log: options.log,
-    onProgress: options.onProgress,
-  });
-}
-
-/**
- * Embeds the index in `indexDir` with the static model in `modelDir` (a new vector generation,
- * its HNSW index, then optimize) in a child process: the chunks it reads, the vectors it
- * buffers and the index build's native memory belong to the child and go back to the system
- * when it exits (in the server's process they stayed: ≈ 3 GB more RSS on the full corpus).
- * The server picks the new generation up from `meta.json`.
- */
-export function embedIndexInBackground(options: {
-  indexDir: string;
-  modelDir: string;
-  log: (line: string) => void;
-  onProgress: (progress: { step: string; fraction: number }) => void;
-}): BackgroundTraining {
-  return runCliInBackground('embed-index.ts', ['--index', options.indexDir, '--model', options.modelDir, '--progress-json'], {
-    what: 'embedding',
     log: options.log,
     onProgress: options.onProgress,
   });

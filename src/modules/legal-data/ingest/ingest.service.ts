@@ -291,12 +291,7 @@ export function passageForEmbedding(title: string, content: string): string {
   return content.startsWith(title) ? content : `${title}\n${content}`;
 }
 
-/**
- * Re-embeds every stored chunk when the stored vectors are of another model (or none): a new
- * vector generation for `embedder`. Returns the number of chunks embedded (0: already current).
- * Also run alone in a child process by src/cli/embed-index.ts.
- */
-export async function reembedIfModelChanged(
+async function reembedIfModelChanged(
   engine: SearchEngine,
   embedder: Embedder,
   logger: Logger,

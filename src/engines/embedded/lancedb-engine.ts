@@ -57,6 +57,9 @@ export interface LanceDbEngineOptions {
   autoOptimizeChunks?: number;
 }
 
+/** Searches look at meta.json at most this often (ms). */
+const META_RECHECK_MS = 1000;
+
 /** Versions older than this are pruned by optimize(). */
 const KEEP_VERSIONS_MS = 2 * 60_000;
 
@@ -71,6 +74,8 @@ export class LanceDbEngine implements SearchEngine {
   private readonly writes = new WriteLock();
   /** Chunks written since the last optimize (not in the full-text index yet). */
   private unindexedChunks = 0;
+  /** When a read last looked at meta.json (performance.now()). */
+  private metaCheckedAt = 0;
   private readonly options: Required<LanceDbEngineOptions>;
 
   constructor(
@@ -129,7 +134,7 @@ export class LanceDbEngine implements SearchEngine {
     this.requireOpen();
     await Promise.all([this.documents.checkoutLatest(), this.chunks.checkoutLatest()]);
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
-    await this.loadMeta();
+    await this.loadMeta(false, false, true);
     await this.generations.table?.checkoutLatest();
   }
 
@@ -142,10 +147,16 @@ export class LanceDbEngine implements SearchEngine {
     });
   }
 
-  /** Reloads meta.json when another process changed it (or on open); not while our own write owns it. */
-  private async loadMeta(force = false, fromWrite = false): Promise<void> {
+  /**
+   * Reloads meta.json when another process changed it (or on open); not while our own write
+   * owns it. Reads check it (a `stat`) at most once per META_RECHECK_MS: another process's
+   * new vector generation is seen within that time, or at once after `refresh()`.
+   */
+  private async loadMeta(force = false, fromWrite = false, recheck = false): Promise<void> {
     const db = this.requireOpen();
     if (this.writes.writing && !fromWrite && !force) return;
+    if (!force && !fromWrite && !recheck && performance.now() - this.metaCheckedAt < META_RECHECK_MS) return;
+    this.metaCheckedAt = performance.now();
     await this.generations.load(db, force);
   }
 

@@ -69,6 +69,25 @@ export async function startService(env: Record<string, string>, onLog?: (line: s
   };
 }
 
+/** A service this benchmark did not start (`--url`, `--pid`): measured, never stopped. */
+export function runningService(url: string, pid: number): RunningService {
+  const kib = (field: string) => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      return Number(/(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? 0);
+    } catch {
+      return NaN;
+    }
+  };
+  return {
+    url,
+    child: null as unknown as ChildProcess,
+    logs: [],
+    memory: () => ({ rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 }),
+    stop: async () => undefined,
+  };
+}
+
 /** Polls /ready until 200, calling `onProgress` with its body; returns the seconds waited. */
 export async function waitReady(url: string, timeoutMs: number, onProgress?: (body: unknown) => void): Promise<number> {
   const started = Date.now();

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
-import { fmt, percentile, postJson, runConcurrent, startService, waitReady } from './lib.js';
+import { fmt, percentile, postJson, runConcurrent, runningService, startService, waitReady } from './lib.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,9 +28,13 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '240' },
     embedder: { type: 'string' },
     slice: { type: 'boolean', default: false },
+    // Measure a service that is already running (its URL and process id, for its RSS) instead.
+    url: { type: 'string' },
+    pid: { type: 'string' },
   },
 });
 const dataDir = path.resolve(values['data-dir']!);
+if (values.url) values.reuse = true;
 if (!values.reuse) await rm(dataDir, { recursive: true, force: true });
 // --slice: the tests' slice of the shared corpus (a few hundred documents) in DATA_DIR/corpus,
 // so the latency figures can be taken in minutes; they are not the full corpus's figures.
@@ -40,7 +44,7 @@ if (values.slice && !values.reuse) await writeCorpusSlice(undefined, { dir: corp
 console.log(`bench: DATA_DIR=${dataDir}${values.reuse ? ' (reused)' : ' (fresh)'}`);
 const started = Date.now();
 let lastProgress = 0;
-const service = await startService(
+const service = values.url ? runningService(values.url, Number(values.pid)) : await startService(
   { DATA_DIR: dataDir, ...(values.slice ? { CORPUS_DIR: corpusDir } : {}), ...(values.embedder ? { EMBEDDER: values.embedder } : {}) },
   (line) => {
     if (/ingest (finished|interrupted)|ingest: \d+ files|listening/.test(line)) console.log(`  service: ${line.slice(25)}`);

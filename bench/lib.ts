@@ -69,15 +69,37 @@ export async function startService(env: Record<string, string>, onLog?: (line: s
   };
 }
 
+/** A service this benchmark did not start (`--url`, `--pid`): measured, never stopped. */
+export function runningService(url: string, pid: number): RunningService {
+  const kib = (field: string) => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      return Number(/(\d+) kB/.exec(status.split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? 0);
+    } catch {
+      return NaN;
+    }
+  };
+  return {
+    url,
+    child: null as unknown as ChildProcess,
+    logs: [],
+    memory: () => ({ rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 }),
+    stop: async () => undefined,
+  };
+}
+
 /** Polls /ready until 200, calling `onProgress` with its body; returns the seconds waited. */
 export async function waitReady(url: string, timeoutMs: number, onProgress?: (body: unknown) => void): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    // A service busy indexing may drop a connection: that is not-ready-yet, not a failure.
-    const response = await fetch(`${url}/ready`).catch(() => null);
-    const body = response ? await response.json().catch(() => null) : null;
-    if (response?.status === 200) return (Date.now() - started) / 1000;
-    if (body) onProgress?.(body);
+    try {
+      const response = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(30_000) });
+      const body = await response.json();
+      if (response.status === 200) return (Date.now() - started) / 1000;
+      onProgress?.(body);
+    } catch {
+      // a busy service (an ingest on a loaded machine) may drop a poll: try again
+    }
     await sleep(2000);
   }
   throw new Error(`not ready after ${timeoutMs / 1000}s`);
@@ -91,7 +113,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i];
 }
 
-export async function postJson(url: string, body: unknown, timeoutMs = 15_000): Promise<{ status: number; body: any; ms: number }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  timeoutMs = 15_000,
+): Promise<{ status: number; body: any; ms: number; headers: Headers }> {
   const started = performance.now();
   const response = await fetch(url, {
     method: 'POST',
@@ -100,7 +126,7 @@ export async function postJson(url: string, body: unknown, timeoutMs = 15_000): 
     signal: AbortSignal.timeout(timeoutMs),
   });
   const json = await response.json();
-  return { status: response.status, body: json, ms: performance.now() - started };
+  return { status: response.status, body: json, ms: performance.now() - started, headers: response.headers };
 }
 
 /** Runs `tasks` with `concurrency` workers; returns each task's latency in ms. */

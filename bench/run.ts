@@ -3,7 +3,10 @@
  * total time, time to listen), hybrid search latency p50/p95/p99 at concurrency 1 and 8 over
  * varied queries with and without filters, an adversarial query against a normal one (the
  * cited-provision scan must not make a 4,000-character `§ 1 Art. 2 …` query slow), and the
- * service's memory while serving.
+ * service's memory while serving. The headline figures are those of issue 17: every question of
+ * `../shared/eval/retrieval-dev.jsonl` + `retrieval-dev-2.jsonl` with its namespace and country
+ * filters, top_k 10, alpha 0.7, at concurrency 1 and 8, with the time of each stage of the
+ * pipeline (the service's `Server-Timing` header, src/util/stage-timer.ts) and the RSS.
  *
  *   npm run bench                      # fresh DATA_DIR=./data/bench (full ingest, ~minutes)
  *   npm run bench -- --reuse           # keep an already indexed ./data/bench: search latency only
@@ -15,7 +18,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
-import { fmt, percentile, postJson, runConcurrent, startService, waitReady } from './lib.js';
+import { parseServerTiming } from '../src/util/stage-timer.js';
+import { fmt, percentile, postJson, runConcurrent, runningService, startService, waitReady } from './lib.js';
 
 const { values } = parseArgs({
   options: {
@@ -24,9 +28,13 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '240' },
     embedder: { type: 'string' },
     slice: { type: 'boolean', default: false },
+    // Measure a service that is already running (its URL and process id, for its RSS) instead.
+    url: { type: 'string' },
+    pid: { type: 'string' },
   },
 });
 const dataDir = path.resolve(values['data-dir']!);
+if (values.url) values.reuse = true;
 if (!values.reuse) await rm(dataDir, { recursive: true, force: true });
 // --slice: the tests' slice of the shared corpus (a few hundred documents) in DATA_DIR/corpus,
 // so the latency figures can be taken in minutes; they are not the full corpus's figures.
@@ -36,7 +44,7 @@ if (values.slice && !values.reuse) await writeCorpusSlice(undefined, { dir: corp
 console.log(`bench: DATA_DIR=${dataDir}${values.reuse ? ' (reused)' : ' (fresh)'}`);
 const started = Date.now();
 let lastProgress = 0;
-const service = await startService(
+const service = values.url ? runningService(values.url, Number(values.pid)) : await startService(
   { DATA_DIR: dataDir, ...(values.slice ? { CORPUS_DIR: corpusDir } : {}), ...(values.embedder ? { EMBEDDER: values.embedder } : {}) },
   (line) => {
     if (/ingest (finished|interrupted)|ingest: \d+ files|listening/.test(line)) console.log(`  service: ${line.slice(25)}`);
@@ -52,16 +60,20 @@ const readySeconds = await waitReady(service.url, 60 * 60_000, (body: any) => {
   }
 });
 const totalStartSeconds = (Date.now() - started) / 1000;
+const memoryAtReady = service.memory();
 const summaryLine = service.logs.find((l) => l.includes('ingest finished')) ?? '';
 const written = Number(/documents ([\d,]+) written/.exec(summaryLine)?.[1]?.replace(/,/g, '') ?? 0);
 const ingestSeconds = totalStartSeconds - listenSeconds;
 
 // Varied queries: the evaluation questions (with their filters), document titles, short
 // keyword queries; some with extra filters (country, date range, court tier, language).
-const evalCases = readFileSync('../shared/eval/retrieval-dev.jsonl', 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l));
+const readCases = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+const evalCases = readCases('../shared/eval/retrieval-dev.jsonl');
+const allEvalCases = [...evalCases, ...readCases('../shared/eval/retrieval-dev-2.jsonl')];
 const stats = (await (await fetch(`${service.url}/v1/stats`)).json()) as any;
 const shortQueries = [
   'Schadensersatz unerlaubte Handlung', 'responsabilité civile délictuelle', 'data protection consent',
@@ -80,13 +92,34 @@ for (let i = 0; requests.length < wanted; i++) {
   else if (kind === 2) requests.push({ q: shortQueries[i % shortQueries.length], namespace: 'case_law', ...(i % 8 === 2 ? { date_start: '2010-01-01', court_tier: 1 } : {}) });
   else requests.push({ q: shortQueries[(i * 7) % shortQueries.length], namespace: i % 3 === 0 ? 'doctrine' : 'legislation', ...(i % 2 ? { language: 'fr' } : {}) });
 }
-const searchTasks = requests.map((r) => async () => {
+// Stage durations (ms) of the sequential runs, from the service's Server-Timing header.
+const stageTimes = new Map<string, number[]>();
+let recordStages = false;
+const searchTask = (r: Record<string, unknown>) => async () => {
   const res = await postJson(`${service.url}/v1/search`, { ...r, top_k: 10, alpha: 0.7 });
   if (res.status !== 200) throw new Error(`search failed ${res.status}: ${JSON.stringify(res.body)}`);
-});
+  if (!recordStages) return;
+  for (const [stage, ms] of parseServerTiming(res.headers.get('server-timing'))) {
+    if (!stageTimes.has(stage)) stageTimes.set(stage, []);
+    stageTimes.get(stage)!.push(ms);
+  }
+};
+// Issue 17's figures: every eval question with its namespace and country filters.
+const evalTasks = allEvalCases.map((e) => searchTask({ q: e.query, namespace: e.namespace, ...(e.country ? { country: [e.country] } : {}) }));
+const searchTasks = requests.map(searchTask);
+await runConcurrent(evalTasks.slice(0, 40), 2); // warm-up
+recordStages = true;
+const e1 = await runConcurrent(evalTasks, 1);
+recordStages = false;
+const e8Started = performance.now();
+const e8 = await runConcurrent(evalTasks, 8);
+const e8Seconds = (performance.now() - e8Started) / 1000;
+const memoryAfterEval = service.memory();
 await runConcurrent(searchTasks.slice(0, 20), 2); // warm-up
 const c1 = await runConcurrent(searchTasks, 1);
+const c8Started = performance.now();
 const c8 = await runConcurrent(searchTasks, 8);
+const c8Seconds = (performance.now() - c8Started) / 1000;
 
 // The adversarial query: the longest `q` accepted, made only of provision anchors (`§ 1 Art. 2 `
 // repeated), each of which the cited-provision scan would try to resolve; against a normal
@@ -108,9 +141,20 @@ console.log('\n== bench summary');
 console.log(`documents in index: ${stats.total_documents}, chunks: ${stats.index.chunks}, vectors: ${stats.index.chunks_with_vectors}, model: ${stats.index.embedding_model ?? 'none'}`);
 console.log(`first start: listening after ${fmt(listenSeconds)} s, ready after ${fmt(totalStartSeconds)} s`);
 if (!values.reuse) console.log(`ingest: ${written} documents in ${fmt(ingestSeconds)} s = ${fmt(written / ingestSeconds, 0)} docs/s`);
-console.log(`search top_k=10 alpha=0.7, ${requests.length} queries:`);
+console.log(`memory when ready: RSS ${fmt(memoryAtReady.rssMiB, 0)} MiB, peak ${fmt(memoryAtReady.peakMiB, 0)} MiB`);
+console.log(`search, eval questions (retrieval-dev + retrieval-dev-2, their namespace + country), top_k=10 alpha=0.7, ${evalTasks.length} queries:`);
+console.log(`  concurrency 1: p50 ${fmt(percentile(e1, 50))} ms  p95 ${fmt(percentile(e1, 95))} ms  p99 ${fmt(percentile(e1, 99))} ms  (target p50 ≤ 35, p95 ≤ 90)`);
+console.log(`  concurrency 8: p50 ${fmt(percentile(e8, 50))} ms  p95 ${fmt(percentile(e8, 95))} ms  p99 ${fmt(percentile(e8, 99))} ms  ${fmt(evalTasks.length / e8Seconds, 0)} req/s  (target ≥ 50 req/s, p95 ≤ 400)`);
+console.log('  stages at concurrency 1 (Server-Timing; the legs run concurrently):');
+for (const [stage, values] of stageTimes) {
+  values.sort((a, b) => a - b);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  console.log(`    ${stage.padEnd(10)} p50 ${fmt(percentile(values, 50), 2).padStart(7)} ms  p95 ${fmt(percentile(values, 95), 2).padStart(7)} ms  mean ${fmt(mean, 2).padStart(7)} ms  (${values.length} requests)`);
+}
+console.log(`memory after the eval queries: RSS ${fmt(memoryAfterEval.rssMiB, 0)} MiB`);
+console.log(`search, varied queries and filters, top_k=10 alpha=0.7, ${requests.length} queries:`);
 console.log(`  concurrency 1: p50 ${fmt(percentile(c1, 50))} ms  p95 ${fmt(percentile(c1, 95))} ms  p99 ${fmt(percentile(c1, 99))} ms`);
-console.log(`  concurrency 8: p50 ${fmt(percentile(c8, 50))} ms  p95 ${fmt(percentile(c8, 95))} ms  p99 ${fmt(percentile(c8, 99))} ms  (${fmt(requests.length / (c8.reduce((a, b) => a + b, 0) / 8 / 1000), 0)} req/s)`);
+console.log(`  concurrency 8: p50 ${fmt(percentile(c8, 50))} ms  p95 ${fmt(percentile(c8, 95))} ms  p99 ${fmt(percentile(c8, 99))} ms  (${fmt(requests.length / c8Seconds, 0)} req/s)`);
 console.log(`adversarial query (4,000 characters of "§ 1 Art. 2 "), ${PAIR_RUNS} sequential each:`);
 console.log(`  normal p50 ${fmt(percentile(normal, 50))} ms  adversarial p50 ${fmt(percentile(adversarial, 50))} ms  ratio ${fmt(percentile(adversarial, 50) / percentile(normal, 50), 2)} (target ≤ 2)`);
 console.log(`memory while serving: RSS ${fmt(memory.rssMiB, 0)} MiB, peak ${fmt(memory.peakMiB, 0)} MiB`);

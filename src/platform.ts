@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
-import type { Config } from './config.js';
+import type { Config, EmbedderSetting } from './config.js';
 import { DomainError } from './errors.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
-import { createSearchEngine } from './engines/create-search-engine.js';
+import { createSearchEngine, engineSettings } from './engines/create-search-engine.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
 import { trainInBackground } from './engines/training/train-in-background.js';
@@ -22,7 +22,8 @@ import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';
 import { createIngestStore, loadCatalogue } from './modules/legal-data/catalog.store.js';
-import { ingestCorpus, type IngestState, type IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
+import type { IngestState, IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
+import { ingestInChild } from './modules/legal-data/ingest/ingest-in-child.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
@@ -203,21 +204,33 @@ async function runStartupIngest(
   }
   const corpusDir = config.corpusDir;
   const training = deps.trainModel ? startTraining(config, logger, legalData, deps.signal) : null;
-  const ingest = (embedder: Embedder | null, onProgress: (state: IngestState) => void) =>
-    ingestCorpus(
-      { engine: deps.engine, embedder, store: createIngestStore(deps.orm), logger },
-      { corpusDir, signal: deps.signal, onProgress, onIndexed: () => legalData.refreshCatalog() },
-    );
+  // The ingest runs in a child process whose memory goes back when it ends (ingest-in-child.ts);
+  // this process's engine reads what it wrote, refreshed after each optimize and at the end.
+  const indexed = async () => {
+    await deps.engine.refresh?.();
+    await legalData.refreshCatalog();
+  };
+  const ingest = async (embedder: EmbedderSetting | null, onProgress: (state: IngestState) => void) => {
+    try {
+      return await ingestInChild(
+        { engine: engineSettings(config), dataDir: config.dataDir, corpusDir, embedder },
+        { store: createIngestStore(deps.orm), logger, signal: deps.signal, onProgress, onIndexed: indexed },
+      );
+    } finally {
+      await deps.engine.refresh?.();
+    }
+  };
   try {
-    const summary = await ingest(deps.embedder, (state) => legalData.setIngestState(state, false));
+    const summary = await ingest(deps.embedder ? config.embedder : null, (state) => legalData.setIngestState(state, false));
     legalData.setIngestState(null, !summary.interrupted);
     if (!training || summary.interrupted) return summary;
-    // The keyword index is complete; once the model is trained, embed the index with it.
+    // The keyword index is complete; once the model is trained, embed the index with it (in
+    // the ingest's child process too: the chunks it reads and the HNSW build's memory go back).
     const model = await training;
     if (!model) return summary;
     legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: 0 });
     legalData.setEmbedder(model);
-    const embedded = await ingest(model, (state) =>
+    const embedded = await ingest({ kind: 'static', dir: defaultModelDir(config.dataDir) }, (state) =>
       legalData.setModelState({
         status: 'embedding',
         model: model.id,

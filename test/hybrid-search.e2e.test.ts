@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
+import { parseServerTiming } from '../src/util/stage-timer.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
 
 const silent = createLogger('silent');
@@ -66,6 +67,24 @@ describe('hybrid search with a real static embedding model', () => {
     expect((await searchIds('liability indemnity', 1))[0]).toBe('contracts/1');
     expect(await searchIds('liability indemnity', 0)).toEqual([]);
     expect((await searchIds('privacy erasure', 1))[0]).toBe('privacy/1');
+  });
+
+  it('says how long each stage of a search took in Server-Timing, the body as the spec has it', async () => {
+    const res = await fetch(`${platform.url}/v1/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ q: 'breach of contract damages', alpha: 0.7, namespace: 'legislation', top_k: 4 }),
+    });
+    expect(res.status).toBe(200);
+    const stages = parseServerTiming(res.headers.get('server-timing'));
+    for (const stage of ['parse', 'citations', 'embedding', 'keyword', 'vector', 'places', 'fusion', 'documents', 'passages', 'snippets']) {
+      expect(stages.get(stage)).toBeGreaterThanOrEqual(0);
+    }
+    const body = (await res.json()) as any;
+    expect(Object.keys(body).sort()).toEqual(['alpha', 'elapsed_ms', 'hits', 'namespace', 'query', 'total_hits']);
+    // The passages the legs deferred are read for the returned hits: every hit has its snippet.
+    expect(body.hits.length).toBeGreaterThan(0);
+    for (const hit of body.hits) expect(hit.snippet.length).toBeGreaterThan(0);
   });
 
   it('fuses both legs in between', async () => {

@@ -16,20 +16,28 @@ import { ElasticsearchEngine } from './elasticsearch/elasticsearch-engine.js';
 import { withVectorIndex } from './pinecone/with-vector-index.js';
 import type { SearchEngine } from './search-engine.js';
 
-export function createSearchEngine(config: Config, logger?: Logger): SearchEngine {
+/** What choosing and opening the engine needs (serialisable: the startup ingest's child process gets it too). */
+export type EngineSettings = Pick<Config, 'dataDir' | 'searchEngine' | 'vectorEngine' | 'elasticsearch' | 'pinecone'>;
+
+export function engineSettings(config: Config): EngineSettings {
+  const { dataDir, searchEngine, vectorEngine, elasticsearch, pinecone } = config;
+  return { dataDir, searchEngine, vectorEngine, elasticsearch, pinecone };
+}
+
+export function createSearchEngine(config: EngineSettings, logger?: Logger): SearchEngine {
   const engine = createKeywordEngine(config, logger);
   // VECTOR_ENGINE=pinecone: the vector leg and the vectors of every write go to Pinecone.
   return config.vectorEngine === 'pinecone' ? withVectorIndex(engine, config, logger) : engine;
 }
 
 /** The engine holding documents, the keyword leg and filters (and the vectors, unless Pinecone keeps them). */
-function createKeywordEngine(config: Config, logger?: Logger): SearchEngine {
+function createKeywordEngine(config: EngineSettings, logger?: Logger): SearchEngine {
   if (config.searchEngine === 'embedded') {
     return new LanceDbEngine(path.join(config.dataDir, 'index'), { log: (message) => logger?.info(`search: ${message}`) });
   }
   const es = config.elasticsearch;
   if (!es) throw new Error('SEARCH_ENGINE=elasticsearch needs ELASTICSEARCH_URL');
-  const engine = new ElasticsearchEngine({
+  return new ElasticsearchEngine({
     node: es.url,
     apiKey: es.apiKey,
     username: es.username,
@@ -37,5 +45,4 @@ function createKeywordEngine(config: Config, logger?: Logger): SearchEngine {
     indexPrefix: es.indexPrefix,
     vectors: config.vectorEngine === 'elasticsearch',
   });
-  return engine;
 }

@@ -26,8 +26,13 @@ export interface DocumentHit {
   docId: string;
   /** Keyword leg: BM25 score (>0). Vector leg: cosine similarity in [-1, 1]. */
   score: number;
-  /** Text of the best chunk (for snippets). */
+  /**
+   * Text of the best chunk (for snippets). Empty when the engine defers it: then `chunkId`
+   * names the chunk and `passages` reads the text of the hits the search returns.
+   */
   passage: string;
+  /** The best chunk, when the passage is deferred. */
+  chunkId?: string;
 }
 
 /** A document's place inside its enclosing document (see `documentPlaces`). */
@@ -87,6 +92,11 @@ export interface SearchEngine {
   keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
   /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */
   vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
+  /**
+   * Text of these chunks, by chunk id (unknown ids absent). Engines whose legs defer passages
+   * (hits with `chunkId` and an empty `passage`) implement it; the others fill `passage`.
+   */
+  passages?(chunkIds: string[]): Promise<Map<string, string>>;
 
   /**
    * Where each of these documents stands inside an enclosing document (an article in its act):
@@ -99,13 +109,6 @@ export interface SearchEngine {
    * documents a query names (a cited provision) rather than matches.
    */
   documentsMatching(ids: string[], filters: EngineFilters): Promise<DocumentHit[]>;
-
-  /**
-   * The text of passages by chunk id (`<docId>#<n>`); unknown ids are absent. Optional: an
-   * external vector index (src/engines/pinecone) finds chunk ids and asks the engine for their
-   * text; without it, it shows each document's first passage.
-   */
-  chunkPassages?(chunkIds: string[]): Promise<Map<string, string>>;
 
   /** Full documents by id; unknown ids are absent from the map. */
   getDocuments(ids: string[]): Promise<Map<string, LegalDocument>>;
@@ -133,4 +136,10 @@ export interface SearchEngine {
 
   /** Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end). */
   optimize(): Promise<void>;
+
+  /**
+   * Reads what another process (the ingest's child process) wrote, now rather than within the
+   * engine's read-consistency interval. Engines that see every write at once need not have it.
+   */
+  refresh?(): Promise<void>;
 }

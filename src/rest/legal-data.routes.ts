@@ -20,6 +20,7 @@ import {
   statsSchema,
 } from '../modules/legal-data/catalog.schema.js';
 import { searchRequestSchema, searchResponseSchema } from '../modules/legal-data/search.schema.js';
+import { StageTimer } from '../util/stage-timer.js';
 import { laxBool, parseInput } from '../validation.js';
 import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from '../http/request-context.js';
@@ -85,7 +86,11 @@ export function legalDataRouter(api: LegalDataApi, rest: RestApi): express.Route
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => api.search(context(req), req.body)));
+        // The duration of each stage of the search (src/util/stage-timer.ts), the body as the spec has it.
+        const timer = new StageTimer();
+        const response = await withLoc('body', () => api.search(context(req), req.body, timer));
+        res.setHeader('Server-Timing', timer.serverTiming());
+        res.json(response);
       },
     ],
   });

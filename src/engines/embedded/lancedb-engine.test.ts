@@ -113,6 +113,18 @@ async function vectorIndexOnDisk(dir: string): Promise<boolean> {
   }
 }
 
+/** Columns with an index in one table of the engine directory. */
+async function indexedColumns(dir: string, name: string): Promise<string[]> {
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable(name);
+  try {
+    return (await table.listIndices()).flatMap((index) => index.columns);
+  } finally {
+    table.close();
+    db.close();
+  }
+}
+
 describe('LanceDbEngine', () => {
   let root: string;
   let engine: LanceDbEngine;
@@ -143,7 +155,10 @@ describe('LanceDbEngine', () => {
     expect(ids(hits)).toEqual([BGB_823.id]); // from the title
     expect(ids(await engine.keywordSearch('Schaden verletzt', legislation, 10))).toEqual([BGB_823.id]); // stems of the text
     expect(hits[0].score).toBeGreaterThan(0);
-    expect(hits[0].passage).toBe(BGB_823.text);
+    // The leg names the best chunk; its text is read only for the hits a search returns.
+    expect(hits[0].passage).toBe('');
+    expect(hits[0].chunkId).toBe(`${BGB_823.id}#0`);
+    expect(await engine.passages([hits[0].chunkId!, 'XX/none/x#0'])).toEqual(new Map([[hits[0].chunkId!, BGB_823.text]]));
     // French query, language unknown, against French-stemmed text.
     expect(ids(await engine.keywordSearch('dommages causés à autrui', legislation, 10))).toEqual([CODE_CIVIL.id]);
     // Short names and identifiers are searchable.
@@ -352,7 +367,8 @@ describe('LanceDbEngine', () => {
       expect(ids(hits)).toEqual([contractDoc.id, privacyDoc.id]);
       expect(hits[0].score).toBeGreaterThan(0.8);
       expect(hits[0].score).toBeLessThanOrEqual(1.0001);
-      expect(hits[0].passage).toBe(contractDoc.text);
+      expect(hits[0].passage).toBe('');
+      expect((await engine.passages([hits[0].chunkId!])).get(hits[0].chunkId!)).toBe(contractDoc.text);
       // Filters apply to the vector leg too.
       expect(ids(await engine.vectorSearch(q, { ...legislation, dateEnd: '2015-01-01' }, 10))).toEqual([privacyDoc.id]);
       expect(await engine.vectorSearch(q, caseLaw, 10)).toEqual([]);
@@ -447,6 +463,33 @@ describe('LanceDbEngine', () => {
     }
   });
 
+  it('gives an index built without filter indexes its filter indexes when opened', async () => {
+    const dir = path.join(root, 'older');
+    const older = new LanceDbEngine(dir);
+    await older.open();
+    const docs = Array.from({ length: 3 }, (_, i) => makeDoc({ source: 'XX/Old', source_id: `o${i}`, title: `Old ${i}`, text: `wombat clause ${i}`, language: 'en' }));
+    await older.upsertDocuments(docs.map((d) => input(d)));
+    await older.optimize();
+    await older.close();
+    const db = await lancedb.connect(dir);
+    const chunks = await db.openTable('chunks');
+    for (const column of ['namespace', 'country', 'language', 'source']) await chunks.dropIndex(`${column}_idx`);
+    chunks.close();
+    db.close();
+    expect(await indexedColumns(dir, 'chunks')).not.toContain('country');
+    const reopened = new LanceDbEngine(dir);
+    await reopened.open();
+    await reopened.close(); // waits for the background index build
+    expect(await indexedColumns(dir, 'chunks')).toEqual(expect.arrayContaining(['namespace', 'country', 'language', 'source']));
+    const again = new LanceDbEngine(dir);
+    await again.open();
+    try {
+      expect(ids(await again.keywordSearch('wombat', { ...legislation, countries: ['XX'] }, 10)).sort()).toEqual(docs.map((d) => d.id).sort());
+    } finally {
+      await again.close();
+    }
+  });
+
   it('optimizes by itself after many appended chunks', async () => {
     const auto = new LanceDbEngine(path.join(root, 'auto'), { autoOptimizeChunks: 4 });
     await auto.open();
@@ -491,6 +534,11 @@ describe('LanceDbEngine', () => {
         const [exact] = await embedder.embedPassages(['Doc 0\nbreach of contract damages']);
         const expected = q.reduce((sum, v, i) => sum + v * exact[i], 0);
         expect(hits.find((h) => h.docId === 'XX/Idx/d0')!.score).toBeCloseTo(expected, 5);
+        // The legs' filter columns are indexed in both tables (no scan of every row per request).
+        const meta = JSON.parse(await readFile(path.join(root, 'indexed', 'meta.json'), 'utf8')) as { vectorTable: string };
+        for (const table of ['chunks', meta.vectorTable]) {
+          expect(await indexedColumns(path.join(root, 'indexed'), table)).toEqual(expect.arrayContaining(['namespace', 'country', 'language', 'source']));
+        }
         const filtered = await indexed.vectorSearch(q, { ...legislation, countries: ['AA'] }, 50);
         expect(filtered.length).toBeGreaterThan(0);
         for (const h of filtered) expect(Number(h.docId.split('/d')[1]) % 2).toBe(1);

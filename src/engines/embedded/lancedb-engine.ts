@@ -42,7 +42,7 @@ import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js'
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
-import { batchRows, createFtsIndex, deleteChunksOf, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
+import { batchRows, createFtsIndex, deleteChunksOf, ensureFilterIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
 
@@ -62,6 +62,9 @@ export interface LanceDbEngineOptions {
   log?: (message: string) => void;
 }
 
+/** Searches look at meta.json at most this often (ms). */
+const META_RECHECK_MS = 1000;
+
 /** Versions older than this are pruned by optimize(). */
 const KEEP_VERSIONS_MS = 2 * 60_000;
 
@@ -76,6 +79,8 @@ export class LanceDbEngine implements SearchEngine {
   private readonly writes = new WriteLock();
   /** Chunks written since the last optimize (not in the full-text index yet). */
   private unindexedChunks = 0;
+  /** When a read last looked at meta.json (performance.now()). */
+  private metaCheckedAt = 0;
   private readonly options: Required<Omit<LanceDbEngineOptions, 'log'>>;
   /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
   private readonly vocabulary: VocabularyStore;
@@ -109,6 +114,9 @@ export class LanceDbEngine implements SearchEngine {
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
     await this.vocabulary.load();
     if (this.vocabulary.current === null) this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
+    // An index built before the legs' filter columns had their indexes gets them now, in the
+    // background (searches meanwhile filter by scanning, as before).
+    if (this.ftsReady) this.write(() => this.ensureFilterIndexes()).catch(() => undefined);
   }
 
   /** Builds the compound vocabulary now if it is missing or stale, and resolves once it is done (tests, benchmarks). */
@@ -117,6 +125,13 @@ export class LanceDbEngine implements SearchEngine {
     await this.vocabulary.idle();
     this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
     await this.vocabulary.idle();
+  }
+
+  /** The filter indexes of the chunks table and of the current vector generation (inside the write lock). */
+  private async ensureFilterIndexes(): Promise<void> {
+    await ensureFilterIndexes(this.chunks);
+    const vectors = this.generations.table;
+    if (vectors) await ensureFilterIndexes(vectors);
   }
 
   async close(): Promise<void> {
@@ -136,6 +151,17 @@ export class LanceDbEngine implements SearchEngine {
     return this.db;
   }
 
+  async refresh(): Promise<void> {
+    this.requireOpen();
+    await Promise.all([this.documents.checkoutLatest(), this.chunks.checkoutLatest()]);
+    this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
+    await this.loadMeta(false, false, true);
+    await this.generations.table?.checkoutLatest();
+    // Another process wrote (the startup ingest's child): its vocabulary is rebuilt here once
+    // the writes have been quiet, as after our own writes.
+    this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
+  }
+
   /** Runs a write inside the write lock, with meta.json as it is on disk. */
   private write<T>(fn: (db: lancedb.Connection) => Promise<T>): Promise<T> {
     const db = this.requireOpen();
@@ -145,10 +171,16 @@ export class LanceDbEngine implements SearchEngine {
     });
   }
 
-  /** Reloads meta.json when another process changed it (or on open); not while our own write owns it. */
-  private async loadMeta(force = false, fromWrite = false): Promise<void> {
+  /**
+   * Reloads meta.json when another process changed it (or on open); not while our own write
+   * owns it. Reads check it (a `stat`) at most once per META_RECHECK_MS: another process's
+   * new vector generation is seen within that time, or at once after `refresh()`.
+   */
+  private async loadMeta(force = false, fromWrite = false, recheck = false): Promise<void> {
     const db = this.requireOpen();
     if (this.writes.writing && !fromWrite && !force) return;
+    if (!force && !fromWrite && !recheck && performance.now() - this.metaCheckedAt < META_RECHECK_MS) return;
+    this.metaCheckedAt = performance.now();
     await this.generations.load(db, force);
   }
 
@@ -166,7 +198,12 @@ export class LanceDbEngine implements SearchEngine {
     await this.loadMeta();
     const { table, hasIndex, meta } = this.generations;
     if (!table) return [];
-    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, this.chunks, vector, filters, limit);
+    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, vector, filters, limit);
+  }
+
+  async passages(chunkIds: string[]): Promise<Map<string, string>> {
+    this.requireOpen();
+    return chunkContents(this.chunks, [...new Set(chunkIds)]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -204,11 +241,6 @@ export class LanceDbEngine implements SearchEngine {
       for (const r of rows) found.set(r.doc_id, r.content);
     }
     return wanted.filter((id) => found.has(id)).map((id) => ({ docId: id, score: 0, passage: found.get(id)! }));
-  }
-
-  async chunkPassages(chunkIds: string[]): Promise<Map<string, string>> {
-    this.requireOpen();
-    return chunkContents(this.chunks, [...new Set(chunkIds)]);
   }
 
   async getDocuments(ids: string[]): Promise<Map<string, LegalDocument>> {
@@ -364,12 +396,14 @@ export class LanceDbEngine implements SearchEngine {
     if (!this.ftsReady) await this.createFtsIndex();
     await ensureScalarIndex(this.chunks, 'doc_id');
     await ensureScalarIndex(this.chunks, 'chunk_id');
+    await ensureFilterIndexes(this.chunks);
     await this.chunks.optimize({ cleanupOlderThan });
     await ensureScalarIndex(this.documents, 'id');
     await this.documents.optimize({ cleanupOlderThan });
     const vectors = this.generations.table;
     if (vectors) {
       await ensureScalarIndex(vectors, 'doc_id');
+      await ensureFilterIndexes(vectors);
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }

@@ -17,19 +17,6 @@ export function norm(v: Float32Array): number {
   return Math.sqrt(s);
 }
 
-/** Cosine similarity of two vectors (0 when either is zero). */
-function cosine(a: Float32Array, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
-
 /** Keeps each document's best row (rows come best first). */
 function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
   const seen = new Set<string>();
@@ -42,7 +29,11 @@ function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
   return out;
 }
 
-/** The keyword leg: each document's best chunk by BM25 over the analysed terms, best first. */
+/**
+ * The keyword leg: each document's best chunk by BM25 over the analysed terms, best first. The
+ * hits name their chunk (`chunkId`) and carry no passage: the service reads the passages of
+ * the hits it returns only (`LanceDbEngine.passages`), not those of every candidate.
+ */
 export async function keywordSearch(
   chunks: lancedb.Table,
   query: string,
@@ -61,12 +52,12 @@ export async function keywordSearch(
       .query()
       .fullTextSearch(new lancedb.MatchQuery(text, FTS_COLUMN, { operator: lancedb.Operator.Or }))
       .where(where)
-      .select(['doc_id', 'content', '_score'])
+      .select(['chunk_id', 'doc_id', '_score'])
       .limit(k)
-      .toArray()) as { doc_id: string; content: string; _score: number }[];
+      .toArray()) as { chunk_id: string; doc_id: string; _score: number }[];
     const best = collapse(rows);
     if (best.length >= limit || rows.length < k || k >= limit * 64) {
-      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: Number(r._score), passage: r.content }));
+      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: Number(r._score), passage: '', chunkId: r.chunk_id }));
     }
     k *= 4;
   }
@@ -74,11 +65,11 @@ export async function keywordSearch(
 
 /**
  * The vector leg over one generation's table (`hasIndex`: it has its HNSW index): each
- * document's best chunk by exact cosine similarity, best first.
+ * document's best chunk by exact cosine similarity, best first. Like the keyword leg, its hits
+ * name their chunk and carry no passage.
  */
 export async function vectorSearch(
   vectors: { table: lancedb.Table; hasIndex: boolean; dimension: number | null },
-  chunks: lancedb.Table,
   vector: Float32Array,
   filters: EngineFilters,
   limit: number,
@@ -94,30 +85,29 @@ export async function vectorSearch(
       .column('vector')
       .distanceType('cosine')
       .where(where)
-      .select(['chunk_id', 'doc_id', 'vector'])
+      .select(['chunk_id', 'doc_id', '_distance'])
       .limit(k);
-    if (vectors.hasIndex) q = q.ef(Math.max(k * 2, 100));
-    // The candidates are rescored with their exact cosine similarity: the HNSW index works on
-    // scalar-quantised vectors and reports another distance than a flat search does (for
-    // unit vectors, squared L2 = 2 - 2 cos instead of 1 - cos), and the hybrid fusion needs
-    // the model's true cosine on every path.
-    const rows = ((await q.toArray()) as { chunk_id: string; doc_id: string; vector: ArrayLike<number> | { toArray(): ArrayLike<number> } }[]).map((r) => ({
+    // The hybrid fusion needs the model's true cosine on every path. A flat search computes it
+    // exactly; the HNSW index works on scalar-quantised vectors and reports another distance
+    // (for unit vectors, squared L2 = 2 - 2 cos instead of 1 - cos), so its candidates are
+    // refined: LanceDB rereads their full vectors and computes the exact cosine distance
+    // natively (no vectors travel to JavaScript).
+    if (vectors.hasIndex) q = q.ef(Math.max(k * 2, 100)).refineFactor(1);
+    const rows = ((await q.toArray()) as { chunk_id: string; doc_id: string; _distance: number }[]).map((r) => ({
       chunk_id: r.chunk_id,
       doc_id: r.doc_id,
-      score: cosine(vector, 'toArray' in r.vector ? r.vector.toArray() : r.vector),
+      score: 1 - Number(r._distance),
     }));
     rows.sort((a, b) => b.score - a.score);
     const best = collapse(rows);
     if (best.length >= limit || rows.length < k || k >= limit * 64) {
-      const top = best.slice(0, limit);
-      const passages = await chunkContents(chunks, top.map((r) => r.chunk_id));
-      return top.map((r) => ({ docId: r.doc_id, score: r.score, passage: passages.get(r.chunk_id) ?? '' }));
+      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id }));
     }
     k *= 4;
   }
 }
 
-/** The text of chunks by chunk id. */
+/** The text of these chunks (by chunk id; unknown ids are absent). */
 export async function chunkContents(chunks: lancedb.Table, chunkIds: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const where of inLists('chunk_id', chunkIds)) {

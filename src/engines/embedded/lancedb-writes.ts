@@ -140,9 +140,24 @@ export async function createFtsIndex(chunks: lancedb.Table): Promise<boolean> {
 }
 
 /** A B-tree index on `column` unless it has one (or the table is empty). */
-export async function ensureScalarIndex(table: lancedb.Table, column: string): Promise<void> {
+export async function ensureScalarIndex(table: lancedb.Table, column: string, kind: 'btree' | 'bitmap' = 'btree'): Promise<boolean> {
   const indices = await table.listIndices();
-  if (indices.some((i) => i.columns.includes(column))) return;
-  if ((await table.countRows()) === 0) return;
-  await table.createIndex(column, { config: lancedb.Index.btree() });
+  if (indices.some((i) => i.columns.includes(column))) return false;
+  if ((await table.countRows()) === 0) return false;
+  await table.createIndex(column, { config: kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree() });
+  return true;
+}
+
+/**
+ * Filter columns that carry a bitmap index on the chunks and vectors tables: the legs' `where`
+ * (namespace, country, …) is then answered from the index instead of a scan of the column over
+ * every row of the table, work that grew with the corpus on every request.
+ */
+export const FILTER_INDEX_COLUMNS = ['namespace', 'country', 'language', 'source'] as const;
+
+/** Builds the missing filter indexes of a table; true when it built one. */
+export async function ensureFilterIndexes(table: lancedb.Table): Promise<boolean> {
+  let built = false;
+  for (const column of FILTER_INDEX_COLUMNS) built = (await ensureScalarIndex(table, column, 'bitmap')) || built;
+  return built;
 }

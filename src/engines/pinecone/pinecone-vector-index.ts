@@ -180,7 +180,7 @@ export class PineconeVectorIndex implements SearchEngine {
   /** The text of the hits' passages, from the base engine (its first passage when it cannot say by chunk). */
   private async passagesOf(hits: { chunkId: string; docId: string }[], filters: EngineFilters): Promise<Map<string, string>> {
     if (hits.length === 0) return new Map();
-    if (this.base.chunkPassages) return this.base.chunkPassages(hits.map((h) => h.chunkId));
+    if (this.base.passages) return this.base.passages(hits.map((h) => h.chunkId));
     const first = await this.base.documentsMatching(hits.map((h) => h.docId), filters);
     const byDoc = new Map(first.map((h) => [h.docId, h.passage]));
     return new Map(hits.map((h) => [h.chunkId, byDoc.get(h.docId) ?? '']));
@@ -191,8 +191,14 @@ export class PineconeVectorIndex implements SearchEngine {
     return this.base.health ? this.base.health() : Promise.resolve([]);
   }
 
-  chunkPassages(chunkIds: string[]): Promise<Map<string, string>> {
-    return this.base.chunkPassages ? this.base.chunkPassages(chunkIds) : Promise.resolve(new Map());
+  /** What another process wrote to the base engine (the startup ingest's child). */
+  async refresh(): Promise<void> {
+    await this.base.refresh?.();
+  }
+
+  /** Passages by chunk id: the base engine's (its legs may defer them). */
+  passages(chunkIds: string[]): Promise<Map<string, string>> {
+    return this.base.passages ? this.base.passages(chunkIds) : Promise.resolve(new Map());
   }
 
   // -------------------------------------------------------------------------------------------

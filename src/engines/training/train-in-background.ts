@@ -1,6 +1,7 @@
 /**
  * Runs `train:embeddings` in a child process (the trainer is CPU-bound for minutes: in the
- * server's own thread it would stall every request), forwarding its log lines and progress.
+ * server's own thread it would stall every request; and its memory goes back to the system
+ * when the child exits), forwarding its log lines and progress.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -21,13 +22,26 @@ export function trainInBackground(options: {
   onProgress: (progress: { step: string; fraction: number }) => void;
   extraArgs?: string[];
 }): BackgroundTraining {
-  const cli = fileURLToPath(new URL('../../cli/train-embeddings.ts', import.meta.url));
+  return runCliInBackground('train-embeddings.ts', ['--corpus', options.corpusDir, '--out', options.outDir, '--progress-json', ...(options.extraArgs ?? [])], {
+    what: 'training',
+    log: options.log,
+    onProgress: options.onProgress,
+  });
+}
+
+/** Runs `src/cli/<script>` in a child Node process, forwarding its log lines and `PROGRESS` lines. */
+function runCliInBackground(
+  script: string,
+  args: string[],
+  options: { what: string; log: (line: string) => void; onProgress: (progress: { step: string; fraction: number }) => void },
+): BackgroundTraining {
+  const cli = fileURLToPath(new URL(`../../cli/${script}`, import.meta.url));
   const root = path.resolve(path.dirname(cli), '..', '..');
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', cli, '--corpus', options.corpusDir, '--out', options.outDir, '--progress-json', ...(options.extraArgs ?? [])],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const lines = (stream: NodeJS.ReadableStream, onLine: (line: string) => void) => {
     let buffer = '';
     stream.setEncoding('utf8');
@@ -60,7 +74,7 @@ export function trainInBackground(options: {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`training ${signal ? `stopped by ${signal}` : `exited with code ${code}`}: ${tail.slice(-3).join(' | ')}`));
+      else reject(new Error(`${options.what} ${signal ? `stopped by ${signal}` : `exited with code ${code}`}: ${tail.slice(-3).join(' | ')}`));
     });
   });
   return { done, stop: () => child.kill('SIGTERM') };

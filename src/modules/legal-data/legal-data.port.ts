@@ -7,10 +7,11 @@ import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, 
 import type { LegalDocument } from './legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import type { SearchResponse } from './search.schema.js';
+import type { StageTimer } from '../../util/stage-timer.js';
 
 export interface LegalDataApi {
   /** Validates `input` against searchRequestSchema (ValidationError with locs relative to the body). */
-  search(ctx: RequestContext, input: unknown): Promise<SearchResponse>;
+  search(ctx: RequestContext, input: unknown, timer?: StageTimer): Promise<SearchResponse>;
   /** NotFoundError when unknown. `source` is `<country>/<source_name>`. */
   getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument>;
   /** The spec's CountriesResponse: jurisdictions with documents. */

@@ -12,6 +12,7 @@ import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { z } from 'zod';
 import { broadcast } from '../../util/broadcast.js';
+import type { StageTimer } from '../../util/stage-timer.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
 import type { CatalogSource } from '../../corpus/corpus-reader.js';
@@ -128,11 +129,11 @@ export class LegalDataService implements LegalDataApi {
   }
 
   /** Billable: charged to the caller (see UsageGuard). */
-  search(ctx: RequestContext, input: unknown): Promise<SearchResponse> {
+  search(ctx: RequestContext, input: unknown, timer?: StageTimer): Promise<SearchResponse> {
     const citations = (text: string, filters: EngineFilters) => this.resolver.citedDocuments(text, citationHints(filters));
     const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
     return this.deps.usage.charge(ctx, 'search', () =>
-      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input),
+      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input, timer),
     );
   }
 

@@ -6,6 +6,7 @@ import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import type { Logger } from '../../logger.js';
+import { StageTimer } from '../../util/stage-timer.js';
 import { parseInput } from '../../validation.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
 import {
@@ -51,16 +52,21 @@ export interface SourceNotice {
 /** Keys of a document's `extra` that record when its text was retrieved, most precise first. */
 const RETRIEVAL_DATE_KEYS = ['_fetched_at', 'fetched_at', 'retrieved_at', 'scrape_date', 'snapshot_date'] as const;
 
-export async function search(deps: SearchDeps, input: unknown): Promise<SearchResponse> {
+/**
+ * `timer` receives the duration of each stage (parse, model, citations, cited, embedding,
+ * keyword, vector, places, fusion, documents, passages, snippets); the REST route sends them as
+ * `Server-Timing`.
+ */
+export async function search(deps: SearchDeps, input: unknown, timer: StageTimer = new StageTimer()): Promise<SearchResponse> {
   const started = performance.now();
-  const request = parseInput(searchRequestSchema, input);
+  const request = timer.sync('parse', () => parseInput(searchRequestSchema, input));
   const filters = toEngineFilters(request);
-  let found = await runLegs(deps, request, filters);
+  let found = await runLegs(deps, request, filters, timer);
   if (found.fused.length === 0 && filters.language) {
     // A language filter that finds nothing is retried once without it, keeping every other filter.
-    found = await runLegs(deps, request, { ...filters, language: undefined });
+    found = await runLegs(deps, request, { ...filters, language: undefined }, timer);
   }
-  const hits = await shapeHits(deps, found, request);
+  const hits = await shapeHits(deps, found, request, timer);
   return {
     query: request.q,
     hits,
@@ -94,36 +100,43 @@ interface LegsResult {
   cited: Set<string>;
   /** The vector leg failed or timed out: the keyword leg answered alone. */
   vectorFailed: boolean;
+  /** The chunk whose text is a hit's passage when the legs deferred it. */
+  chunkOf: Map<string, string>;
 }
 
-async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters): Promise<LegsResult> {
+async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters, timer: StageTimer): Promise<LegsResult> {
   const limit = Math.max(r.top_k * CANDIDATE_FACTOR, MIN_CANDIDATES);
   // The vector leg runs only over vectors of the configured model (not while re-embedding).
-  let semanticOn = deps.embedder !== null && r.alpha > 0 && (await deps.engine.vectorModel()) === deps.embedder.id;
+  let semanticOn = deps.embedder !== null && r.alpha > 0 && (await timer.time('model', () => deps.engine.vectorModel())) === deps.embedder.id;
   let alpha = semanticOn ? r.alpha : 0;
   let keywordOn = alpha < 1;
   const [keywordFirst, vectorHits, cited] = await Promise.all([
-    keywordOn ? deps.engine.keywordSearch(r.q, filters, limit) : [],
-    semanticOn ? vectorLeg(deps, r.q, filters, limit) : [],
-    citedDocuments(deps, r.q, filters),
+    keywordOn ? timer.time('keyword', () => deps.engine.keywordSearch(r.q, filters, limit)) : [],
+    semanticOn ? vectorLeg(deps, r.q, filters, limit, timer) : [],
+    citedDocuments(deps, r.q, filters, timer),
   ]);
   // The vector leg failed or timed out: the keyword leg answers alone (run now if alpha=1 skipped it).
   const vectorFailed = vectorHits === null;
   const semanticLeg = vectorHits ?? [];
-  const keywordLeg = vectorFailed && !keywordOn ? await deps.engine.keywordSearch(r.q, filters, limit) : keywordFirst;
+  const keywordLeg = vectorFailed && !keywordOn ? await timer.time('keyword', () => deps.engine.keywordSearch(r.q, filters, limit)) : keywordFirst;
   if (vectorFailed) [semanticOn, alpha, keywordOn] = [false, 0, true];
   // A cited provision is a perfect match in each leg: the keyword leg's best score, the top of
   // the model's scale in the vector leg (both normalise to 1 in the fusion).
   const keyword = keywordOn ? withCitedFirst(keywordLeg, cited, keywordLeg[0]?.score ?? 1) : [];
   const semantic = semanticOn ? withCitedFirst(semanticLeg, cited, Math.max(semanticLeg[0]?.score ?? 0, deps.embedder!.scale?.high ?? 1)) : [];
-  const places = await documentPlaces(deps.engine, [...keyword, ...semantic]);
+  const places = await timer.time('places', () => documentPlaces(deps.engine, [...keyword, ...semantic]));
   const [keywordHits, semanticHits] = withoutEnclosingDocuments(places, keyword, semantic);
   const total = new Set([...keywordHits.map((h) => h.docId), ...semanticHits.map((h) => h.docId)]).size;
   const sectionOf = new Map<string, string>();
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
-  const fused = fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections);
-  return { fused, total, cited: new Set(cited.map((c) => c.docId)), vectorFailed };
+  const fused = timer.sync('fusion', () => fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections));
+  // A hit's passage is the keyword leg's, else the vector leg's (as the fusion picks it); legs
+  // that defer passages name the chunk, read for the returned hits only (shapeHits).
+  const chunkOf = new Map<string, string>();
+  for (const h of semanticHits) if (h.chunkId) chunkOf.set(h.docId, h.chunkId);
+  for (const h of keywordHits) if (h.chunkId) chunkOf.set(h.docId, h.chunkId);
+  return { fused, total, cited: new Set(cited.map((c) => c.docId)), vectorFailed, chunkOf };
 }
 
 let lastVectorWarning = 0;
@@ -133,9 +146,11 @@ let vectorFailuresUnreported = 0;
  * The vector leg (query embedding + vector search) within VECTOR_TIMEOUT_MS; null when it
  * fails or runs out of time (logged as a warning, at most one line every 10 s).
  */
-async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, limit: number): Promise<DocumentHit[] | null> {
+async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, limit: number, stages: StageTimer): Promise<DocumentHit[] | null> {
   const started = performance.now();
-  const leg = deps.embedder!.embedQueries([q]).then(([vector]) => deps.engine.vectorSearch(vector, filters, limit));
+  const leg = stages
+    .time('embedding', () => deps.embedder!.embedQueries([q]))
+    .then(([vector]) => stages.time('vector', () => deps.engine.vectorSearch(vector, filters, limit)));
   let timer: NodeJS.Timeout | undefined;
   const budget = deps.vectorTimeoutMs ?? 0;
   const timeout = budget > 0 ? new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${budget} ms`)), budget))) : null;
@@ -160,11 +175,11 @@ async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, li
  * The provisions the query cites precisely ("… under Article 17 GDPR …", "§ 823 BGB"), within
  * the filters: a lawyer who names a provision wants it among the results whatever its words.
  */
-async function citedDocuments(deps: SearchDeps, query: string, filters: EngineFilters): Promise<DocumentHit[]> {
-  const ids = deps.citations?.(query, filters) ?? [];
+async function citedDocuments(deps: SearchDeps, query: string, filters: EngineFilters, timer: StageTimer): Promise<DocumentHit[]> {
+  const ids = timer.sync('citations', () => deps.citations?.(query, filters) ?? []);
   if (ids.length === 0) return [];
   try {
-    return await deps.engine.documentsMatching(ids, filters);
+    return await timer.time('cited', () => deps.engine.documentsMatching(ids, filters));
   } catch {
     return []; // only a refinement: never fail a search for it
   }
@@ -175,7 +190,11 @@ function withCitedFirst(leg: DocumentHit[], cited: DocumentHit[], score: number)
   if (cited.length === 0) return leg;
   const found = new Map(leg.map((h) => [h.docId, h]));
   const citedIds = new Set(cited.map((c) => c.docId));
-  return [...cited.map((c) => ({ docId: c.docId, score, passage: found.get(c.docId)?.passage ?? c.passage })), ...leg.filter((h) => !citedIds.has(h.docId))];
+  const first = cited.map((c) => {
+    const own = found.get(c.docId);
+    return own ? { ...own, score } : { docId: c.docId, score, passage: c.passage };
+  });
+  return [...first, ...leg.filter((h) => !citedIds.has(h.docId))];
 }
 
 /** Where the legs' documents stand in their acts; empty when the engine cannot say (only a refinement). */
@@ -206,30 +225,38 @@ function withoutEnclosingDocuments(places: Map<string, DocumentPlace>, ...legs: 
   });
 }
 
-async function shapeHits(deps: SearchDeps, { fused, cited }: LegsResult, r: SearchRequest): Promise<SearchHit[]> {
+async function shapeHits(deps: SearchDeps, found: LegsResult, r: SearchRequest, timer: StageTimer): Promise<SearchHit[]> {
   const engine = deps.engine;
   // Only full_text and full_metadata carry the text; the other details show the passage. An
   // explained hit needs the stored record too (its retrieval date is among the extra fields).
   const explain = r.explain || r.result_detail === 'full_metadata';
   const needsText = r.result_detail === 'full_text' || r.result_detail === 'full_metadata' || explain;
-  const ids = fused.map((h) => h.docId);
-  let documents: Map<string, LegalDocument | DocumentWithoutText>;
-  try {
-    documents = needsText ? await engine.getDocuments(ids) : await engine.getDocumentsWithoutText(ids);
-  } catch {
-    documents = new Map();
-  }
-  return fused.map((hit) => {
-    const doc = documents.get(hit.docId);
-    const out = doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
-    if (explain) {
-      const notice = deps.sources?.(out.source) ?? null;
-      out.score_parts = scoreParts(hit, cited.has(hit.docId));
-      out.license = notice?.license ?? { id: null, name: null, url: null, commercial_use: null };
-      out.provenance = provenance(doc, notice);
-    }
-    return out;
-  });
+  const ids = found.fused.map((h) => h.docId);
+  // The documents and the deferred passages of the returned hits, read at the same time.
+  const deferred = found.fused.filter((h) => !h.passage && found.chunkOf.has(h.docId)).map((h) => found.chunkOf.get(h.docId)!);
+  const [documents, passages] = await Promise.all([
+    timer
+      .time('documents', (): Promise<Map<string, LegalDocument | DocumentWithoutText>> => (needsText ? engine.getDocuments(ids) : engine.getDocumentsWithoutText(ids)))
+      .catch(() => new Map<string, LegalDocument | DocumentWithoutText>()),
+    deferred.length > 0 && engine.passages
+      ? timer.time('passages', () => engine.passages!(deferred)).catch(() => new Map<string, string>())
+      : new Map<string, string>(),
+  ]);
+  return timer.sync('snippets', () =>
+    found.fused.map((fusedHit) => {
+      const chunk = fusedHit.passage ? undefined : found.chunkOf.get(fusedHit.docId);
+      const hit = chunk ? { ...fusedHit, passage: passages.get(chunk) ?? '' } : fusedHit;
+      const doc = documents.get(hit.docId);
+      const out = doc ? shapeHit(hit, doc, r) : unavailableHit(hit, r);
+      if (explain) {
+        const notice = deps.sources?.(out.source) ?? null;
+        out.score_parts = scoreParts(hit, found.cited.has(hit.docId));
+        out.license = notice?.license ?? { id: null, name: null, url: null, commercial_use: null };
+        out.provenance = provenance(doc, notice);
+      }
+      return out;
+    }),
+  );
 }
 
 /** The fusion's numbers of a hit, in the API's words (see FusionParts). */

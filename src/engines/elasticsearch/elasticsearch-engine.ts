@@ -218,6 +218,12 @@ export class ElasticsearchEngine implements SearchEngine {
     this.metaReadAt = Date.now();
   }
 
+  /** Re-reads the stored vector model now: another process (the startup ingest's child) may have set it. */
+  async refresh(): Promise<void> {
+    await this.ready();
+    await this.guard(() => this.loadMeta());
+  }
+
   /** Setup, and the vector model as stored, re-read when older than META_MAX_AGE_MS. */
   private async freshMeta(): Promise<Meta> {
     await this.ready();

@@ -19,6 +19,7 @@ describe('parseInput with the SearchRequest schema', () => {
       q: 'negligence',
       top_k: 10,
       alpha: 0.7,
+      explain: false,
       namespace: 'case_law',
       result_detail: 'snippet',
     });

@@ -314,8 +314,10 @@ describe('web dashboard', () => {
     await page.getByRole('button', { name: /Allow access as agent-/ }).click();
     const authorizationCode = new URL((await code).url()).searchParams.get('code')!;
     expect(await mcpAuth(agent, { serverUrl: new URL(`${base}/mcp`), authorizationCode })).toBe('AUTHORIZED');
-    await page.goto('/dashboard/connect');
-    await page.getByText('Dashboard test agent').waitFor();
+    // a fresh tab: the first one is still navigating to the agent's (unserved) redirect URI
+    const connect = await page.context().newPage();
+    await connect.goto('/dashboard/connect');
+    await connect.getByText('Dashboard test agent').waitFor();
     await page.context().close();
   });
 

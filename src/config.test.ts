@@ -17,11 +17,14 @@ describe('loadConfig', () => {
     expect(es).toMatchObject({
       searchEngine: 'elasticsearch',
       vectorEngine: 'elasticsearch',
-      elasticsearch: { url: 'http://es:9200', apiKey: 'k', username: undefined, password: undefined, indexPrefix: 'legal-' },
+      elasticsearch: { url: 'http://es:9200', apiKey: 'k', username: undefined, password: undefined, indexPrefix: 'legal-', shards: 1, replicas: 0 },
     });
     expect(loadConfig({ SEARCH_ENGINE: 'elasticsearch', VECTOR_ENGINE: 'pinecone', PINECONE_INDEX: 'passages', PINECONE_API_KEY: 'k', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_USERNAME: 'u', ELASTICSEARCH_PASSWORD: 'p', ELASTICSEARCH_INDEX_PREFIX: 'prod.' })).toMatchObject({
       vectorEngine: 'pinecone',
       elasticsearch: { username: 'u', password: 'p', indexPrefix: 'prod.' },
+    });
+    expect(loadConfig({ SEARCH_ENGINE: 'elasticsearch', ELASTICSEARCH_URL: 'http://es:9200', ELASTICSEARCH_SHARDS: '12', ELASTICSEARCH_REPLICAS: '1' })).toMatchObject({
+      elasticsearch: { shards: 12, replicas: 1 },
     });
     expect(() => loadConfig({ SEARCH_ENGINE: 'elasticsearch' })).toThrow(/ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch/);
     expect(() => loadConfig({ VECTOR_ENGINE: 'pinecone' })).toThrow(/VECTOR_ENGINE: "pinecone" needs PINECONE_INDEX or PINECONE_HOST/);

@@ -37,6 +37,9 @@ const envSchema = z.object({
     .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'must be lowercase letters, digits, "_", "-" or "." (an Elasticsearch index name prefix)')
     .max(100)
     .default('legal-'),
+  // shards and replicas of the indexes a rebuild or a first start creates (docs/SCALING.md)
+  ELASTICSEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
+  ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
   EMBEDDER: z
     .string()
     .regex(/^(none|auto|static:.+|onnx:.+|hosted:.+)$/, 'must be "auto", "none", "static:<model directory>", "onnx:<model directory or Hugging Face id>" or "hosted:<Pinecone model>"')
@@ -243,6 +246,9 @@ export interface ElasticsearchSettings {
   password: string | undefined;
   /** Prefix of the index and alias names (`legal-` -> `legal-documents`, `legal-chunks`, `legal-meta`). */
   indexPrefix: string;
+  /** Primary shards and replicas of the indexes this service creates (existing indexes keep theirs). */
+  shards: number;
+  replicas: number;
 }
 
 /** Where contributor credits come from: GitHub's REST API when `githubRepo` is set, else the corpus file. */
@@ -369,6 +375,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           username: e.ELASTICSEARCH_USERNAME,
           password: e.ELASTICSEARCH_PASSWORD,
           indexPrefix: e.ELASTICSEARCH_INDEX_PREFIX,
+          shards: e.ELASTICSEARCH_SHARDS,
+          replicas: e.ELASTICSEARCH_REPLICAS,
         }
       : null,
     embedder,

@@ -43,6 +43,8 @@ function createKeywordEngine(config: EngineSettings, logger?: Logger): SearchEng
     username: es.username,
     password: es.password,
     indexPrefix: es.indexPrefix,
+    shards: es.shards,
+    replicas: es.replicas,
     vectors: config.vectorEngine === 'elasticsearch',
   });
 }

@@ -73,6 +73,7 @@ describe('ElasticsearchEngine over HTTP (real client, local Elasticsearch-protoc
     expect(creates).toHaveLength(2);
     const docs = creates.find((r) => r.path.startsWith('/t-documents'))!.body as any;
     expect(docs.aliases).toEqual({ 't-documents': { is_write_index: true } });
+    expect(docs.settings).toEqual({ number_of_shards: 1, number_of_replicas: 0 });
     expect(docs.mappings.dynamic).toBe('strict');
     const p = docs.mappings.properties;
     for (const f of ['source', 'namespace', 'country', 'court', 'jurisdiction', 'language', 'parent_source_id', 'ecli', 'short_names', 'content_hash']) expect(p[f].type).toBe('keyword');
@@ -96,6 +97,14 @@ describe('ElasticsearchEngine over HTTP (real client, local Elasticsearch-protoc
     }
     expect(search.std).toEqual({ type: 'text', analyzer: 'standard' });
     expect(es.indices.has('t-meta')).toBe(true);
+
+    // ELASTICSEARCH_SHARDS / ELASTICSEARCH_REPLICAS size the indexes it creates.
+    const sized = new ElasticsearchEngine({ node: es.url, indexPrefix: 'sized-', vectors: false, shards: 6, replicas: 2 });
+    await sized.open();
+    await sized.close();
+    const sizedCreates = es.requestsTo('PUT', /^\/sized-(documents|chunks)-\d+$/);
+    expect(sizedCreates).toHaveLength(2);
+    for (const r of sizedCreates) expect((r.body as any).settings).toEqual({ number_of_shards: 6, number_of_replicas: 2 });
 
     // A second process (or a restart) finds the aliases and creates nothing.
     const again = new ElasticsearchEngine({ node: es.url, indexPrefix: 't-', vectors: true });

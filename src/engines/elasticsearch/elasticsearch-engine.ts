@@ -38,7 +38,7 @@ import {
   documentsMapping,
   ES_MAPPING_VERSION,
   generationIndex,
-  INDEX_SETTINGS,
+  indexSettings,
   META_MAPPING,
   searchSubfield,
   type IndexNames,
@@ -53,6 +53,9 @@ export interface ElasticsearchEngineOptions {
   password?: string;
   /** Prefix of every index and alias name (`legal-` -> `legal-documents`, `legal-chunks`, `legal-meta`). */
   indexPrefix: string;
+  /** Primary shards and replicas of the indexes it creates (defaults 1 and 0: one node). */
+  shards?: number;
+  replicas?: number;
   /** VECTOR_ENGINE=elasticsearch: passages carry a dense_vector and vectorSearch runs kNN. */
   vectors: boolean;
   /** Per-request timeout (ms). */
@@ -201,7 +204,7 @@ export class ElasticsearchEngine implements SearchEngine {
     try {
       await this.client.indices.create({
         index,
-        settings: INDEX_SETTINGS,
+        settings: indexSettings(this.options.shards, this.options.replicas),
         mappings,
         ...(alias ? { aliases: { [alias]: { is_write_index: true } } } : {}),
       });

@@ -119,11 +119,10 @@ const dateField = { type: 'date', format: 'strict_date||strict_year_month||stric
  */
 const keyword = { type: 'keyword', ignore_above: 8191 } as const;
 
-export const INDEX_SETTINGS = {
-  /** One shard holds ~10-50 GB; the platform's operators raise this for the worldwide corpus (docs/search.md). */
-  number_of_shards: 1,
-  number_of_replicas: 0,
-} as const;
+/** One shard holds ~10-50 GB: ELASTICSEARCH_SHARDS / ELASTICSEARCH_REPLICAS raise these for the worldwide corpus (docs/SCALING.md). */
+export function indexSettings(shards = 1, replicas = 0) {
+  return { number_of_shards: shards, number_of_replicas: replicas };
+}
 
 export function documentsMapping() {
   const properties: Record<string, unknown> = {};

@@ -20,6 +20,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { cosine } from '../../src/engines/vector-math.js';
 
 export interface RecordedRequest {
   method: string;
@@ -415,18 +416,6 @@ function pick(source: Source, includes?: string[], excludes?: string[]): Source 
   if (includes && includes.length > 0) out = Object.fromEntries(Object.entries(out).filter(([k]) => includes.includes(k)));
   if (excludes && excludes.length > 0) out = Object.fromEntries(Object.entries(out).filter(([k]) => !excludes.includes(k)));
   return out;
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /** Whether a source passes a query's filtering clauses (scoring clauses pass when they score > 0). */

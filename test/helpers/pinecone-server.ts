@@ -15,6 +15,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cosine } from '../../src/engines/vector-math.js';
 
 export interface StoredRecord {
   id: string;
@@ -89,18 +90,6 @@ export function matchesFilter(metadata: Metadata, filter: Record<string, any> | 
 }
 
 class BadRequest extends Error {}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
 
 export async function startLocalPinecone(options: { dimension: number; apiKey?: string }): Promise<LocalPinecone> {
   const state: LocalPinecone = {

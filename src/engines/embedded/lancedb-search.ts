@@ -9,13 +9,7 @@ import type { CompoundVocabulary } from '../compounds.js';
 import { analyzeQuery } from '../text-analysis.js';
 import { buildWhere, inLists } from './lancedb-filters.js';
 import { FTS_COLUMN } from './lancedb-tables.js';
-
-/** Euclidean norm of a vector. */
-export function norm(v: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  return Math.sqrt(s);
-}
+import { norm } from '../vector-math.js';
 
 /** Keeps each document's best row (rows come best first). */
 function collapse<T extends { doc_id: string }>(rows: T[]): T[] {

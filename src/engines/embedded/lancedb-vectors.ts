@@ -10,7 +10,7 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { filterValuesOfRow, type FilterValues } from './lancedb-filters.js';
-import { norm } from './lancedb-search.js';
+import { norm } from '../vector-math.js';
 import { DOCUMENT_FILTER_COLUMNS, docIdOfChunk, parseJson, vectorsSchema } from './lancedb-tables.js';
 
 const META_FILE = 'meta.json';

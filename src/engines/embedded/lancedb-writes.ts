@@ -7,7 +7,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { DocumentInput } from '../search-engine.js';
 import { analyzeDocumentText, resolveDocumentLanguage } from '../text-analysis.js';
 import { filterValues, inLists } from './lancedb-filters.js';
-import { norm } from './lancedb-search.js';
+import { norm } from '../vector-math.js';
 import { documentRow, FTS_COLUMN, searchHeader } from './lancedb-tables.js';
 import type { Meta } from './lancedb-vectors.js';
 

@@ -27,6 +27,7 @@ import type { Logger } from '../../logger.js';
 import { NAMESPACES, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../modules/legal-data/legal-document.js';
 import type { DocumentHit, DocumentInput, DocumentPlace, EngineFilters, EngineHealth, SearchEngine, StoredChunk } from '../search-engine.js';
 import { pineconeFilter, vectorMetadata, type VectorMetadata } from './pinecone-filters.js';
+import { cosine, norm } from '../vector-math.js';
 
 export interface PineconeVectorIndexOptions {
   apiKey: string;
@@ -49,26 +50,6 @@ export interface PineconeVectorIndexOptions {
 
 /** Pinecone's limits (docs.pinecone.io/reference/api/database-limits): upsert 1,000 records / 2 MB, delete 1,000 ids, top_k with values 1,000, query result 4 MB. */
 export const PINECONE_LIMITS = { upsertRecords: 1000, requestBytes: 2 * 1024 * 1024, deleteIds: 1000, topKWithValues: 1000, resultBytes: 4 * 1024 * 1024 };
-
-/** Euclidean norm. */
-function norm(v: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  return Math.sqrt(s);
-}
-
-/** Cosine similarity (0 when either vector is zero): the embedded engine's rescoring. */
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
 
 /** The doc id of a chunk id (`<docId>#<n>`; doc ids may themselves contain `#`). */
 function docIdOfChunk(chunkId: string): string {

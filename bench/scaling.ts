@@ -6,13 +6,15 @@
  * the ingest time, the index size on disk, the service's memory while serving and the search
  * latency (keyword leg, concurrency 1 and 4).
  *
- *   npm run bench:scaling -- --docs 10000                 # ~3 minutes on 2 cores
+ *   npm run bench:scaling -- --docs 10000                 # ~10-20 minutes on 2 cores
  *   npm run bench:scaling -- --docs 0 --data-dir ./data/bench   # the whole shared corpus (reuses --reuse)
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, readdirSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { gzipLines, readRecords, SHARED_CORPUS } from '../test/fixtures/corpus-slice.js';
 import { fmt, percentile, postJson, runConcurrent, sleep, startService } from './lib.js';
@@ -42,32 +44,53 @@ let sliceDocs = 0;
 if (wanted > 0) {
   corpusDir = path.join(dataDir, 'corpus');
   if (!values.reuse) {
-    // Round-robin over the files: take `step` more lines of each file per round until `wanted`.
+    // Round-robin over the files, as water-filling: every file gives the same number of
+    // documents, capped by what it holds, until `wanted`. Each file is read twice at most
+    // (once to count, once to take), not once per round.
     const files = documentFiles();
+    const counts = new Map<string, number>();
+    for (const file of files) counts.set(file, await countRecords(file));
+    const quota = waterFill([...counts.values()], wanted);
     const taken = new Map<string, Record<string, unknown>[]>();
-    const exhausted = new Set<string>();
-    let perFile = 0;
-    const step = Math.max(5, Math.ceil(wanted / files.length));
-    while (sliceDocs < wanted && exhausted.size < files.length) {
-      perFile += step;
-      for (const file of files) {
-        if (exhausted.has(file) || sliceDocs >= wanted) continue;
-        const before = taken.get(file)?.length ?? 0;
-        const rows = await readRecords(file, Math.min(perFile, before + (wanted - sliceDocs)));
-        if (rows.length < perFile) exhausted.add(file);
-        taken.set(file, rows);
-        sliceDocs += rows.length - before;
-      }
+    for (const [i, file] of files.entries()) {
+      if (quota[i] === 0) continue;
+      const rows = await readRecords(file, quota[i]);
+      taken.set(file, rows);
+      sliceDocs += rows.length;
     }
     for (const [file, rows] of taken) {
       if (rows.length === 0) continue;
       await mkdir(path.join(corpusDir, 'documents', path.dirname(file)), { recursive: true });
       await writeFile(path.join(corpusDir, 'documents', file), gzipLines(rows));
     }
-    const { readFile } = await import('node:fs/promises');
     await writeFile(path.join(corpusDir, 'sources.jsonl.gz'), await readFile(path.join(SHARED_CORPUS, 'sources.jsonl.gz')));
     console.log(`bench:scaling: slice of ${sliceDocs} documents from ${taken.size} files in ${corpusDir}`);
   }
+}
+
+/** Documents in one file of the shared corpus (non-empty lines). */
+async function countRecords(file: string): Promise<number> {
+  let n = 0;
+  const lines = createInterface({ input: createReadStream(path.join(SHARED_CORPUS, 'documents', file)).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) if (line.trim()) n++;
+  return n;
+}
+
+/** The largest equal share per file (capped by each file's count) that sums to at most `total`, the remainder given to the first files that still hold more. */
+function waterFill(counts: number[], total: number): number[] {
+  const quota = counts.map(() => 0);
+  let left = Math.min(total, counts.reduce((a, b) => a + b, 0));
+  while (left > 0) {
+    const open = counts.map((c, i) => i).filter((i) => quota[i] < counts[i]);
+    const share = Math.max(1, Math.floor(left / open.length));
+    for (const i of open) {
+      const add = Math.min(share, counts[i] - quota[i], left);
+      quota[i] += add;
+      left -= add;
+      if (left === 0) break;
+    }
+  }
+  return quota;
 }
 
 const started = Date.now();

@@ -43,16 +43,17 @@ export const INGEST_LOCK_RETRY_MS = 30_000;
 /**
  * Runs the startup ingest under the lock when the database is `shared`. A process that finds
  * another one ingesting serves meanwhile and tries again every INGEST_LOCK_RETRY_MS in the
- * background until `signal` aborts; it resolves with null at once.
+ * background until `signal` aborts; it resolves with null at once. `ingest` learns whether it
+ * runs after waiting (another process may have written the whole index meanwhile).
  */
 export async function oneIngestAtATime<T>(
   options: { orm: MikroORM; shared: boolean; signal: AbortSignal; logger: Logger },
-  ingest: () => Promise<T | null>,
+  ingest: (afterWaiting: boolean) => Promise<T | null>,
 ): Promise<T | null> {
   const { orm, shared, signal, logger } = options;
-  if (!shared) return ingest();
-  const attempt = () => withIngestLock(orm, true, ingest);
-  const first = await attempt().catch((error: Error) => {
+  if (!shared) return ingest(false);
+  const attempt = (afterWaiting: boolean) => withIngestLock(orm, true, () => ingest(afterWaiting));
+  const first = await attempt(false).catch((error: Error) => {
     logger.error('ingest: could not take the ingest lock; serving the existing index', error);
     return { ran: true as const, value: null };
   });
@@ -61,7 +62,7 @@ export async function oneIngestAtATime<T>(
   void (async () => {
     while (!signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, INGEST_LOCK_RETRY_MS).unref());
-      if (signal.aborted || (await attempt().catch(() => ({ ran: false }))).ran) return;
+      if (signal.aborted || (await attempt(true).catch(() => ({ ran: false }))).ran) return;
     }
   })();
   return null;

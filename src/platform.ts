@@ -155,8 +155,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const abort = new AbortController();
   // One ingest at a time across the processes sharing PostgreSQL (src/ingest-lock.ts); the others serve.
   const shared = config.databaseUrl !== undefined && config.ingestOnStart && config.corpusDir !== undefined;
-  const ingestDone = oneIngestAtATime({ orm, shared, signal: abort.signal, logger }, () =>
-    runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel }),
+  const ingestDone = oneIngestAtATime({ orm, shared, signal: abort.signal, logger }, (afterWaiting) =>
+    runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel, afterWaiting }),
   );
 
   return {
@@ -194,7 +194,16 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
 async function runStartupIngest(
   config: Config,
   logger: Logger,
-  deps: { engine: SearchEngine; embedder: Embedder | null; orm: MikroORM; legalData: LegalDataService; signal: AbortSignal; trainModel?: boolean },
+  deps: {
+    engine: SearchEngine;
+    embedder: Embedder | null;
+    orm: MikroORM;
+    legalData: LegalDataService;
+    signal: AbortSignal;
+    trainModel?: boolean;
+    /** It waited while another process ingested into the shared engine (src/ingest-lock.ts). */
+    afterWaiting?: boolean;
+  },
 ): Promise<IngestSummary | null> {
   const { legalData } = deps;
   if (!config.ingestOnStart || !config.corpusDir) {
@@ -222,6 +231,9 @@ async function runStartupIngest(
   };
   try {
     const summary = await ingest(deps.embedder ? config.embedder : null, (state) => legalData.setIngestState(state, false));
+    // Another process wrote the index while this one waited: this ingest finds the files done and
+    // writes nothing (so no refresh after an optimize), yet the statistics must be read anew.
+    if (deps.afterWaiting && !summary.interrupted) await indexed();
     legalData.setIngestState(null, !summary.interrupted);
     if (!training || summary.interrupted) return summary;
     // The keyword index is complete; once the model is trained, embed the index with it (in

@@ -48,6 +48,8 @@ export class FakeElasticsearch {
   readonly requests: RecordedRequest[] = [];
   readonly indices = new Map<string, IndexState>();
   bulkItemFailure: BulkItemFailure | null = null;
+  /** Awaited before a recorded request is answered: a test holds some requests back (writes) until it lets them go. */
+  hold: ((request: RecordedRequest) => Promise<void> | undefined) | null = null;
   private readonly attempts = new Map<string, number>();
   private readonly pits = new Map<string, string[]>();
   private pitSeq = 0;
@@ -143,7 +145,9 @@ export class FakeElasticsearch {
       body = path.endsWith('/_bulk') ? raw.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown) : (JSON.parse(raw) as unknown);
     }
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({ method, path, query, body, at: Date.now() });
+    const recorded = { method, path, query, body, at: Date.now() };
+    this.requests.push(recorded);
+    await this.hold?.(recorded);
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const b = (body ?? {}) as Record<string, any>;
 

@@ -63,15 +63,16 @@ describe('compound splitting learned from the corpus vocabulary', () => {
     expect(compoundLanguage('fr')).toBeNull();
   });
 
-  it('gives the pieces of a compound: its parts and the neighbouring parts that are corpus words, as the word spells them', () => {
+  it('gives the pieces of a compound: its parts and (on request) the neighbouring parts that are corpus words, as the word spells them', () => {
     const v = vocabulary([
       ...repeat(6, 'de', 'der Schaden; der Ersatz; die Pflicht'),
       ...repeat(3, 'de', 'der Schadensersatz ist zu leisten'),
     ]);
     expect(v.split('schadensersatzpflicht', 'de')).toEqual(['schaden', 'ersatz', 'pflicht']);
     // "schadensersatz" (with its linking -s-) is a corpus word, "ersatzpflicht" is none here
-    expect(v.pieces('schadensersatzpflicht', 'de')).toEqual(['schaden', 'ersatz', 'pflicht', 'schadensersatz']);
-    expect(v.pieces('schadensersatzpflicht', 'de', () => false, false)).toEqual(['schaden', 'ersatz', 'pflicht']);
+    expect(v.pieces('schadensersatzpflicht', 'de', () => false, true)).toEqual(['schaden', 'ersatz', 'pflicht', 'schadensersatz']);
+    // by default the parts only (they measured better)
+    expect(v.pieces('schadensersatzpflicht', 'de')).toEqual(['schaden', 'ersatz', 'pflicht']);
     expect(v.pieces('schadensersatz', 'de')).toEqual(['schaden', 'ersatz']);
     expect(v.pieces('pflicht', 'de')).toBeNull();
     expect(v.pieces('schadensersatzpflicht', 'en')).toBeNull();
@@ -85,9 +86,11 @@ describe('compound splitting learned from the corpus vocabulary', () => {
     const plain = analyzeDocumentText('Schadensersatzpflicht des Schuldners', 'de').split(' ');
     const split = analyzeDocumentText('Schadensersatzpflicht des Schuldners', 'de', { compounds: v }).split(' ');
     expect(plain).toEqual(['schadensersatzpflicht', 'schuldn']);
-    // the parts' stems follow the compound; "schadensersatz" is the query word's own stem
-    expect(split).toEqual(['schadensersatzpflicht', 'schad', 'ersatz', 'pflicht', 'schadensersatz', 'schuldn']);
-    expect(split).toEqual(expect.arrayContaining(analyzeQuery('Schadensersatz', { language: 'de' })));
+    // the parts' stems follow the compound: the query word's parts meet them
+    expect(split).toEqual(['schadensersatzpflicht', 'schad', 'ersatz', 'pflicht', 'schuldn']);
+    const query = analyzeQuery('Schadensersatz', { language: 'de', compounds: v });
+    expect(query).toEqual(expect.arrayContaining(['schad', 'ersatz']));
+    expect(plain.filter((t) => query.includes(t))).toEqual([]);
     // other languages and unknown words are left alone
     expect(analyzeDocumentText('Schadensersatzpflicht', 'fr', { compounds: v })).toBe(analyzeDocumentText('Schadensersatzpflicht', 'fr'));
     expect(analyzeDocumentText('Mietvertrag', 'de', { compounds: v })).toBe('mietvertrag');

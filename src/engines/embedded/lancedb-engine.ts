@@ -208,6 +208,8 @@ export class LanceDbEngine implements SearchEngine {
 
   async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
     this.requireOpen();
+    // Another process's ingest may have stored a new vocabulary (read once, when it changed).
+    if (!this.writes.writing) await this.vocabulary.reloadIfChanged(META_RECHECK_MS);
     return keywordSearch(this.chunks, query, filters, limit, this.vocabulary.current);
   }
 

@@ -58,11 +58,17 @@ export class VocabularyStore {
     }
   }
 
-  /** Loads the file again when another process (the ingest's child) replaced it. */
-  async reloadIfChanged(): Promise<void> {
+  /**
+   * Loads the file again when another process (the ingest's child, another service process on
+   * the same index) replaced it; with `everyMs`, looks (a `stat`) at most that often.
+   */
+  async reloadIfChanged(everyMs = 0): Promise<void> {
+    if (everyMs > 0 && performance.now() - this.checkedAt < everyMs) return;
+    this.checkedAt = performance.now();
     const mtime = await stat(this.file).then((s) => s.mtimeMs, () => 0);
     if (mtime !== 0 && mtime !== this.loadedMtime) await this.load();
   }
+  private checkedAt = 0;
 
   /** The vocabulary an ingest counted from the corpus: stored and used from now on (never rebuilt in the background). */
   async setCorpusVocabulary(vocabulary: CompoundVocabulary): Promise<void> {

@@ -5,7 +5,7 @@
  * embedder (none, as the other end-to-end tests: the keyword leg answers). The ingest counts
  * the compound vocabulary from the corpus first and splits the articles' compounds with it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -44,6 +44,12 @@ describe("the README's example search on the BGB, StGB, HGB, ZPO and GG", () => 
   afterAll(async () => {
     await platform?.stop();
     for (const dir of [corpusDir, dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('counted the compound vocabulary from the corpus before writing, and stored it beside the index', async () => {
+    const stored = JSON.parse(await readFile(path.join(dataDir, 'index', 'compound-vocabulary.json'), 'utf8'));
+    expect(stored.origin).toBe('corpus');
+    expect(stored.chunkCount).toBeGreaterThan(4_000); // the documents counted
   });
 
   it('answers with three articles of the BGB on damages', async () => {

@@ -75,7 +75,7 @@ export type VocabularyOrigin = 'corpus' | 'index';
 export interface CompoundVocabularyData {
   version: number;
   origin?: VocabularyOrigin;
-  /** Chunks of the index when the vocabulary was gathered (to tell when it is stale). */
+  /** Chunks of the index when the vocabulary was gathered (to tell when it is stale); for a corpus vocabulary, the documents counted. */
   chunkCount: number;
   /** Per language: [word, passages that use it]. */
   languages: Record<string, [string, number][]>;

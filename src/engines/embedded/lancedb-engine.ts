@@ -123,8 +123,9 @@ export class LanceDbEngine implements SearchEngine {
   /**
    * Whether an ingest should count the compound vocabulary from the corpus before it writes:
    * when the index is empty (a first ingest or a rebuild) or its vocabulary was not counted
-   * from the corpus (an older index, whose documents are analysed again anyway). A resumed or
-   * incremental ingest keeps the stored one, so the terms already written stay consistent.
+   * from the corpus (an index of an older version: the documents written from now on are
+   * split). A resumed or incremental ingest keeps the stored one, so the terms already written
+   * and the query side stay consistent.
    */
   async needsCompoundVocabulary(): Promise<boolean> {
     this.requireOpen();

@@ -1,5 +1,5 @@
 import { CompoundVocabulary, VocabularyCounter, compoundLanguage } from './compounds.js';
-import { analyzeQuery, foldedWords } from './text-analysis.js';
+import { analyzeDocumentText, analyzeQuery, foldedWords } from './text-analysis.js';
 
 /** A vocabulary from passages, as the engine gathers it (counts = passages that use a word). */
 function vocabulary(passages: [string, string][]): CompoundVocabulary {
@@ -63,10 +63,49 @@ describe('compound splitting learned from the corpus vocabulary', () => {
     expect(compoundLanguage('fr')).toBeNull();
   });
 
-  it('survives a round trip through its stored form', () => {
+  it('gives the pieces of a compound: its parts and (on request) the neighbouring parts that are corpus words, as the word spells them', () => {
+    const v = vocabulary([
+      ...repeat(6, 'de', 'der Schaden; der Ersatz; die Pflicht'),
+      ...repeat(3, 'de', 'der Schadensersatz ist zu leisten'),
+    ]);
+    expect(v.split('schadensersatzpflicht', 'de')).toEqual(['schaden', 'ersatz', 'pflicht']);
+    // "schadensersatz" (with its linking -s-) is a corpus word, "ersatzpflicht" is none here
+    expect(v.pieces('schadensersatzpflicht', 'de', () => false, true)).toEqual(['schaden', 'ersatz', 'pflicht', 'schadensersatz']);
+    // by default the parts only (they measured better)
+    expect(v.pieces('schadensersatzpflicht', 'de')).toEqual(['schaden', 'ersatz', 'pflicht']);
+    expect(v.pieces('schadensersatz', 'de')).toEqual(['schaden', 'ersatz']);
+    expect(v.pieces('pflicht', 'de')).toBeNull();
+    expect(v.pieces('schadensersatzpflicht', 'en')).toBeNull();
+  });
+
+  it('splits the compounds of a document in a compounding language at index time (the word stays)', () => {
+    const v = vocabulary([
+      ...repeat(6, 'de', 'der Schaden; der Ersatz; die Pflicht'),
+      ...repeat(3, 'de', 'der Schadensersatz ist zu leisten'),
+    ]);
+    const plain = analyzeDocumentText('Schadensersatzpflicht des Schuldners', 'de').split(' ');
+    const split = analyzeDocumentText('Schadensersatzpflicht des Schuldners', 'de', { compounds: v }).split(' ');
+    expect(plain).toEqual(['schadensersatzpflicht', 'schuldn']);
+    // the parts' stems follow the compound: the query word's parts meet them
+    expect(split).toEqual(['schadensersatzpflicht', 'schad', 'ersatz', 'pflicht', 'schuldn']);
+    const query = analyzeQuery('Schadensersatz', { language: 'de', compounds: v });
+    expect(query).toEqual(expect.arrayContaining(['schad', 'ersatz']));
+    expect(plain.filter((t) => query.includes(t))).toEqual([]);
+    // other languages and unknown words are left alone
+    expect(analyzeDocumentText('Schadensersatzpflicht', 'fr', { compounds: v })).toBe(analyzeDocumentText('Schadensersatzpflicht', 'fr'));
+    expect(analyzeDocumentText('Mietvertrag', 'de', { compounds: v })).toBe('mietvertrag');
+    // memoised per word: the same answer the second time
+    expect(analyzeDocumentText('Schadensersatzpflicht des Schuldners', 'de', { compounds: v }).split(' ')).toEqual(split);
+  });
+
+  it('survives a round trip through its stored form, with its origin', () => {
     const again = CompoundVocabulary.fromJSON(JSON.parse(JSON.stringify(GERMAN.toJSON())))!;
     expect(again.split('schadensersatz', 'de')).toEqual(['schaden', 'ersatz']);
     expect(again.sizes()).toEqual(GERMAN.sizes());
+    expect(again.origin).toBe('index');
+    const counter = new VocabularyCounter();
+    counter.add(['schaden'], 'de');
+    expect(CompoundVocabulary.fromJSON(JSON.parse(JSON.stringify(counter.finish(1, 'corpus').toJSON())))!.origin).toBe('corpus');
     expect(CompoundVocabulary.fromJSON({ version: 99 } as never)).toBeNull();
   });
 

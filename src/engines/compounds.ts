@@ -16,10 +16,17 @@
  *   compound the corpus uses (`verletzung des eigentums` → `eigentumsverletzung`).
  *
  * The parts (and the joined compound) are added to the query's terms; the full word stays.
- * Query-time work is a handful of hash lookups per word (at most `word length × linking
- * elements` for a split), whatever the size of the corpus. The vocabulary is gathered once
- * from the index (see LanceDbEngine: built after an ingest, stored beside the index) and only
- * words seen in at least {@link MIN_COUNT} passages are kept.
+ * The embedded engine splits the documents' words the same way at index time (see
+ * analyzeDocumentText): "Schadensersatzpflicht" in a title is also indexed as `schaden`,
+ * `ersatz` and `pflicht`, so the query word (split the same way) meets it.
+ *
+ * Work is a handful of hash lookups per word (at most `word length × linking elements` for a
+ * split), whatever the size of the corpus; an ingest memoises each distinct word. The
+ * vocabulary is counted from the corpus files before an ingest writes documents (origin
+ * `corpus`, see corpus-vocabulary.ts: index-time splits need it first, and a resumed or
+ * incremental ingest reuses it so the terms stay stable), or, for an index written otherwise,
+ * gathered from the index (origin `index`, query side only). Only words seen in at least
+ * {@link MIN_COUNT} passages (documents, for the corpus count) are kept.
  */
 
 /** Languages whose words are compounded, with their linking elements (longest first). */
@@ -47,11 +54,28 @@ export const MIN_PART = 4;
 export const MIN_COUNT = 3;
 /** At most this many parts per compound. */
 const MAX_PARTS = 3;
+/**
+ * Whether {@link CompoundVocabulary.pieces} adds the sub-compounds of a three-part split by
+ * default. Off: on the German dev questions (keyword leg, 34k articles of
+ * DE-GesetzeImInternet) parts only gave nDCG@10 0.159 / Recall@100 0.524, parts and
+ * sub-compounds 0.157 / 0.491.
+ */
+const SUB_COMPOUNDS = false;
+/** Distinct words memoised per language before the memo starts over. */
+const MEMO_LIMIT = 500_000;
 const WORD_RE = /^\p{L}+$/u;
+
+/**
+ * Where a vocabulary was counted: `corpus` = from the corpus files before an ingest wrote the
+ * documents (their index-time splits use it, so it is kept until the index is rebuilt);
+ * `index` = from the indexed passages, for the query side only (rebuilt when stale).
+ */
+export type VocabularyOrigin = 'corpus' | 'index';
 
 export interface CompoundVocabularyData {
   version: number;
-  /** Chunks of the index when the vocabulary was gathered (to tell when it is stale). */
+  origin?: VocabularyOrigin;
+  /** Chunks of the index when the vocabulary was gathered (to tell when it is stale); for a corpus vocabulary, the documents counted. */
   chunkCount: number;
   /** Per language: [word, passages that use it]. */
   languages: Record<string, [string, number][]>;
@@ -60,32 +84,41 @@ export interface CompoundVocabularyData {
 export const VOCABULARY_FORMAT = 1;
 
 export class CompoundVocabulary {
+  /** Memo of {@link pieces} per language and word (an ingest meets the same words again and again). */
+  private readonly memo = new Map<string, Map<string, string[] | null>>();
+
   private constructor(
     private readonly words: Map<string, Map<string, number>>,
     readonly chunkCount: number,
+    readonly origin: VocabularyOrigin = 'index',
   ) {}
 
-  static fromCounts(counts: Record<string, Map<string, number>>, chunkCount: number, minCount = MIN_COUNT): CompoundVocabulary {
+  static fromCounts(
+    counts: Record<string, Map<string, number>>,
+    chunkCount: number,
+    options: { minCount?: number; origin?: VocabularyOrigin } = {},
+  ): CompoundVocabulary {
+    const minCount = options.minCount ?? MIN_COUNT;
     const words = new Map<string, Map<string, number>>();
     for (const [language, map] of Object.entries(counts)) {
       const kept = new Map<string, number>();
       for (const [w, n] of map) if (n >= minCount) kept.set(w, n);
       if (kept.size > 0) words.set(language, kept);
     }
-    return new CompoundVocabulary(words, chunkCount);
+    return new CompoundVocabulary(words, chunkCount, options.origin);
   }
 
   static fromJSON(data: CompoundVocabularyData): CompoundVocabulary | null {
     if (data?.version !== VOCABULARY_FORMAT || typeof data.languages !== 'object') return null;
     const words = new Map<string, Map<string, number>>();
     for (const [language, rows] of Object.entries(data.languages)) words.set(language, new Map(rows));
-    return new CompoundVocabulary(words, Number(data.chunkCount) || 0);
+    return new CompoundVocabulary(words, Number(data.chunkCount) || 0, data.origin === 'corpus' ? 'corpus' : 'index');
   }
 
   toJSON(): CompoundVocabularyData {
     const languages: Record<string, [string, number][]> = {};
     for (const [language, map] of this.words) languages[language] = [...map];
-    return { version: VOCABULARY_FORMAT, chunkCount: this.chunkCount, languages };
+    return { version: VOCABULARY_FORMAT, origin: this.origin, chunkCount: this.chunkCount, languages };
   }
 
   /** Number of words kept per language. */
@@ -112,6 +145,40 @@ export class CompoundVocabulary {
     if (!best || best.parts.length < 2) return null;
     if (best.score <= (vocab.get(word) ?? 0)) return null;
     return best.parts;
+  }
+
+  /**
+   * The corpus words a compound stands for: its parts (see {@link split}) and, with
+   * `subCompounds`, the runs of neighbouring parts that are corpus words themselves, as the
+   * word spells them (`schadensersatzpflicht` → `schaden`, `ersatz`, `pflicht`,
+   * `schadensersatz`); null when the word is no compound. Memoised per language and word.
+   */
+  pieces(word: string, language: string, isStopword: (w: string) => boolean = () => false, subCompounds = SUB_COMPOUNDS): string[] | null {
+    const l = compoundLanguage(language);
+    if (!l) return null;
+    let memo = this.memo.get(l + (subCompounds ? '+' : ''));
+    if (!memo) this.memo.set(l + (subCompounds ? '+' : ''), (memo = new Map()));
+    const known = memo.get(word);
+    if (known !== undefined) return known;
+    const parts = this.split(word, l, isStopword);
+    let out = parts;
+    if (parts && parts.length > 2 && subCompounds) {
+      const vocab = this.words.get(l)!;
+      const starts = partOffsets(word, parts, LINKING_ELEMENTS[l]);
+      out = [...parts];
+      if (starts) {
+        for (let i = 0; i < parts.length; i++) {
+          for (let j = i + 1; j < parts.length; j++) {
+            if (i === 0 && j === parts.length - 1) continue; // the word itself
+            const run = word.slice(starts[i], starts[j] + parts[j].length);
+            if ((vocab.get(run) ?? 0) > 0) out.push(run);
+          }
+        }
+      }
+    }
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(word, out);
+    return out;
   }
 
   /**
@@ -176,6 +243,24 @@ export class CompoundVocabulary {
   }
 }
 
+/** Where each part of a split starts in the word (parts are joined by linking elements), or null. */
+function partOffsets(word: string, parts: string[], links: readonly string[]): number[] | null {
+  const starts: number[] = [];
+  let at = 0;
+  for (const [i, part] of parts.entries()) {
+    if (i === 0) {
+      if (!word.startsWith(part)) return null;
+    } else {
+      const link = links.find((k) => word.startsWith(part, at + k.length));
+      if (link === undefined) return null;
+      at += link.length;
+    }
+    starts.push(at);
+    at += part.length;
+  }
+  return starts;
+}
+
 /** A modifier word as compounds may use it: itself, or without an inflection ending that a linking element replaces. */
 function modifierForms(word: string, links: readonly string[]): string[] {
   const forms = [word];
@@ -214,7 +299,7 @@ export class VocabularyCounter {
     }
   }
 
-  finish(chunkCount: number): CompoundVocabulary {
-    return CompoundVocabulary.fromCounts(this.counts, chunkCount);
+  finish(chunkCount: number, origin: VocabularyOrigin = 'index'): CompoundVocabulary {
+    return CompoundVocabulary.fromCounts(this.counts, chunkCount, { origin });
   }
 }

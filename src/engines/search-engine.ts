@@ -4,6 +4,7 @@
  * Services never know which engine runs.
  */
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../modules/legal-data/legal-document.js';
+import type { CompoundVocabulary } from './compounds.js';
 
 /** Filters shared by the keyword and the vector leg. All conditions are ANDed. */
 export interface EngineFilters {
@@ -133,6 +134,14 @@ export interface SearchEngine {
   replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void>;
   /** Declares which model the vectors written by upsertDocuments come from. */
   setVectorModel(modelId: string | null, dimension: number | null): Promise<void>;
+
+  /**
+   * Engines whose keyword index splits compounds at index time (the embedded one): whether
+   * the ingest should count the corpus vocabulary before it writes (an empty index, or none
+   * counted yet), and where it hands it over. See compounds.ts.
+   */
+  needsCompoundVocabulary?(): Promise<boolean>;
+  setCompoundVocabulary?(vocabulary: CompoundVocabulary): Promise<void>;
 
   /** Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end). */
   optimize(): Promise<void>;

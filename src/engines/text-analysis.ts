@@ -26,7 +26,7 @@ const snowball = createRequire(import.meta.url)('snowball-stemmers') as Snowball
  * Version of the analysis: bump it whenever a change alters the terms produced (stopwords,
  * folding, stemmer mapping...). Documents analysed by another version are re-indexed.
  */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 /** Longest term kept (the full-text index ignores longer tokens anyway). */
 export const MAX_TERM_LENGTH = 40;
@@ -182,6 +182,9 @@ class Pipeline {
   private previous = new Map<string, string>();
   private readonly stemmer: { stem(word: string): string } | null;
   readonly stopwords: Set<string> | undefined;
+  /** The compound parts of raw tokens, for the vocabulary last used. */
+  private compoundMemo = new Map<string, string>();
+  private compoundVocabulary: CompoundVocabulary | null = null;
 
   constructor(readonly language: string | null) {
     const algorithm = language ? STEMMER_BY_LANGUAGE[language] : undefined;
@@ -200,6 +203,34 @@ class Pipeline {
       this.current = new Map();
     }
     this.current.set(raw, out);
+    return out;
+  }
+
+  /** Whether a folded piece is one of the language's stop words. */
+  readonly isStopword = (piece: string): boolean => this.stopwords?.has(piece) ?? false;
+
+  /**
+   * Space-joined stems of the corpus words the compounds of one raw lowercased token are made
+   * of ('' when it holds none); the vocabulary memoises the splits.
+   */
+  compoundParts(raw: string, compounds: CompoundVocabulary): string {
+    if (this.language === null || raw.length < 6) return '';
+    if (this.compoundVocabulary !== compounds) {
+      this.compoundVocabulary = compounds;
+      this.compoundMemo.clear();
+    }
+    const known = this.compoundMemo.get(raw);
+    if (known !== undefined) return known;
+    let out = '';
+    for (const piece of foldToken(raw)) {
+      if (piece.length > MAX_TERM_LENGTH || this.isStopword(piece)) continue;
+      for (const part of compounds.pieces(piece, this.language, this.isStopword) ?? []) {
+        const t = this.term(part);
+        if (t) out = out ? `${out} ${t}` : t;
+      }
+    }
+    if (this.compoundMemo.size >= CACHE_GENERATION) this.compoundMemo.clear();
+    this.compoundMemo.set(raw, out);
     return out;
   }
 
@@ -339,19 +370,31 @@ export function resolveDocumentLanguage(text: string, language: string | null | 
 
 /**
  * Analyses a document's text into the space-joined terms stored in the full-text column.
- * A null (or unrecognised) language is detected from the text (unless `detect: false`, for
+ * With `compounds` (the corpus vocabulary, see compounds.ts) and a compounding language, a
+ * compound word is followed by the stems of the corpus words it is made of (the same split
+ * as the query side's), so a query for a part finds the compound. A null (or unrecognised) language is detected from the text (unless `detect: false`, for
  * a caller that resolved it once per document with {@link resolveDocumentLanguage}); when
  * the detection is not confident the terms are folded but not stemmed.
  */
-export function analyzeDocumentText(text: string, language: string | null, options: { detect?: boolean } = {}): string {
+export function analyzeDocumentText(
+  text: string,
+  language: string | null,
+  options: { detect?: boolean; compounds?: CompoundVocabulary | null } = {},
+): string {
   const lang = options.detect === false ? normalizeLanguage(language) : resolveDocumentLanguage(text, language);
   const p = pipeline(lang);
   const tokens = text.toLowerCase().match(TOKEN_RE);
   if (!tokens) return '';
+  const compounds = options.compounds && lang && compoundLanguage(lang) ? options.compounds : null;
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const terms = p.analyze(tokens[i]);
-    if (terms !== '') out.push(terms);
+    if (terms === '') continue;
+    out.push(terms);
+    if (compounds) {
+      const parts = p.compoundParts(tokens[i], compounds);
+      if (parts !== '') out.push(parts);
+    }
   }
   return out.join(' ');
 }
@@ -403,7 +446,7 @@ export function compoundTerms(tokens: string[], languages: string[], compounds: 
       }
     }
     for (const word of words) {
-      for (const part of compounds.split(word, language, (w) => p.stopwords?.has(w) ?? false) ?? []) {
+      for (const part of compounds.pieces(word, language, p.isStopword) ?? []) {
         const t = p.term(part);
         if (t) out.push(t);
       }

@@ -36,6 +36,7 @@ import type {
   StoredChunk,
 } from '../search-engine.js';
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { CompoundVocabulary } from '../compounds.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { buildWhere, inLists, nullableString } from './lancedb-filters.js';
 import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js';
@@ -119,6 +120,24 @@ export class LanceDbEngine implements SearchEngine {
     if (this.ftsReady) this.write(() => this.ensureFilterIndexes()).catch(() => undefined);
   }
 
+  /**
+   * Whether an ingest should count the compound vocabulary from the corpus before it writes:
+   * when the index is empty (a first ingest or a rebuild) or its vocabulary was not counted
+   * from the corpus (an index of an older version: the documents written from now on are
+   * split). A resumed or incremental ingest keeps the stored one, so the terms already written
+   * and the query side stay consistent.
+   */
+  async needsCompoundVocabulary(): Promise<boolean> {
+    this.requireOpen();
+    await this.vocabulary.reloadIfChanged();
+    return this.vocabulary.current?.origin !== 'corpus' || (await this.documents.countRows()) === 0;
+  }
+
+  /** Stores the vocabulary an ingest counted from the corpus; documents written from now on are split with it. */
+  setCompoundVocabulary(vocabulary: CompoundVocabulary): Promise<void> {
+    return this.write(() => this.vocabulary.setCorpusVocabulary(vocabulary));
+  }
+
   /** Builds the compound vocabulary now if it is missing or stale, and resolves once it is done (tests, benchmarks). */
   async vocabularyReady(): Promise<void> {
     this.requireOpen();
@@ -157,6 +176,7 @@ export class LanceDbEngine implements SearchEngine {
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
     await this.loadMeta(false, false, true);
     await this.generations.table?.checkoutLatest();
+    await this.vocabulary.reloadIfChanged();
     // Another process wrote (the startup ingest's child): its vocabulary is rebuilt here once
     // the writes have been quiet, as after our own writes.
     this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
@@ -189,6 +209,8 @@ export class LanceDbEngine implements SearchEngine {
 
   async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
     this.requireOpen();
+    // Another process's ingest may have stored a new vocabulary (read once, when it changed).
+    if (!this.writes.writing) await this.vocabulary.reloadIfChanged(META_RECHECK_MS);
     return keywordSearch(this.chunks, query, filters, limit, this.vocabulary.current);
   }
 
@@ -308,7 +330,9 @@ export class LanceDbEngine implements SearchEngine {
 
   upsertDocuments(batch: DocumentInput[]): Promise<void> {
     return this.write(async () => {
-      const { ids, rows } = batchRows(batch, this.generations.meta);
+      // Only a corpus vocabulary splits documents: it stays as it is while the index lives.
+      const current = this.vocabulary.current;
+      const { ids, rows } = batchRows(batch, this.generations.meta, current?.origin === 'corpus' ? current : null);
       if (ids.length === 0) return;
       const existing = [...(await storedVersions(this.documents, ids)).keys()];
       // The document row carries the content hash the ingest compares, so it is written LAST:

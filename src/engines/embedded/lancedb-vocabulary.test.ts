@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
+import { VocabularyCounter } from '../compounds.js';
+import { foldedWords } from '../text-analysis.js';
 import { LanceDbEngine } from './lancedb-engine.js';
 import { VOCABULARY_FILE } from './lancedb-vocabulary.js';
 
@@ -51,6 +53,56 @@ describe('the compound vocabulary of the embedded engine', () => {
     const again = new LanceDbEngine(dir);
     await again.open();
     expect((await again.keywordSearch('Schadensersatz', filters, 10)).length).toBe(3);
+    await again.close();
+  });
+
+  it('splits the compounds of documents at index time with a vocabulary counted before the writes, and keeps it', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'lancedb-vocabulary-'));
+    const dir = path.join(root, 'index');
+    const filters = { namespace: 'legislation' as const, countries: ['DE'] };
+    // The only passage of "Schadensersatz" spells it inside a longer compound ("Pflicht" is a
+    // corpus word too: 3 passages).
+    const texts = [...TEXTS, 'Schadensersatzpflicht des Halters eines Tieres.', 'Die Pflicht des Mieters.', 'Eine Pflicht zur Anzeige.', 'Pflicht'];
+    // What an ingest counts from the corpus files before it writes (see corpus-vocabulary.ts).
+    const counter = new VocabularyCounter();
+    for (const t of texts) counter.add(foldedWords(t), 'de');
+    const engine = new LanceDbEngine(dir, { vocabularyQuietMs: 50 });
+    await engine.open();
+    expect(await engine.needsCompoundVocabulary()).toBe(true);
+    await engine.setCompoundVocabulary(counter.finish(texts.length, 'corpus'));
+    await engine.upsertDocuments(texts.map((t, i) => ({ document: doc(i + 1, t), contentHash: 'h', chunks: [{ content: t }] })));
+    await engine.optimize();
+    const found = (await engine.keywordSearch('Schadensersatz', filters, 10)).map((h) => h.docId);
+    expect(found).toEqual(expect.arrayContaining(['DE/Test/1', 'DE/Test/2', 'DE/Test/3', 'DE/Test/5'])); // 5 through schadens|ersatz|pflicht
+    expect(found).not.toContain('DE/Test/4');
+    expect(found).not.toContain('DE/Test/6');
+    // A background rebuild never replaces it (the written terms depend on it), and an
+    // incremental ingest keeps it.
+    await new Promise((r) => setTimeout(r, 200));
+    await engine.vocabularyReady();
+    expect(await engine.needsCompoundVocabulary()).toBe(false);
+    await engine.close();
+
+    // Without a corpus vocabulary (writes outside an ingest) documents are not split: the
+    // vocabulary gathered from the index splits the query only, and misses the compound.
+    const plain = new LanceDbEngine(path.join(root, 'plain'), { vocabularyQuietMs: 50 });
+    await plain.open();
+    await plain.upsertDocuments(texts.map((t, i) => ({ document: doc(i + 1, t), contentHash: 'h', chunks: [{ content: t }] })));
+    await plain.optimize();
+    for (let i = 0; i < 100 && !existsSync(path.join(root, 'plain', VOCABULARY_FILE)); i++) await new Promise((r) => setTimeout(r, 50));
+    await plain.vocabularyReady();
+    const plainFound = (await plain.keywordSearch('Schadensersatz', filters, 10)).map((h) => h.docId);
+    expect(plainFound).toEqual(expect.arrayContaining(['DE/Test/1', 'DE/Test/2', 'DE/Test/3']));
+    expect(plainFound).not.toContain('DE/Test/5');
+    await plain.close();
+
+    // A restart reads the stored one; an empty index counts a new one.
+    const again = new LanceDbEngine(dir);
+    await again.open();
+    expect(await again.needsCompoundVocabulary()).toBe(false);
+    expect((await again.keywordSearch('Schadensersatz', filters, 10)).map((h) => h.docId)).toContain('DE/Test/5');
+    await again.deleteDocuments(texts.map((_, i) => `DE/Test/${i + 1}`));
+    expect(await again.needsCompoundVocabulary()).toBe(true);
     await again.close();
   });
 });

@@ -1,15 +1,21 @@
 /**
- * The corpus vocabulary of the compounding languages (compounds.ts), gathered from the
- * indexed passages and stored beside the index as `compound-vocabulary.json`.
+ * The corpus vocabulary of the compounding languages (compounds.ts), stored beside the index
+ * as `compound-vocabulary.json`.
  *
- * It is (re)built in the background, never on a request: at open when the index has passages
- * but no vocabulary (an index built by an older version), and after an optimize when the
- * number of passages moved by more than {@link STALE_SHARE} since the last build, once no
- * document has been written for {@link QUIET_MS} (so an ingest, which optimizes every few
- * thousand documents, pays one scan at its end, not one per optimize). Until the first build
- * is done the keyword leg simply works without compounds.
+ * An ingest counts it from the corpus files before it writes documents (origin `corpus`, see
+ * {@link VocabularyStore.setCorpusVocabulary}): the documents' compounds are split with it at
+ * index time, so it is kept as it is (never rebuilt in the background) until the ingest of an
+ * empty index counts a new one.
+ *
+ * An index written without one (by an older version, or by upserts outside an ingest) gets
+ * one gathered from the indexed passages, for the query side only, in the background, never
+ * on a request: at open when the index has passages but no vocabulary, and after an optimize
+ * when the number of passages moved by more than {@link STALE_SHARE} since the last build,
+ * once no document has been written for {@link QUIET_MS} (so a stream of writes pays one scan
+ * at its end, not one per optimize). Until the first build is done the keyword leg simply
+ * works without compounds.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import { compoundLanguage, CompoundVocabulary, type CompoundVocabularyData, VocabularyCounter } from '../compounds.js';
@@ -39,18 +45,48 @@ export class VocabularyStore {
     return path.join(this.dir, VOCABULARY_FILE);
   }
 
+  /** Modification time of the file last loaded (another process may replace it). */
+  private loadedMtime = 0;
+
   /** Loads the stored vocabulary, if any. */
   async load(): Promise<void> {
     try {
+      this.loadedMtime = (await stat(this.file)).mtimeMs;
       this.current = CompoundVocabulary.fromJSON(JSON.parse(await readFile(this.file, 'utf8')) as CompoundVocabularyData);
     } catch {
       this.current = null;
     }
   }
 
-  /** Starts a background rebuild when there is none yet or it is stale (returns at once). */
+  /**
+   * Loads the file again when another process (the ingest's child, another service process on
+   * the same index) replaced it; with `everyMs`, looks (a `stat`) at most that often.
+   */
+  async reloadIfChanged(everyMs = 0): Promise<void> {
+    if (everyMs > 0 && performance.now() - this.checkedAt < everyMs) return;
+    this.checkedAt = performance.now();
+    const mtime = await stat(this.file).then((s) => s.mtimeMs, () => 0);
+    if (mtime !== 0 && mtime !== this.loadedMtime) await this.load();
+  }
+  private checkedAt = 0;
+
+  /** The vocabulary an ingest counted from the corpus: stored and used from now on (never rebuilt in the background). */
+  async setCorpusVocabulary(vocabulary: CompoundVocabulary): Promise<void> {
+    await this.idle();
+    await this.save(vocabulary);
+  }
+
+  private async save(vocabulary: CompoundVocabulary): Promise<void> {
+    const tmp = `${this.file}.tmp`;
+    await writeFile(tmp, JSON.stringify(vocabulary.toJSON()));
+    await rename(tmp, this.file);
+    this.loadedMtime = (await stat(this.file)).mtimeMs;
+    this.current = vocabulary;
+  }
+
+  /** Starts a background rebuild when there is none yet or it is stale (returns at once); a corpus vocabulary is kept. */
   refreshIfStale(chunks: lancedb.Table, chunkCount: number): void {
-    if (this.building || this.closed || chunkCount === 0) return;
+    if (this.building || this.closed || chunkCount === 0 || this.current?.origin === 'corpus') return;
     const built = this.current?.chunkCount ?? 0;
     if (this.current && Math.abs(chunkCount - built) <= STALE_SHARE * Math.max(built, 1)) return;
     this.building = this.build(chunks, chunkCount)
@@ -113,11 +149,10 @@ export class VocabularyStore {
       if (seen % 100_000 < batch.numRows) counter.prune(MAX_WORDS_DURING_SCAN);
       await new Promise((resolve) => setImmediate(resolve)); // searches run between batches
     }
+    await this.reloadIfChanged();
+    if (this.current?.origin === 'corpus') return; // an ingest (maybe in another process) stored one meanwhile
     const vocabulary = counter.finish(chunkCount);
-    const tmp = `${this.file}.tmp`;
-    await writeFile(tmp, JSON.stringify(vocabulary.toJSON()));
-    await rename(tmp, this.file);
-    this.current = vocabulary;
+    await this.save(vocabulary);
     const sizes = Object.entries(vocabulary.sizes()).map(([l, n]) => `${l} ${n.toLocaleString('en')}`).join(', ');
     this.log(`compound vocabulary: ${counter.passages.toLocaleString('en')} passages, words kept: ${sizes || 'none'} [${Math.round((Date.now() - started) / 1000)} s]`);
   }

@@ -4,6 +4,7 @@
  * needs, and the keyword leg's indexes.
  */
 import * as lancedb from '@lancedb/lancedb';
+import type { CompoundVocabulary } from '../compounds.js';
 import type { DocumentInput } from '../search-engine.js';
 import { analyzeDocumentText, resolveDocumentLanguage } from '../text-analysis.js';
 import { filterValues, inLists } from './lancedb-filters.js';
@@ -46,9 +47,10 @@ export interface BatchRows {
 /**
  * The rows of a batch (the last input of an id wins): one document row, one chunk row per
  * passage (an empty one for a document without passages) with its analysed terms, and a
- * vector row per passage that carries a non-zero vector of the current model.
+ * vector row per passage that carries a non-zero vector of the current model. With
+ * `compounds`, the terms of a passage in a compounding language also hold its compounds' parts.
  */
-export function batchRows(batch: DocumentInput[], meta: Meta): { ids: string[]; rows: BatchRows } {
+export function batchRows(batch: DocumentInput[], meta: Meta, compounds: CompoundVocabulary | null = null): { ids: string[]; rows: BatchRows } {
   const byId = new Map<string, DocumentInput>();
   for (const input of batch) byId.set(input.document.id, input);
   const rows: BatchRows = { documents: [], chunks: [], vectors: [] };
@@ -67,7 +69,7 @@ export function batchRows(batch: DocumentInput[], meta: Meta): { ids: string[]; 
         ...filters,
         title: doc.title ?? '',
         content: chunk.content,
-        [FTS_COLUMN]: analyzeDocumentText(`${header}\n${chunk.content}`, language, { detect: false }),
+        [FTS_COLUMN]: analyzeDocumentText(`${header}\n${chunk.content}`, language, { detect: false, compounds }),
       });
       const vector = 'vector' in chunk ? chunk.vector : undefined;
       if (vector) {

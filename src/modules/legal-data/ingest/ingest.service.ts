@@ -20,6 +20,7 @@ import {
   type CatalogSource,
   type CorpusFile,
 } from '../../../corpus/corpus-reader.js';
+import { countCorpusVocabulary } from './corpus-vocabulary.js';
 import { formatDuration, Progress } from './progress.js';
 
 export interface IngestFileRecord {
@@ -144,6 +145,13 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
     `ingest: ${files.length} files, ${summary.files.skipped} unchanged, ${pending.length} to index (${totalLines.toLocaleString('en')} documents)` +
       (embedder ? `, embedding with ${embedder.id}` : ', keyword index only (no embedding model configured)'),
   );
+
+  // An engine that splits compounds at index time needs the corpus vocabulary before the first
+  // write; a resumed or incremental ingest keeps the one stored beside the index.
+  if (pending.length > 0 && engine.setCompoundVocabulary && (await engine.needsCompoundVocabulary?.())) {
+    const vocabulary = await countCorpusVocabulary(files, { logger, tty: options.tty, signal: options.signal });
+    if (vocabulary) await engine.setCompoundVocabulary(vocabulary);
+  }
 
   const progress = new Progress('ingest', totalLines, { log: (l) => logger.info(l), tty: options.tty });
   const publish = (phase: IngestState['phase']) => {

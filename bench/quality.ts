@@ -6,10 +6,10 @@
  * (alpha 0): nDCG@10 ≥ 1.10 × keyword overall, no origin below keyword by more than 2%,
  * Recall@100 ≥ 0.45. Uses a running service (--url) or starts one on DATA_DIR.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, postJson, runConcurrent, startService, waitReady } from './lib.js';
+import { loadCases, mean, scoreCase, ZERO_METRICS, type Metrics } from './retrieval-metrics.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,11 +22,7 @@ const { values } = parseArgs({
   },
 });
 
-interface Case { id: string; query: string; namespace: string; country: string; relevant: { source: string; source_id: string }[]; origin: string }
-let cases: Case[] = values
-  .set!.split(',')
-  .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Case));
-if (values.limit) cases = cases.slice(0, Number(values.limit));
+const cases = loadCases(values.set!, values.limit ? Number(values.limit) : undefined);
 
 let url = values.url;
 let stop = async () => {};
@@ -38,24 +34,6 @@ if (!url) {
   stop = service.stop;
 }
 
-function scoreCase(c: Case, hits: { source: string; source_id: string }[]) {
-  const relevant = new Set(c.relevant.map((r) => `${r.source}|${r.source_id}`));
-  const isRel = hits.map((h) => relevant.has(`${h.source}|${h.source_id}`));
-  let dcg = 0;
-  isRel.slice(0, 10).forEach((r, i) => (dcg += r ? 1 / Math.log2(i + 2) : 0));
-  let idcg = 0;
-  for (let i = 0; i < Math.min(10, relevant.size); i++) idcg += 1 / Math.log2(i + 2);
-  const firstRel = isRel.slice(0, 10).indexOf(true);
-  return {
-    ndcg10: idcg ? dcg / idcg : 0,
-    recall10: isRel.slice(0, 10).filter(Boolean).length / relevant.size,
-    recall100: isRel.slice(0, 100).filter(Boolean).length / relevant.size,
-    mrr10: firstRel >= 0 ? 1 / (firstRel + 1) : 0,
-  };
-}
-
-type Metrics = ReturnType<typeof scoreCase>;
-const mean = (rows: Metrics[], k: keyof Metrics) => rows.reduce((s, r) => s + r[k], 0) / Math.max(rows.length, 1);
 const alphas = values.alphas!.split(',').map(Number);
 const table: string[] = [];
 /** nDCG@10 and Recall@100 per alpha and slice ('all' and each origin), for the targets below. */
@@ -65,7 +43,7 @@ for (const alpha of alphas) {
   const byOrigin = new Map<string, Metrics[]>();
   const all: Metrics[] = [];
   const tasks = cases.map((c) => async () => {
-    let metrics: Metrics = { ndcg10: 0, recall10: 0, recall100: 0, mrr10: 0 };
+    let metrics: Metrics = ZERO_METRICS;
     try {
       const res = await postJson(`${url}/v1/search`, { q: c.query, namespace: c.namespace, country: [c.country], top_k: 100, alpha }, 15_000);
       if (res.status === 200) metrics = scoreCase(c, res.body.hits);

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
+import { VocabularyCounter } from '../src/engines/compounds.js';
 import { LanceDbEngine } from '../src/engines/embedded/lancedb-engine.js';
 import { dateNumber, pineconeFilter } from '../src/engines/pinecone/pinecone-filters.js';
 import { PineconeVectorIndex } from '../src/engines/pinecone/pinecone-vector-index.js';
@@ -250,6 +251,14 @@ describe('Pinecone vector leg over HTTP (real client, local data-plane server)',
     const wrapped = withVectorIndex(base, config);
     expect(wrapped).toBeInstanceOf(PineconeVectorIndex);
     expect(withVectorIndex(wrapped, config)).toBe(wrapped);
+    // the keyword index stays the base engine's, its index-time compound splitting included
+    await wrapped.open();
+    expect(await wrapped.needsCompoundVocabulary!()).toBe(true);
+    const counter = new VocabularyCounter();
+    counter.add(['schaden', 'ersatz'], 'de');
+    await wrapped.setCompoundVocabulary!(counter.finish(1, 'corpus'));
+    expect(await base.needsCompoundVocabulary()).toBe(false);
+    await wrapped.close();
     expect(withVectorIndex(base, loadConfig({ EMBEDDER: 'none' }))).toBe(base);
     expect(() => loadConfig({ PINECONE_HOST: server.url })).toThrow(/PINECONE_API_KEY/);
   });

@@ -25,6 +25,7 @@
 import { Pinecone, type Index, type PineconeRecord } from '@pinecone-database/pinecone';
 import type { Logger } from '../../logger.js';
 import { NAMESPACES, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { CompoundVocabulary } from '../compounds.js';
 import type { DocumentHit, DocumentInput, DocumentPlace, EngineFilters, EngineHealth, SearchEngine, StoredChunk } from '../search-engine.js';
 import { pineconeFilter, vectorMetadata, type VectorMetadata } from './pinecone-filters.js';
 import { cosine, norm } from '../vector-math.js';
@@ -211,6 +212,13 @@ export class PineconeVectorIndex implements SearchEngine {
   }
   optimize(): Promise<void> {
     return this.base.optimize();
+  }
+  // The keyword index is the base engine's, and so is its index-time compound splitting.
+  async needsCompoundVocabulary(): Promise<boolean> {
+    return (await this.base.needsCompoundVocabulary?.()) ?? false;
+  }
+  async setCompoundVocabulary(vocabulary: CompoundVocabulary): Promise<void> {
+    await this.base.setCompoundVocabulary?.(vocabulary);
   }
   vectorModel(): Promise<string | null> {
     return this.base.vectorModel();

@@ -8,13 +8,14 @@
  * corpus slice, answers from the keyword leg with `degraded: ["vector"]` when the vector
  * server is too slow or fails.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
 import { VocabularyCounter } from '../src/engines/compounds.js';
 import { LanceDbEngine } from '../src/engines/embedded/lancedb-engine.js';
+import { VOCABULARY_FILE } from '../src/engines/embedded/lancedb-vocabulary.js';
 import { dateNumber, pineconeFilter } from '../src/engines/pinecone/pinecone-filters.js';
 import { PineconeVectorIndex } from '../src/engines/pinecone/pinecone-vector-index.js';
 import { withVectorIndex } from '../src/engines/pinecone/with-vector-index.js';
@@ -246,7 +247,8 @@ describe('Pinecone vector leg over HTTP (real client, local data-plane server)',
   });
 
   it('is what withVectorIndex puts in front of an engine when Pinecone is configured (once)', async () => {
-    const base = new LanceDbEngine(await mkdtemp(path.join(os.tmpdir(), 'pinecone-wrap-')));
+    const baseDir = await mkdtemp(path.join(os.tmpdir(), 'pinecone-wrap-'));
+    const base = new LanceDbEngine(baseDir);
     const config = loadConfig({ PINECONE_HOST: server.url, PINECONE_API_KEY: 'k', EMBEDDER: 'none' });
     const wrapped = withVectorIndex(base, config);
     expect(wrapped).toBeInstanceOf(PineconeVectorIndex);
@@ -257,7 +259,8 @@ describe('Pinecone vector leg over HTTP (real client, local data-plane server)',
     const counter = new VocabularyCounter();
     counter.add(['schaden', 'ersatz'], 'de');
     await wrapped.setCompoundVocabulary!(counter.finish(1, 'corpus'));
-    expect(await base.needsCompoundVocabulary()).toBe(false);
+    // stored beside the base engine's index as counted from the corpus
+    expect(JSON.parse(await readFile(path.join(baseDir, VOCABULARY_FILE), 'utf8'))).toMatchObject({ origin: 'corpus' });
     await wrapped.close();
     expect(withVectorIndex(base, loadConfig({ EMBEDDER: 'none' }))).toBe(base);
     expect(() => loadConfig({ PINECONE_HOST: server.url })).toThrow(/PINECONE_API_KEY/);

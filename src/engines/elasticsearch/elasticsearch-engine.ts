@@ -22,6 +22,7 @@ import { DomainError } from '../../errors.js';
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../../modules/legal-data/legal-document.js';
 import { DOCUMENT_METADATA_FIELDS } from '../../modules/legal-data/legal-document.js';
 import { searchHeader } from '../embedded/lancedb-tables.js';
+import { filterValues } from '../filter-values.js';
 import type {
   DocumentHit,
   DocumentInput,
@@ -717,19 +718,6 @@ function redact(url: string): string {
   } catch {
     return 'the configured URL';
   }
-}
-
-function filterValues(doc: LegalDocument) {
-  return {
-    namespace: doc.namespace,
-    country: doc.country,
-    source: doc.source,
-    language: doc.language ?? null,
-    date: doc.date ?? null,
-    court: doc.court ?? null,
-    jurisdiction: doc.jurisdiction ?? null,
-    court_tier: Number.isFinite(Number(doc.court_tier)) && doc.court_tier !== null ? Math.trunc(Number(doc.court_tier)) : null,
-  };
 }
 
 /** The stored source of a document: its fields (and only those), the hash and the passage count. */

@@ -4,25 +4,16 @@
  * filters. Values are quoted here and nowhere else.
  */
 import { Field, Int32, Utf8 } from 'apache-arrow';
-import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import type { EngineFilters } from '../search-engine.js';
+import { intOrNull, nullableString, type FilterValues } from '../filter-values.js';
+
+export { filterValues, intOrNull, nullableString, type FilterValues } from '../filter-values.js';
 
 /** Largest number of literals in one `IN (...)` list. */
 const IN_LIST_MAX = 1000;
 
 /** Columns both legs filter on, copied onto every chunk and vector row. */
 export const FILTER_STRING_COLUMNS = ['namespace', 'country', 'source', 'language', 'date', 'court', 'jurisdiction'] as const;
-
-export type FilterValues = {
-  namespace: string;
-  country: string;
-  source: string;
-  language: string | null;
-  date: string | null;
-  court: string | null;
-  jurisdiction: string | null;
-  court_tier: number | null;
-};
 
 export const utf8 = (name: string, nullable = true) => new Field(name, new Utf8(), nullable);
 
@@ -61,31 +52,6 @@ export function buildWhere(filters: EngineFilters): string {
   if (filters.dateStart) parts.push(`\`date\` >= ${sqlString(filters.dateStart)}`);
   if (filters.dateEnd) parts.push(`\`date\` <= ${sqlString(filters.dateEnd)}`);
   return parts.join(' AND ');
-}
-
-export function nullableString(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return String(value);
-}
-
-export function intOrNull(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  const n = typeof value === 'bigint' ? Number(value) : Number(value);
-  return Number.isFinite(n) ? Math.trunc(n) : null;
-}
-
-/** The filter columns of a document. */
-export function filterValues(doc: LegalDocument): FilterValues {
-  return {
-    namespace: doc.namespace,
-    country: doc.country,
-    source: doc.source,
-    language: nullableString(doc.language),
-    date: nullableString(doc.date),
-    court: nullableString(doc.court),
-    jurisdiction: nullableString(doc.jurisdiction),
-    court_tier: intOrNull(doc.court_tier),
-  };
 }
 
 /** The filter columns of a stored `documents` row. */

@@ -14,6 +14,7 @@
  * record, as SQL's `NULL = 'x'` does in the embedded engine. The namespace is not a field:
  * each corpus namespace is a Pinecone namespace.
  */
+import { intOrNull } from '../filter-values.js';
 import type { EngineFilters } from '../search-engine.js';
 
 export interface VectorMetadata {
@@ -46,7 +47,8 @@ export function vectorMetadata(doc: FilterSource): VectorMetadata {
     const value = doc[key];
     if (value !== null && value !== undefined && value !== '') out[key] = String(value);
   }
-  if (doc.court_tier !== null && doc.court_tier !== undefined && Number.isFinite(Number(doc.court_tier))) out.court_tier = Math.trunc(Number(doc.court_tier));
+  const courtTier = intOrNull(doc.court_tier);
+  if (courtTier !== null) out.court_tier = courtTier;
   const date = dateNumber(doc.date);
   if (date !== null) out.date = date;
   return out;

@@ -24,6 +24,7 @@ import type { LegalDocument } from '../src/modules/legal-data/legal-document.js'
 import { search } from '../src/modules/legal-data/search.service.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
 import { FakeElasticsearch } from './helpers/elasticsearch-server.js';
+import { makeDocument as makeDoc } from './fixtures/legal-document.js';
 
 interface EngineUnderTest {
   engine: SearchEngine;
@@ -79,19 +80,6 @@ if (liveUrl) {
   console.log('engine contract: ELASTICSEARCH_URL is not set, the live Elasticsearch run is skipped (embedded and the local protocol server run)');
 }
 
-function makeDoc(partial: Partial<LegalDocument> & Pick<LegalDocument, 'source' | 'source_id' | 'title' | 'text'>): LegalDocument {
-  return {
-    id: `${partial.source}/${partial.source_id}`,
-    namespace: 'legislation',
-    country: partial.source.split('/')[0],
-    language: null, date: null, url: null, court: null, court_tier: null, jurisdiction: null, chamber: null,
-    ecli: null, case_number: null, decision_type: null, decision_number: null, authority: null,
-    document_type: null, status: null, identifier: null, eli_uri: null, effective_date: null, expiry_date: null,
-    granularity: null, unit_type: null, unit_number: null, canonical_path: null, parent_source_id: null,
-    summary: null, subdivision: null, short_names: [], extra: {},
-    ...partial,
-  };
-}
 
 // Every text holds `lex2024` (a term every analyser keeps as is) and a word the tiny model knows.
 const BGB_823 = makeDoc({

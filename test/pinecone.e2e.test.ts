@@ -25,24 +25,11 @@ import type { LegalDocument } from '../src/modules/legal-data/legal-document.js'
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
+import { makeDocument } from './fixtures/legal-document.js';
 import { startLocalPinecone, type LocalPinecone } from './helpers/pinecone-server.js';
 
-
-
 function makeDoc(partial: Partial<LegalDocument> & Pick<LegalDocument, 'source' | 'source_id'>): LegalDocument {
-  return {
-    id: `${partial.source}/${partial.source_id}`,
-    namespace: 'case_law',
-    country: partial.source.split('/')[0],
-    title: `Title of ${partial.source_id}`,
-    text: `Text of ${partial.source_id}`,
-    language: null, date: null, url: null, court: null, court_tier: null, jurisdiction: null, chamber: null,
-    ecli: null, case_number: null, decision_type: null, decision_number: null, authority: null,
-    document_type: null, status: null, identifier: null, eli_uri: null, effective_date: null, expiry_date: null,
-    granularity: null, unit_type: null, unit_number: null, canonical_path: null, parent_source_id: null,
-    summary: 'A long summary that must never reach Pinecone. '.repeat(20), subdivision: null, short_names: [], extra: {},
-    ...partial,
-  };
+  return makeDocument({ namespace: 'case_law', summary: 'A long summary that must never reach Pinecone. '.repeat(20), ...partial });
 }
 
 /** A deterministic unit-free vector: mostly `axis`, a little of the others. */

@@ -11,20 +11,7 @@ import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import type { DocumentInput, EngineFilters } from '../search-engine.js';
 import { BulkWriteError, ElasticsearchEngine } from './elasticsearch-engine.js';
 import { ES_MAPPING_VERSION } from './es-mapping.js';
-
-function makeDoc(partial: Partial<LegalDocument> & Pick<LegalDocument, 'source' | 'source_id' | 'title' | 'text'>): LegalDocument {
-  return {
-    id: `${partial.source}/${partial.source_id}`,
-    namespace: 'legislation',
-    country: partial.source.split('/')[0],
-    language: null, date: null, url: null, court: null, court_tier: null, jurisdiction: null, chamber: null,
-    ecli: null, case_number: null, decision_type: null, decision_number: null, authority: null,
-    document_type: null, status: null, identifier: null, eli_uri: null, effective_date: null, expiry_date: null,
-    granularity: null, unit_type: null, unit_number: null, canonical_path: null, parent_source_id: null,
-    summary: null, subdivision: null, short_names: [], extra: {},
-    ...partial,
-  };
-}
+import { makeDocument as makeDoc } from '../../../test/fixtures/legal-document.js';
 
 const BGB_823 = makeDoc({
   source: 'DE/GesetzeImInternet',

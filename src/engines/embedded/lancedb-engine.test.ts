@@ -8,21 +8,7 @@ import type { Embedder } from '../embedder.js';
 import { loadStaticEmbedder } from '../embedders/static-embedder.js';
 import type { DocumentInput, EngineFilters, StoredChunk } from '../search-engine.js';
 import { buildWhere, LanceDbEngine } from './lancedb-engine.js';
-
-function makeDoc(partial: Partial<LegalDocument> & Pick<LegalDocument, 'source' | 'source_id' | 'title' | 'text'>): LegalDocument {
-  const country = partial.country ?? partial.source.split('/')[0];
-  return {
-    id: `${partial.source}/${partial.source_id}`,
-    namespace: 'legislation',
-    country,
-    language: null, date: null, url: null, court: null, court_tier: null, jurisdiction: null, chamber: null,
-    ecli: null, case_number: null, decision_type: null, decision_number: null, authority: null,
-    document_type: null, status: null, identifier: null, eli_uri: null, effective_date: null, expiry_date: null,
-    granularity: null, unit_type: null, unit_number: null, canonical_path: null, parent_source_id: null,
-    summary: null, subdivision: null, short_names: [], extra: {},
-    ...partial,
-  };
-}
+import { makeDocument as makeDoc } from '../../../test/fixtures/legal-document.js';
 
 function input(doc: LegalDocument, chunks?: string[], hash = 'h1'): DocumentInput {
   return { document: doc, contentHash: hash, chunks: (chunks ?? [doc.text]).map((content) => ({ content })) };

@@ -7,14 +7,9 @@ import { VocabularyCounter } from '../compounds.js';
 import { foldedWords } from '../text-analysis.js';
 import { LanceDbEngine } from './lancedb-engine.js';
 import { VOCABULARY_FILE } from './lancedb-vocabulary.js';
+import { makeDocument } from '../../../test/fixtures/legal-document.js';
 
-const doc = (n: number, text: string): LegalDocument => ({
-  id: `DE/Test/${n}`, source: 'DE/Test', source_id: String(n), namespace: 'legislation', country: 'DE', title: `§ ${n}`, text,
-  language: 'de', date: null, url: null, court: null, court_tier: null, jurisdiction: null, chamber: null, ecli: null,
-  case_number: null, decision_type: null, decision_number: null, authority: null, document_type: null, status: null,
-  identifier: null, eli_uri: null, effective_date: null, expiry_date: null, granularity: null, unit_type: null,
-  unit_number: null, canonical_path: null, parent_source_id: null, summary: null, subdivision: null, short_names: [], extra: {},
-});
+const doc = (n: number, text: string): LegalDocument => makeDocument({ source: 'DE/Test', source_id: String(n), title: `§ ${n}`, text, language: 'de' });
 
 // "Schaden" and "Ersatz" are corpus words (3 passages each, the vocabulary's minimum); "Schadensersatz" is none.
 const TEXTS = [

@@ -1,9 +1,8 @@
 /** Citations found in running text and resolved strictly, over an index of real corpus records. */
 import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
-import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
-import type { DocumentMetadata } from '../legal-document.js';
+import { referenceIndexOf } from '../../../../test/fixtures/reference-index.js';
 import { findCitations, MAX_ANCHORS_TRIED } from './citations-in-text.js';
-import { ReferenceIndex } from './reference-index.js';
+import type { ReferenceIndex } from './reference-index.js';
 
 const DE_IDS = ['bgb', 'bgb/823', 'bgb/433'];
 const FR_IDS = ['LEGITEXT000006070721', 'LEGITEXT000006070721/1240'];
@@ -18,15 +17,7 @@ beforeAll(async () => {
     ...(await readRecords('legislation/FR-LegifranceCodes.jsonl.gz', FR_IDS.length, pick(FR_IDS))),
     ...(await readRecords('legislation/EU-EUR-Lex.jsonl.gz', EU_IDS.length, pick(EU_IDS))),
   ];
-  const metadata: DocumentMetadata[] = records.map((r) => {
-    const parsed = parseDocumentRecord(r);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const { text: _t, extra: _e, summary: _s, ...meta } = parsed.value;
-    return meta;
-  });
-  index = await ReferenceIndex.build((async function* () {
-    yield metadata;
-  })());
+  index = await referenceIndexOf(records);
 });
 
 // No time budget here: what is found must not depend on how loaded the machine is (the budget has its own test).

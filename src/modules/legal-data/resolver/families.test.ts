@@ -5,11 +5,10 @@
  * common-law short titles. Each family resolves its positives and refuses its negatives.
  */
 import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
-import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
-import type { DocumentMetadata } from '../legal-document.js';
+import { referenceIndexOf } from '../../../../test/fixtures/reference-index.js';
 import { buildCoverage } from './coverage.js';
 import { cleanReference } from './normalise.js';
-import { ReferenceIndex } from './reference-index.js';
+import type { ReferenceIndex } from './reference-index.js';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation, type ResolveHints } from './resolver.js';
 
 const pick = (ids: string[]) => (r: Record<string, unknown>) => ids.includes(String(r.source_id));
@@ -27,22 +26,10 @@ const SLICES: [string, string[]][] = [
 
 let index: ReferenceIndex;
 
-function metadata(rows: Record<string, unknown>[]): DocumentMetadata[] {
-  return rows.map((r) => {
-    const parsed = parseDocumentRecord(r);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const { text: _t, extra: _e, summary: _s, ...meta } = parsed.value;
-    return meta;
-  });
-}
-
 beforeAll(async () => {
   const rows: Record<string, unknown>[] = [];
   for (const [file, ids] of SLICES) rows.push(...(await readRecords(file, ids.length, pick(ids))));
-  async function* batches() {
-    yield metadata(rows);
-  }
-  index = await ReferenceIndex.build(batches());
+  index = await referenceIndexOf(rows);
 }, 120_000);
 
 /** The top document's source id, or null when the reference does not resolve. */

@@ -3,15 +3,14 @@
  * identifier kind resolves (positive) and refuses (negative), and the strictness rules hold.
  */
 import { readRecords } from '../../../../test/fixtures/corpus-slice.js';
+import { referenceIndexOf } from '../../../../test/fixtures/reference-index.js';
 import { ValidationError } from '../../../errors.js';
 import { parseInput } from '../../../validation.js';
 import { MAX_REFERENCE_LENGTH, resolveRequestSchema } from '../resolve.schema.js';
-import { parseDocumentRecord } from '../../../corpus/corpus-reader.js';
-import type { DocumentMetadata } from '../legal-document.js';
 import { buildCoverage } from './coverage.js';
 import { findCitations } from './citations-in-text.js';
 import { cleanReference, titleKey } from './normalise.js';
-import { ReferenceIndex } from './reference-index.js';
+import type { ReferenceIndex } from './reference-index.js';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation, type ResolveHints } from './resolver.js';
 
 const pick = (ids: string[]) => (r: Record<string, unknown>) => ids.includes(String(r.source_id));
@@ -23,15 +22,6 @@ const CH_IDS = ['cc-1969-737_757_755', 'cc-1969-737_757_755/1', 'cc-1999-404', '
 let index: ReferenceIndex;
 let records: Record<string, unknown>[];
 
-function metadata(rows: Record<string, unknown>[]): DocumentMetadata[] {
-  return rows.map((r) => {
-    const parsed = parseDocumentRecord(r);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const { text: _t, extra: _e, summary: _s, ...meta } = parsed.value;
-    return meta;
-  });
-}
-
 beforeAll(async () => {
   records = [
     ...(await readRecords('legislation/DE-GesetzeImInternet.jsonl.gz', DE_IDS.length, pick(DE_IDS))),
@@ -42,10 +32,7 @@ beforeAll(async () => {
     ...(await readRecords('case_law/CoE-HUDOC.jsonl.gz', 5)),
     ...(await readRecords('case_law/EU-CURIA.jsonl.gz', 5)),
   ];
-  async function* batches() {
-    yield metadata(records);
-  }
-  index = await ReferenceIndex.build(batches());
+  index = await referenceIndexOf(records);
 });
 
 const NO_HINTS: ResolveHints = { country: null, type: null };

@@ -71,6 +71,12 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
     ]);
   });
 
+  it('runs PGlite with a small shared buffer pool (resident for the whole process otherwise)', async () => {
+    if (backend !== 'pglite') return;
+    const [row] = await db.orm.em.getConnection().execute<{ shared_buffers: string }[]>('show shared_buffers');
+    expect(row.shared_buffers).toBe('16MB');
+  });
+
   it('agrees with the entity metadata after migrating (no schema difference)', async () => {
     const diff = await db.orm.schema.getUpdateSchemaSQL({ wrap: false });
     expect(diff.trim()).toBe('');

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
+import { TINY_MODEL_TOPICS, writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
 import { createEmbedder } from './create-embedder.js';
-import { loadStaticEmbedder, parseSafetensors } from './static-embedder.js';
+import { loadStaticEmbedder, parseSafetensors, quantiseRows } from './static-embedder.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i], 0);
 
@@ -57,6 +57,44 @@ describe('static (model2vec) embedder', () => {
     const [a] = await f32.embedQueries(['damages for breach']);
     const [b] = await f16.embedQueries(['damages for breach']);
     expect(dot(a, b)).toBeGreaterThan(0.999);
+  });
+
+  it('holds the table as int8 rows, giving vectors within cosine 0.999 of the float32 table', async () => {
+    const topicWords = Object.values(TINY_MODEL_TOPICS).flat();
+    const otherWords = Array.from({ length: 200 }, (_, i) => `word${i}`);
+    const model = await writeTinyStaticModel(path.join(root, 'quantised'), { dimension: 64, vocab: [...topicWords, ...otherWords] });
+    const quantised = await loadStaticEmbedder(model.dir);
+    const float32 = await loadStaticEmbedder(model.dir, { table: 'float32' });
+    expect(quantised.id).toBe(float32.id); // same model, so an index embedded with either stays valid
+    const texts = [
+      'breach of contract and damages',
+      'consent to the processing of personal data',
+      'tax',
+      ...Array.from({ length: 50 }, (_, i) => [topicWords[i % topicWords.length], otherWords[(i * 7) % 200], otherWords[(i * 13) % 200]].join(' ')),
+    ];
+    const a = await quantised.embedPassages(texts);
+    const b = await float32.embedPassages(texts);
+    for (let i = 0; i < texts.length; i++) {
+      expect(dot(a[i], a[i])).toBeCloseTo(1, 5);
+      expect(dot(a[i], b[i])).toBeGreaterThan(0.999);
+    }
+    // The default really is the quantised table, not the float32 one.
+    expect(a.some((v, i) => v.some((x, d) => x !== b[i][d]))).toBe(true);
+  });
+
+  it('quantises each row to within half a step of its own scale', () => {
+    const dim = 4;
+    const matrix = Float32Array.from([0.5, -0.3, 0.125, 0, 0, 0, 0, 0, 1e-6, -3e-6, 2e-6, 3e-6]);
+    const { values, scales } = quantiseRows(matrix, 3, dim);
+    expect(Array.from(values.slice(0, 4))).toEqual([127, -76, 32, 0]);
+    expect(Array.from(values.slice(4, 8))).toEqual([0, 0, 0, 0]); // an all-zero row stays zero
+    expect(scales[1]).toBe(0);
+    for (let r = 0; r < 3; r++) {
+      for (let d = 0; d < dim; d++) {
+        expect(Math.abs(values[r * dim + d] * scales[r] - matrix[r * dim + d])).toBeLessThanOrEqual(scales[r] / 2 + 1e-12);
+      }
+    }
+    expect(values[2 * dim + 1]).toBe(-127); // a row of tiny values keeps its full resolution
   });
 
   it('also tokenises with a Unigram (SentencePiece-style) tokenizer.json', async () => {

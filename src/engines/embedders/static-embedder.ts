@@ -8,6 +8,10 @@
  * Embedding of a text, as model2vec does it: tokenise without special tokens, drop
  * unknown/padding tokens, keep the first `maxTokens`, average their vectors, then
  * L2-normalise (a text without any known token gives the zero vector).
+ *
+ * In memory the token table is int8 with one float32 scale per row (`quantiseRows`): a
+ * quarter of float32's memory (the trained 120k x 256 table: 29 MiB instead of 117 MiB), as
+ * fast to sum, and embeddings within cosine 0.9999 of float32 ones (bench/embed-quantisation.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,6 +23,34 @@ import type { Embedder } from '../embedder.js';
 export interface StaticEmbedderOptions {
   /** Tokens kept per text (model2vec's default `max_length`). */
   maxTokens?: number;
+  /** How the token table is held in memory: int8 rows with a scale each (default), or float32 as stored (reference for comparisons). */
+  table?: 'int8' | 'float32';
+}
+
+/** A token table in memory: `values[row * dim + d] * scales[row]` is the vector's d-th component. */
+export interface TokenTable {
+  values: Int8Array | Float32Array;
+  /** One factor per row; all ones for a float32 table. */
+  scales: Float32Array;
+}
+
+/**
+ * Symmetric int8 quantisation per row: each row is divided by its largest magnitude / 127 and
+ * rounded, so every row keeps its full 8-bit resolution whatever its norm.
+ */
+export function quantiseRows(matrix: Float32Array, rows: number, dim: number): TokenTable {
+  const values = new Int8Array(rows * dim);
+  const scales = new Float32Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const offset = r * dim;
+    let max = 0;
+    for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(matrix[offset + d]));
+    if (!(max > 0) || !Number.isFinite(max)) continue; // all-zero (or broken) row: stays zero
+    const scale = max / 127;
+    scales[r] = scale;
+    for (let d = 0; d < dim; d++) values[offset + d] = Math.round(matrix[offset + d] / scale);
+  }
+  return { values, scales };
 }
 
 interface TensorInfo {
@@ -142,7 +174,7 @@ export class StaticEmbedder implements Embedder {
     readonly id: string,
     readonly dimension: number,
     private readonly tokenizer: Tokenizer,
-    private readonly embeddings: Float32Array,
+    private readonly table: TokenTable,
     private readonly rows: number,
     private readonly weights: Float32Array | null,
     private readonly mapping: Int32Array | null,
@@ -168,15 +200,16 @@ export class StaticEmbedder implements Embedder {
     const input = text.length > this.maxChars ? text.slice(0, this.maxChars) : text;
     const ids = this.tokenizer.encode(input, { add_special_tokens: false }).ids;
     const dim = this.dimension;
+    const { values, scales } = this.table;
     let used = 0;
     for (let k = 0; k < ids.length && used < this.maxTokens; k++) {
       const id = ids[k];
       if (this.dropIds.has(id)) continue;
       const row = this.mapping ? this.mapping[id] : id;
       if (row === undefined || row < 0 || row >= this.rows) continue;
-      const w = this.weights ? this.weights[id] ?? 1 : 1;
+      const w = (this.weights ? this.weights[id] ?? 1 : 1) * scales[row];
       const offset = row * dim;
-      for (let d = 0; d < dim; d++) out[d] += w * this.embeddings[offset + d];
+      for (let d = 0; d < dim; d++) out[d] += w * values[offset + d];
       used++;
     }
     let norm = 0;
@@ -249,7 +282,7 @@ export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOpt
     id,
     dimension,
     tokenizer,
-    matrix.data,
+    options.table === 'float32' ? { values: matrix.data, scales: new Float32Array(rows).fill(1) } : quantiseRows(matrix.data, rows, dimension),
     rows,
     weights,
     mapping,

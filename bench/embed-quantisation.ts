@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelDir } from '../src/engines/embedders/create-embedder.js';
-import { loadStaticEmbedder, parseSafetensors } from '../src/engines/embedders/static-embedder.js';
+import { parseSafetensors } from '../src/engines/embedders/safetensors.js';
+import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
 import { readRecords } from '../test/fixtures/corpus-slice.js';
 import { fmt, percentile } from './lib.js';
 

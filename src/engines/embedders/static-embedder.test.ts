@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { TINY_MODEL_TOPICS, writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
 import { createEmbedder } from './create-embedder.js';
-import { loadStaticEmbedder, parseSafetensors, quantiseRows } from './static-embedder.js';
+import { parseSafetensors } from './safetensors.js';
+import { loadStaticEmbedder, quantiseRows } from './static-embedder.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i], 0);
 

@@ -15,10 +15,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { Embedder } from '../embedder.js';
+import { isFloatTensor, readRows, readSafetensorsHeader, readTensor } from './safetensors.js';
 
 export interface StaticEmbedderOptions {
   /** Tokens kept per text (model2vec's default `max_length`). */
@@ -39,121 +40,23 @@ export interface TokenTable {
  * rounded, so every row keeps its full 8-bit resolution whatever its norm.
  */
 export function quantiseRows(matrix: Float32Array, rows: number, dim: number): TokenTable {
-  const values = new Int8Array(rows * dim);
-  const scales = new Float32Array(rows);
-  for (let r = 0; r < rows; r++) {
-    const offset = r * dim;
+  const table = { values: new Int8Array(rows * dim), scales: new Float32Array(rows) };
+  quantiseRowsInto(table, matrix, 0, rows, dim);
+  return table;
+}
+
+/** Quantises `count` rows of `block` into `table` from row `firstRow` on (see `quantiseRows`). */
+function quantiseRowsInto(table: { values: Int8Array; scales: Float32Array }, block: Float32Array, firstRow: number, count: number, dim: number): void {
+  for (let r = 0; r < count; r++) {
+    const from = r * dim;
+    const to = (firstRow + r) * dim;
     let max = 0;
-    for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(matrix[offset + d]));
+    for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(block[from + d]));
     if (!(max > 0) || !Number.isFinite(max)) continue; // all-zero (or broken) row: stays zero
     const scale = max / 127;
-    scales[r] = scale;
-    for (let d = 0; d < dim; d++) values[offset + d] = Math.round(matrix[offset + d] / scale);
+    table.scales[firstRow + r] = scale;
+    for (let d = 0; d < dim; d++) table.values[to + d] = Math.round(block[from + d] / scale);
   }
-  return { values, scales };
-}
-
-interface TensorInfo {
-  dtype: string;
-  shape: number[];
-  data_offsets: [number, number];
-}
-
-/** A parsed safetensors file: tensors by name, as typed arrays. */
-export interface SafeTensors {
-  tensors: Map<string, { dtype: string; shape: number[]; data: Float32Array | Int32Array }>;
-  metadata: Record<string, string>;
-}
-
-let halfTable: Float32Array | null = null;
-function float16Table(): Float32Array {
-  if (halfTable) return halfTable;
-  halfTable = new Float32Array(65536);
-  for (let h = 0; h < 65536; h++) {
-    const sign = h & 0x8000 ? -1 : 1;
-    const exp = (h >> 10) & 0x1f;
-    const mant = h & 0x3ff;
-    let v: number;
-    if (exp === 0) v = mant * 2 ** -24;
-    else if (exp === 31) v = mant ? NaN : Infinity;
-    else v = (1 + mant / 1024) * 2 ** (exp - 15);
-    halfTable[h] = sign * v;
-  }
-  return halfTable;
-}
-
-/** Parses a safetensors buffer: 8-byte little-endian header length, JSON header, raw little-endian data. */
-export function parseSafetensors(buf: Buffer): SafeTensors {
-  if (buf.length < 8) throw new Error('safetensors: file too short');
-  const headerLength = Number(buf.readBigUInt64LE(0));
-  if (headerLength <= 0 || 8 + headerLength > buf.length) throw new Error('safetensors: bad header length');
-  const header = JSON.parse(buf.toString('utf8', 8, 8 + headerLength)) as Record<string, TensorInfo | Record<string, string>>;
-  const base = 8 + headerLength;
-  const tensors: SafeTensors['tensors'] = new Map();
-  let metadata: Record<string, string> = {};
-  for (const [name, info] of Object.entries(header)) {
-    if (name === '__metadata__') {
-      metadata = info as Record<string, string>;
-      continue;
-    }
-    const { dtype, shape, data_offsets } = info as TensorInfo;
-    const [start, end] = data_offsets;
-    if (base + end > buf.length || start > end) throw new Error(`safetensors: tensor ${name} is out of bounds`);
-    const count = shape.reduce((a, b) => a * b, 1);
-    const bytes = buf.subarray(base + start, base + end);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let data: Float32Array | Int32Array;
-    const expect = (width: number) => {
-      if (bytes.length !== count * width) throw new Error(`safetensors: tensor ${name} has ${bytes.length} bytes, expected ${count * width}`);
-    };
-    switch (dtype) {
-      case 'F32':
-        expect(4);
-        data = new Float32Array(count);
-        if (bytes.byteOffset % 4 === 0) data.set(new Float32Array(bytes.buffer, bytes.byteOffset, count));
-        else for (let i = 0; i < count; i++) data[i] = view.getFloat32(i * 4, true);
-        break;
-      case 'F16': {
-        expect(2);
-        const table = float16Table();
-        data = new Float32Array(count);
-        for (let i = 0; i < count; i++) data[i] = table[view.getUint16(i * 2, true)];
-        break;
-      }
-      case 'BF16':
-        expect(2);
-        data = new Float32Array(count);
-        {
-          const u32 = new Uint32Array(data.buffer);
-          for (let i = 0; i < count; i++) u32[i] = view.getUint16(i * 2, true) << 16;
-        }
-        break;
-      case 'F64':
-        expect(8);
-        data = new Float32Array(count);
-        for (let i = 0; i < count; i++) data[i] = view.getFloat64(i * 8, true);
-        break;
-      case 'I8':
-        expect(1);
-        data = new Float32Array(count);
-        for (let i = 0; i < count; i++) data[i] = view.getInt8(i);
-        break;
-      case 'I32':
-        expect(4);
-        data = new Int32Array(count);
-        for (let i = 0; i < count; i++) data[i] = view.getInt32(i * 4, true);
-        break;
-      case 'I64':
-        expect(8);
-        data = new Int32Array(count);
-        for (let i = 0; i < count; i++) data[i] = Number(view.getBigInt64(i * 8, true));
-        break;
-      default:
-        continue; // a tensor type the embedder never needs
-    }
-    tensors.set(name, { dtype, shape, data });
-  }
-  return { tensors, metadata };
 }
 
 function medianTokenLength(vocab: Iterable<string>): number {
@@ -233,13 +136,80 @@ export class StaticEmbedder implements Embedder {
   }
 }
 
+/** What `model.safetensors` gives the embedder. */
+interface ModelTensors {
+  /** `model2vec:` + the start of sha256(model file, NUL, tokenizer.json). */
+  id: string;
+  table: TokenTable;
+  rows: number;
+  dimension: number;
+  weights: Float32Array | null;
+  mapping: Int32Array | null;
+}
+
+/**
+ * Reads the model file block by block through reused buffers (the hash, then the table):
+ * loading never holds the file's bytes, nor a float32 copy of a table kept as int8, which
+ * would otherwise stay resident until a major gc that an idle service may not run for long.
+ */
+async function readModel(modelFile: string, tokenizerRaw: Buffer, kind: 'int8' | 'float32'): Promise<ModelTensors> {
+  const handle = await open(modelFile);
+  try {
+    // One reused buffer (a stream's chunks would each be a new allocation, left to the gc).
+    const hash = createHash('sha256');
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      hash.update(chunk.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    const id = `model2vec:${hash.update('\0').update(tokenizerRaw).digest('hex').slice(0, 16)}`;
+    const { entries } = await readSafetensorsHeader(handle);
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const matrix =
+      byName.get('embeddings') ??
+      byName.get('embedding.weight') ?? // sentence-transformers StaticEmbedding export
+      byName.get('0') ??
+      entries.find((e) => e.shape.length === 2 && isFloatTensor(e));
+    if (!matrix || matrix.shape.length !== 2 || !isFloatTensor(matrix)) {
+      throw new Error(`static embedder: ${modelFile} has no 2-D float tensor "embeddings"`);
+    }
+    const [rows, dim] = matrix.shape;
+    let table: TokenTable;
+    if (kind === 'float32') {
+      const values = new Float32Array(rows * dim);
+      await readRows(handle, matrix, (block, first, count) => values.set(block.subarray(0, count * dim), first * dim));
+      table = { values, scales: new Float32Array(rows).fill(1) };
+    } else {
+      const int8 = { values: new Int8Array(rows * dim), scales: new Float32Array(rows) };
+      await readRows(handle, matrix, (block, first, count) => quantiseRowsInto(int8, block, first, count, dim));
+      table = int8;
+    }
+    const weightsEntry = byName.get('weights');
+    const weights = weightsEntry ? await readTensor(handle, weightsEntry) : undefined;
+    const mappingEntry = byName.get('mapping');
+    const mapping = mappingEntry ? await readTensor(handle, mappingEntry) : undefined;
+    return {
+      id,
+      table,
+      rows,
+      dimension: dim,
+      weights: weights instanceof Float32Array ? weights : null,
+      mapping: mapping ? Int32Array.from(mapping) : null,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Loads a model2vec-format model directory (see the module comment). */
 export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOptions = {}): Promise<Embedder> {
   const file = (name: string) => path.join(dir, name);
   for (const required of ['tokenizer.json', 'model.safetensors']) {
     if (!existsSync(file(required))) throw new Error(`static embedder: ${file(required)} is missing`);
   }
-  const [tokenizerRaw, tensorsRaw] = await Promise.all([readFile(file('tokenizer.json')), readFile(file('model.safetensors'))]);
+  const tokenizerRaw = await readFile(file('tokenizer.json'));
   const tokenizerJson = JSON.parse(tokenizerRaw.toString('utf8')) as {
     model?: { unk_token?: string; vocab?: Record<string, number> | [string, number][] };
     padding?: { pad_id?: number } | null;
@@ -249,20 +219,8 @@ export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOpt
     : {};
   const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
 
-  const { tensors } = parseSafetensors(tensorsRaw);
-  const matrix =
-    tensors.get('embeddings') ??
-    tensors.get('embedding.weight') ?? // sentence-transformers StaticEmbedding export
-    tensors.get('0') ??
-    [...tensors.values()].find((t) => t.shape.length === 2 && t.data instanceof Float32Array);
-  if (!matrix || matrix.shape.length !== 2 || !(matrix.data instanceof Float32Array)) {
-    throw new Error(`static embedder: ${file('model.safetensors')} has no 2-D float tensor "embeddings"`);
-  }
-  const [rows, dimension] = matrix.shape;
-  const weightsTensor = tensors.get('weights');
-  const mappingTensor = tensors.get('mapping');
-  const weights = weightsTensor?.data instanceof Float32Array ? weightsTensor.data : null;
-  const mapping = mappingTensor ? Int32Array.from(mappingTensor.data) : null;
+  const modelFile = file('model.safetensors');
+  const { id, table, rows, dimension, weights, mapping } = await readModel(modelFile, tokenizerRaw, options.table ?? 'int8');
 
   const dropIds: number[] = [];
   const unkToken = tokenizerJson.model?.unk_token;
@@ -276,13 +234,11 @@ export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOpt
     : {};
   const vocab = tokenizerJson.model?.vocab;
   const vocabTokens = Array.isArray(vocab) ? vocab.map(([t]) => t) : Object.keys(vocab ?? {});
-  const hash = createHash('sha256').update(tensorsRaw).update('\0').update(tokenizerRaw).digest('hex');
-  const id = `model2vec:${hash.slice(0, 16)}`;
   const embedder = new StaticEmbedder(
     id,
     dimension,
     tokenizer,
-    options.table === 'float32' ? { values: matrix.data, scales: new Float32Array(rows).fill(1) } : quantiseRows(matrix.data, rows, dimension),
+    table,
     rows,
     weights,
     mapping,

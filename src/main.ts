@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startPlatform } from './platform.js';
+import { collectGarbage } from './util/collect-garbage.js';
 
 let config;
 try {
@@ -18,6 +19,9 @@ const platform = await startPlatform(config, logger).catch((error: Error) => {
   logger.error(`cannot start: ${error.message}`);
   process.exit(1);
 });
+// What starting (and the start-up ingest) left behind would otherwise stay resident for long.
+await collectGarbage();
+void platform.ingestDone.then(collectGarbage, () => undefined);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

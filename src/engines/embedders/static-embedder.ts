@@ -10,8 +10,8 @@
  * L2-normalise (a text without any known token gives the zero vector).
  *
  * In memory the token table is int8 with one float32 scale per row (`quantiseRows`): a
- * quarter of float32's memory (the trained 120k x 256 table: 29 MiB instead of 117 MiB), as
- * fast to sum, and embeddings within cosine 0.9999 of float32 ones (bench/embed-quantisation.ts).
+ * quarter of float32's memory (a 120k x 256 table: 30 MiB instead of 117 MiB), no slower to
+ * sum, and embeddings within cosine 0.9998 of float32 ones (bench/embed-quantisation.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';

@@ -92,6 +92,7 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
   const corpus = await buildCorpusPairs(o.corpusDir, {
     seed: o.seed,
     signal: options.signal,
+    log,
     onDocument: (n, file) => {
       if (n % 20_000 === 0) log(`train: read ${n.toLocaleString('en')} documents (${file}) [${elapsed()}]`);
     },

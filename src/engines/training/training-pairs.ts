@@ -11,7 +11,12 @@
  * - inverse cloze: a sentence of a passage against the rest of that passage, so that a
  *   one-sentence question finds the passage that discusses it;
  * - translations: the same article of the same act in two languages (same source, same
- *   article number, another language), for cross-lingual search.
+ *   article number, another language), for cross-lingual search;
+ * - citation contexts: a sentence of a decision or of a guidance document that cites a
+ *   provision ("… gemäß § 536 BGB …"), with the citation itself removed, against the cited
+ *   article's text. Courts and authorities apply a provision to facts in words close to how
+ *   people ask about it, which the statute's own wording rarely is. Citations are found as
+ *   strictly as `POST /v1/resolve` resolves them (citations-in-text.ts).
  *
  * A document whose id hashes into the held-out share gives validation pairs only.
  */
@@ -20,11 +25,12 @@ import { chunkText } from '../../corpus/chunker.js';
 import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
 import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { createRandom } from './linalg.js';
+import { CitationContexts, referenceIndexOfCorpus } from './citation-pairs.js';
 
 export interface TextPair {
   anchor: string;
   passage: string;
-  kind: 'header' | 'sibling' | 'cloze' | 'translation';
+  kind: 'header' | 'sibling' | 'cloze' | 'translation' | 'citation';
   /** The pair's group: its act for an article, else its source (grouped batches draw negatives from it). */
   group: string;
   /** Index of the document the passage comes from. */
@@ -47,7 +53,10 @@ export interface PairOptions {
   maxPassagesPerDocument?: number;
   /** One document in this many is held out (by a hash of its id). */
   holdOutEvery?: number;
+  /** Pair citation contexts of decisions and guidance with the cited articles (default true). */
+  citations?: boolean;
   onDocument?: (count: number, file: string) => void;
+  log?: (line: string) => void;
   signal?: AbortSignal;
 }
 
@@ -71,6 +80,13 @@ function header(doc: LegalDocument): string {
   return parts.filter((p): p is string => typeof p === 'string' && p.trim().length > 0).join('\n');
 }
 
+interface CitedArticle {
+  passage: string;
+  doc: number;
+  group: string;
+  heldOut: boolean;
+}
+
 const parentPath = (path: string | null) => (path && path.includes('>') ? path.slice(0, path.lastIndexOf('>')).trim() : null);
 
 /** Reads every document of a corpus folder and builds the pairs (deterministic for a seed). */
@@ -83,6 +99,13 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
   const files = await listDocumentFiles(corpusDir);
   /** Article texts by `<source>|<parent act>|<unit number>|<language>` for translation pairs. */
   const articleByUnit = new Map<string, { language: string; text: string }>();
+  let citing: CitationContexts | null = null;
+  if (options.citations !== false) {
+    options.log?.('train: reading the references of the corpus (citation contexts)');
+    citing = new CitationContexts(await referenceIndexOfCorpus(files, options.signal));
+  }
+  /** Every article's first passage and pair fields, for its citation contexts. */
+  const articles = new Map<string, CitedArticle>();
   for (const file of files) {
     if (options.signal?.aborted) break;
     let previous: { key: string; text: string } | null = null;
@@ -99,6 +122,10 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
       const group = doc.granularity === 'article' && doc.parent_source_id ? `${doc.source}|${doc.parent_source_id}` : doc.source;
       const pair = (anchor: string, passage: string, kind: TextPair['kind']) => target.push({ anchor, passage, kind, group, doc: out.documents });
       if (head) pair(head, passages[0], 'header');
+      if (citing && CitationContexts.cites(doc)) citing.collect(doc);
+      if (citing && doc.granularity === 'article' && doc.namespace === 'legislation') {
+        articles.set(doc.id, { passage: passages[0], doc: out.documents, group, heldOut: target === out.heldOut });
+      }
       if (doc.granularity === 'article') {
         const key = `${doc.source}|${parentPath(doc.canonical_path) ?? doc.parent_source_id ?? ''}`;
         if (previous && previous.key === key) pair(previous.text, passages[0], 'sibling');
@@ -121,6 +148,17 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
       }
       options.onDocument?.(out.documents, file.relativePath);
     }
+  }
+  if (citing) {
+    let count = 0;
+    for (const [id, contexts] of citing.contexts()) {
+      const article = articles.get(id);
+      if (!article) continue;
+      const target = article.heldOut ? out.heldOut : out.train;
+      for (const context of contexts) target.push({ anchor: context, passage: article.passage, kind: 'citation', group: article.group, doc: article.doc });
+      count += contexts.length;
+    }
+    options.log?.(`train: ${count.toLocaleString('en')} citation contexts of ${citing.contexts().size.toLocaleString('en')} articles`);
   }
   return out;
 }

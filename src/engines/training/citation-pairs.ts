@@ -1,0 +1,124 @@
+/**
+ * Citation-context training pairs: where a decision or a guidance document cites a provision
+ * ("Der Mieter kann die Miete nach § 536 BGB mindern, wenn die Heizung im Winter ausfällt"),
+ * the sentence around the citation, with the citation itself removed, is paired with the cited
+ * article's text. Courts and authorities apply provisions to facts in the words people use
+ * when they ask, which the statute's own wording rarely is.
+ *
+ * Citations are found as strictly as `POST /v1/resolve` resolves them (citations-in-text.ts):
+ * only a citation naming one provision of one act of the corpus counts. The scan has no time
+ * budget here (the clock is fixed), so the pairs are the same on every machine for a corpus.
+ */
+import type { CorpusFile } from '../../corpus/corpus-reader.js';
+import { parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
+import type { DocumentMetadata, LegalDocument } from '../../modules/legal-data/legal-document.js';
+import { findCitations } from '../../modules/legal-data/resolver/citations-in-text.js';
+import { ReferenceIndex } from '../../modules/legal-data/resolver/reference-index.js';
+
+/** Characters scanned per call of the citation finder (its anchor cap applies per call). */
+const SCAN_CHUNK = 3000;
+/** Characters of one citing document scanned at most (long judgments repeat their citations). */
+const SCAN_LIMIT = 200_000;
+/** Anchors tried per chunk: a dense paragraph of a judgment cites a dozen provisions. */
+const ANCHORS_PER_CHUNK = 32;
+/** Characters taken on each side of a citation before cutting at a sentence boundary. */
+const CONTEXT_REACH = 350;
+/** Letter words a context needs once the citation is removed. */
+const MIN_CONTEXT_WORDS = 6;
+const NEVER_EXPIRES = () => 0;
+const SENTENCE_END = /[.!?]\s+(?=\p{Lu})|\n\s*\n/gu;
+
+export interface CitationPairLimits {
+  /** Contexts kept per cited article (the first ones in corpus order): GDPR Art. 6 must not drown the rest. */
+  perArticle: number;
+  /** Contexts kept per citing document. */
+  perDocument: number;
+}
+
+export const DEFAULT_CITATION_LIMITS: CitationPairLimits = { perArticle: 12, perDocument: 30 };
+
+/** The resolver's reference index over a corpus's document metadata (one pass over the files). */
+export async function referenceIndexOfCorpus(files: CorpusFile[], signal?: AbortSignal): Promise<ReferenceIndex> {
+  async function* metadata(): AsyncGenerator<DocumentMetadata[]> {
+    for (const file of files) {
+      if (signal?.aborted) return;
+      const rows: DocumentMetadata[] = [];
+      for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
+        if (!entry.ok) continue;
+        const { text: _text, extra: _extra, summary: _summary, ...meta } = entry.value;
+        rows.push(meta);
+      }
+      yield rows;
+    }
+  }
+  return ReferenceIndex.build(metadata());
+}
+
+/** The sentence around `text[start, end)` without the citation itself, or null when too little is left. */
+export function citationContext(text: string, start: number, end: number): string | null {
+  const from = Math.max(0, start - CONTEXT_REACH);
+  let head = text.slice(from, start);
+  // Start after the last sentence end before the citation: a period and a capital, or a blank
+  // line (a period before a digit is "Abs. 1", "19. Mai"; single line breaks are a PDF's layout).
+  const boundaries = [...head.matchAll(SENTENCE_END)];
+  if (boundaries.length > 0) {
+    const last = boundaries[boundaries.length - 1];
+    head = head.slice(last.index + last[0].length);
+  } else if (from > 0) {
+    head = head.slice(head.indexOf(' ') + 1);
+  }
+  let tail = text.slice(end, end + CONTEXT_REACH);
+  const stop = tail.search(SENTENCE_END);
+  if (stop >= 0) tail = tail.slice(0, stop + 1);
+  else if (end + CONTEXT_REACH < text.length) tail = tail.slice(0, Math.max(0, tail.lastIndexOf(' ')));
+  const context = `${head} ${tail}`.replace(/\s+/g, ' ').trim();
+  const words = context.match(/\p{L}{2,}/gu) ?? [];
+  return words.length >= MIN_CONTEXT_WORDS ? context : null;
+}
+
+/** Collects citation contexts from citing documents, by cited document id. */
+export class CitationContexts {
+  private readonly byArticle = new Map<string, string[]>();
+
+  constructor(
+    private readonly index: ReferenceIndex,
+    private readonly limits: CitationPairLimits = DEFAULT_CITATION_LIMITS,
+  ) {}
+
+  /** Decisions and doctrine cite; an act's cross-references ("see Article 5") say little of a topic. */
+  static cites(doc: LegalDocument): boolean {
+    return doc.namespace === 'case_law' || doc.namespace === 'doctrine';
+  }
+
+  collect(doc: LegalDocument): void {
+    const hints = { country: doc.country ?? null, type: 'legislation' as const };
+    const seen = new Set<string>();
+    const text = doc.text.slice(0, SCAN_LIMIT);
+    for (let at = 0; at < text.length && seen.size < this.limits.perDocument; ) {
+      // Chunks end at a space, so a citation is rarely cut in two.
+      let to = Math.min(text.length, at + SCAN_CHUNK);
+      if (to < text.length) {
+        const space = text.lastIndexOf(' ', to);
+        if (space > at + SCAN_CHUNK / 2) to = space;
+      }
+      const chunk = text.slice(at, to);
+      for (const citation of findCitations(this.index, chunk, { hints, maxAnchors: ANCHORS_PER_CHUNK, now: NEVER_EXPIRES })) {
+        const id = citation.doc.id;
+        if (seen.has(id) || seen.size >= this.limits.perDocument) continue;
+        const kept = this.byArticle.get(id) ?? [];
+        if (kept.length >= this.limits.perArticle) continue;
+        const context = citationContext(chunk, citation.start, citation.end);
+        if (!context) continue;
+        seen.add(id);
+        kept.push(context);
+        this.byArticle.set(id, kept);
+      }
+      at = to;
+    }
+  }
+
+  /** Contexts of the articles cited, in collection order. */
+  contexts(): ReadonlyMap<string, readonly string[]> {
+    return this.byArticle;
+  }
+}

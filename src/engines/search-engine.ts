@@ -48,6 +48,15 @@ export interface DocumentPlace {
   section: string | null;
 }
 
+/** The place of a document that names its enclosing document; null for one that stands alone. */
+export function documentPlace(source: string, parentSourceId: string | null | undefined, canonicalPath: string | null | undefined): DocumentPlace | null {
+  if (parentSourceId === null || parentSourceId === undefined) return null;
+  const parentId = `${source}/${parentSourceId}`;
+  const path = canonicalPath ?? '';
+  const cut = path.lastIndexOf(' > ');
+  return { parentId, section: cut > 0 ? `${parentId} | ${path.slice(0, cut)}` : null };
+}
+
 /** A chunk of a document as the ingest hands it to the engine. */
 export interface ChunkInput {
   content: string;

@@ -32,6 +32,7 @@ import type {
   SearchEngine,
   StoredChunk,
 } from '../search-engine.js';
+import { documentPlace } from '../search-engine.js';
 import { resolveDocumentLanguage } from '../text-analysis.js';
 import {
   aliasNames,
@@ -325,11 +326,8 @@ export class ElasticsearchEngine implements SearchEngine {
     const rows = await this.mget<Row>(this.names.documents, ids, { includes: ['source', 'parent_source_id', 'canonical_path'] });
     const out = new Map<string, DocumentPlace>();
     for (const [id, r] of rows) {
-      if (r.parent_source_id === null || r.parent_source_id === undefined) continue;
-      const parentId = `${r.source}/${r.parent_source_id}`;
-      const path = r.canonical_path ?? '';
-      const cut = path.lastIndexOf(' > ');
-      out.set(id, { parentId, section: cut > 0 ? `${parentId} | ${path.slice(0, cut)}` : null });
+      const place = documentPlace(r.source, r.parent_source_id, r.canonical_path);
+      if (place) out.set(id, place);
     }
     return out;
   }

@@ -242,6 +242,56 @@ describe('LanceDbEngine', () => {
     expect(bgb).toEqual(rest);
   });
 
+  it('serves repeated reads of metadata and passages from memory, and forgets them after a write', async () => {
+    const article = makeDoc({
+      source: 'DE/GesetzeImInternet',
+      source_id: 'bgb/824',
+      title: '§ 824 BGB – before',
+      text: 'Kreditgefährdung vorher.',
+      language: 'de',
+      canonical_path: 'BGB > Buch 2 > § 824',
+      parent_source_id: 'bgb',
+    });
+    await engine.upsertDocuments([input(article)]);
+    const [hit] = await engine.keywordSearch('Kreditgefährdung', legislation, 5);
+    expect(hit.docId).toBe(article.id);
+    const read = async () => ({
+      title: (await engine.getDocumentsWithoutText([article.id])).get(article.id)?.title,
+      passage: (await engine.passages([hit.chunkId!])).get(hit.chunkId!),
+      parent: (await engine.documentPlaces([article.id])).get(article.id)?.parentId,
+    });
+    expect(await read()).toEqual({ title: '§ 824 BGB – before', passage: 'Kreditgefährdung vorher.', parent: 'DE/GesetzeImInternet/bgb' });
+    // a caller changing what it got back does not change what the next caller gets
+    (await engine.getDocumentsWithoutText([article.id])).get(article.id)!.title = 'scribbled';
+    expect((await read()).title).toBe('§ 824 BGB – before');
+
+    await engine.upsertDocuments([input({ ...article, title: '§ 824 BGB – after', text: 'Kreditgefährdung nachher.', parent_source_id: null }, undefined, 'h2')]);
+    expect(await read()).toEqual({ title: '§ 824 BGB – after', passage: 'Kreditgefährdung nachher.', parent: undefined });
+    await engine.deleteDocuments([article.id]);
+    expect(await engine.getDocumentsWithoutText([article.id])).toEqual(new Map());
+    expect(await engine.documentPlaces([article.id])).toEqual(new Map());
+  });
+
+  it("sees another process's writes in its cached reads within the read-consistency interval", async () => {
+    const dir = path.join(root, 'shared-index');
+    const reader = new LanceDbEngine(dir, { readConsistencySeconds: 0 });
+    const writer = new LanceDbEngine(dir, { readConsistencySeconds: 0 });
+    try {
+      await writer.open();
+      const doc = makeDoc({ source: 'EU/EUR-Lex', source_id: 'shared', title: 'first title', language: 'en' });
+      await writer.upsertDocuments([input(doc)]);
+      await reader.open();
+      expect((await reader.getDocumentsWithoutText([doc.id])).get(doc.id)?.title).toBe('first title');
+      await writer.upsertDocuments([input({ ...doc, title: 'second title' }, undefined, 'h2')]);
+      // the cache looks at the tables' versions at most once a second
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await reader.getDocumentsWithoutText([doc.id])).get(doc.id)?.title).toBe('second title');
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+
   it('recovers from a crash between writing chunks and the document row', async () => {
     const doc = makeDoc({ source: 'XX/Test', source_id: 'crash/1', title: 'Crash', text: 'x', language: 'en' });
     const before = (await engine.countChunks()).total;

@@ -35,6 +35,7 @@ import type {
   SearchEngine,
   StoredChunk,
 } from '../search-engine.js';
+import { documentPlace } from '../search-engine.js';
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../modules/legal-data/legal-document.js';
 import type { CompoundVocabulary } from '../compounds.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
@@ -43,6 +44,7 @@ import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js'
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
+import { DEFAULT_READ_CACHE_SIZES, ReadCache, type ReadCacheSizes } from './lancedb-read-cache.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureFilterIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
@@ -61,6 +63,8 @@ export interface LanceDbEngineOptions {
   vocabularyQuietMs?: number;
   /** Where the engine reports background work (the compound vocabulary's builds). */
   log?: (message: string) => void;
+  /** Entries kept between searches of hits' metadata and passages (0 turns one off). */
+  readCache?: ReadCacheSizes;
 }
 
 /** Searches look at meta.json at most this often (ms). */
@@ -82,7 +86,9 @@ export class LanceDbEngine implements SearchEngine {
   private unindexedChunks = 0;
   /** When a read last looked at meta.json (performance.now()). */
   private metaCheckedAt = 0;
-  private readonly options: Required<Omit<LanceDbEngineOptions, 'log'>>;
+  private readonly options: Required<Omit<LanceDbEngineOptions, 'log' | 'readCache'>>;
+  /** Metadata and passages of earlier searches' hits, dropped when the tables move. */
+  private readonly readCache: ReadCache;
   /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
   private readonly vocabulary: VocabularyStore;
 
@@ -98,6 +104,7 @@ export class LanceDbEngine implements SearchEngine {
     };
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
     this.vocabulary = new VocabularyStore(dir, options.log);
+    this.readCache = new ReadCache(() => ({ documents: this.documents, chunks: this.chunks }), options.readCache ?? DEFAULT_READ_CACHE_SIZES);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -173,6 +180,7 @@ export class LanceDbEngine implements SearchEngine {
   async refresh(): Promise<void> {
     this.requireOpen();
     await Promise.all([this.documents.checkoutLatest(), this.chunks.checkoutLatest()]);
+    this.readCache.clear();
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
     await this.loadMeta(false, false, true);
     await this.generations.table?.checkoutLatest();
@@ -187,7 +195,11 @@ export class LanceDbEngine implements SearchEngine {
     const db = this.requireOpen();
     return this.writes.exclusive(async () => {
       await this.loadMeta(false, true);
-      return fn(db);
+      try {
+        return await fn(db);
+      } finally {
+        this.readCache.clear();
+      }
     });
   }
 
@@ -225,7 +237,23 @@ export class LanceDbEngine implements SearchEngine {
 
   async passages(chunkIds: string[]): Promise<Map<string, string>> {
     this.requireOpen();
-    return chunkContents(this.chunks, [...new Set(chunkIds)]);
+    const cache = this.readCache;
+    const epoch = await cache.fresh();
+    const out = new Map<string, string>();
+    const missing: string[] = [];
+    for (const id of new Set(chunkIds)) {
+      const text = cache.passages.get(id);
+      if (text === undefined) missing.push(id);
+      else out.set(id, text);
+    }
+    if (missing.length === 0) return out;
+    const read = await chunkContents(this.chunks, missing);
+    const keep = cache.current(epoch);
+    for (const [id, text] of read) {
+      out.set(id, text);
+      if (keep) cache.passages.set(id, text);
+    }
+    return out;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -241,10 +269,8 @@ export class LanceDbEngine implements SearchEngine {
         .select(['id', 'source', 'parent_source_id', 'canonical_path'])
         .toArray()) as { id: string; source: string; parent_source_id: string; canonical_path: string | null }[];
       for (const r of rows) {
-        const parentId = `${r.source}/${r.parent_source_id}`;
-        const path = r.canonical_path ?? '';
-        const cut = path.lastIndexOf(' > ');
-        out.set(r.id, { parentId, section: cut > 0 ? `${parentId} | ${path.slice(0, cut)}` : null });
+        const place = documentPlace(r.source, r.parent_source_id, r.canonical_path);
+        if (place) out.set(r.id, place);
       }
     }
     return out;
@@ -277,11 +303,25 @@ export class LanceDbEngine implements SearchEngine {
 
   async getDocumentsWithoutText(ids: string[]): Promise<Map<string, DocumentWithoutText>> {
     this.requireOpen();
-    this.columnsWithoutText ??= (await this.documents.schema()).fields.map((f) => f.name).filter((n) => n !== 'text' && n !== 'extra');
+    const cache = this.readCache;
+    const epoch = await cache.fresh();
     const out = new Map<string, DocumentWithoutText>();
-    for (const where of inLists('id', [...new Set(ids)])) {
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const doc = cache.metadata.get(id);
+      if (doc === undefined) missing.push(id);
+      else out.set(id, structuredClone(doc));
+    }
+    if (missing.length === 0) return out;
+    this.columnsWithoutText ??= (await this.documents.schema()).fields.map((f) => f.name).filter((n) => n !== 'text' && n !== 'extra');
+    for (const where of inLists('id', missing)) {
       const rows = (await this.documents.query().where(where).select(this.columnsWithoutText).toArray()) as Record<string, unknown>[];
-      for (const row of rows) out.set(String(row.id), { ...rowToMetadata(row), summary: nullableString(row.summary) });
+      const keep = cache.current(epoch);
+      for (const row of rows) {
+        const doc: DocumentWithoutText = { ...rowToMetadata(row), summary: nullableString(row.summary) };
+        out.set(doc.id, doc);
+        if (keep) cache.metadata.set(doc.id, structuredClone(doc));
+      }
     }
     return out;
   }

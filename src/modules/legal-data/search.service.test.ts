@@ -4,6 +4,7 @@ import path from 'node:path';
 import { LanceDbEngine } from '../../engines/embedded/lancedb-engine.js';
 import type { LegalDocument } from './legal-document.js';
 import { search } from './search.service.js';
+import { ReferenceIndex } from './resolver/reference-index.js';
 
 const base = {
   namespace: 'legislation' as const, country: 'XX', language: 'en', date: null, url: null, court: null, court_tier: null,
@@ -64,6 +65,32 @@ describe('search: nested documents', () => {
 
   it('knows no section for an article whose path names none', async () => {
     expect(await engine.documentPlaces(['XX/Acts/tenancy/2'])).toEqual(new Map([['XX/Acts/tenancy/2', { parentId: 'XX/Acts/tenancy', section: null }]]));
+  });
+
+  it('takes places from the reference index in memory, asking the engine only for documents the index does not hold', async () => {
+    const index = await ReferenceIndex.build(engine.scanMetadata());
+    expect(index.placesOf(['XX/Acts/tenancy/1', 'XX/Acts/tenancy', 'XX/Acts/missing'])).toEqual({
+      places: new Map([['XX/Acts/tenancy/1', { parentId: 'XX/Acts/tenancy', section: 'XX/Acts/tenancy | Tenancy Act > Part 1' }]]),
+      unknown: ['XX/Acts/missing'],
+    });
+    const asked: string[][] = [];
+    const counting = Object.assign(Object.create(engine) as LanceDbEngine, {
+      documentPlaces: (ids: string[]) => {
+        asked.push(ids);
+        return engine.documentPlaces(ids);
+      },
+    });
+    const request = { q: 'deposit', namespace: 'legislation', alpha: 0, top_k: 10 };
+    const fromEngine = await search({ engine, embedder: null }, request);
+    const fromMemory = await search({ engine: counting, embedder: null, places: (ids) => index.placesOf(ids) }, request);
+    expect(fromMemory.hits).toEqual(fromEngine.hits);
+    expect(fromMemory.hits.map((h) => h.source_id)).not.toContain('tenancy');
+    expect(asked).toEqual([]);
+    // An index built before the articles were written knows none of them: the engine answers for those.
+    const empty = await ReferenceIndex.build((async function* () {})());
+    const late = await search({ engine: counting, embedder: null, places: (ids) => empty.placesOf(ids) }, request);
+    expect(late.hits).toEqual(fromEngine.hits);
+    expect(asked.flat().sort()).toEqual(fromEngine.hits.map((h) => h.id).concat('XX/Acts/tenancy').sort());
   });
 
   it('keeps an act found without any of its articles (by its short name)', async () => {

@@ -41,6 +41,11 @@ export interface SearchDeps {
   logger?: Logger;
   /** The sources catalogue's licence and page of a source (for hits that explain themselves). */
   sources?: (source: string) => SourceNotice | null;
+  /**
+   * Places of documents from memory (the resolver's reference index), `unknown` the ids it
+   * does not hold; null when it cannot say yet. Without it, or for unknown ids, the engine is asked.
+   */
+  places?: (ids: string[]) => { places: Map<string, DocumentPlace>; unknown: string[] } | null;
 }
 
 /** What the sources catalogue says about a source's licence, and its page. */
@@ -124,7 +129,7 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   // the model's scale in the vector leg (both normalise to 1 in the fusion).
   const keyword = keywordOn ? withCitedFirst(keywordLeg, cited, keywordLeg[0]?.score ?? 1) : [];
   const semantic = semanticOn ? withCitedFirst(semanticLeg, cited, Math.max(semanticLeg[0]?.score ?? 0, deps.embedder!.scale?.high ?? 1)) : [];
-  const places = await timer.time('places', () => documentPlaces(deps.engine, [...keyword, ...semantic]));
+  const places = await timer.time('places', () => documentPlaces(deps, [...keyword, ...semantic]));
   const [keywordHits, semanticHits] = withoutEnclosingDocuments(places, keyword, semantic);
   const total = new Set([...keywordHits.map((h) => h.docId), ...semanticHits.map((h) => h.docId)]).size;
   const sectionOf = new Map<string, string>();
@@ -197,14 +202,24 @@ function withCitedFirst(leg: DocumentHit[], cited: DocumentHit[], score: number)
   return [...first, ...leg.filter((h) => !citedIds.has(h.docId))];
 }
 
-/** Where the legs' documents stand in their acts; empty when the engine cannot say (only a refinement). */
-async function documentPlaces(engine: SearchEngine, hits: DocumentHit[]): Promise<Map<string, DocumentPlace>> {
+/**
+ * Where the legs' documents stand in their acts: from memory where the reference index holds
+ * them (no engine query per search), else from the engine; empty when neither can say (only a
+ * refinement).
+ */
+async function documentPlaces(deps: SearchDeps, hits: DocumentHit[]): Promise<Map<string, DocumentPlace>> {
   if (hits.length === 0) return new Map();
+  const ids = [...new Set(hits.map((h) => h.docId))];
+  const known = deps.places?.(ids) ?? null;
+  const ask = known ? known.unknown : ids;
+  const places = known?.places ?? new Map<string, DocumentPlace>();
+  if (ask.length === 0) return places;
   try {
-    return await engine.documentPlaces([...new Set(hits.map((h) => h.docId))]);
+    for (const [id, place] of await deps.engine.documentPlaces(ask)) places.set(id, place);
   } catch {
-    return new Map(); // never fail a search for it
+    // never fail a search for it
   }
+  return places;
 }
 
 /**

@@ -4,13 +4,15 @@
  * engine's metadata scan at startup and after each ingest step, like the catalogue snapshot.
  */
 import type { DocumentMetadata, Namespace } from '../legal-document.js';
+import { documentPlace, type DocumentPlace } from '../../../engines/search-engine.js';
 import { ACT_ALIASES, type ActAlias } from './aliases.js';
 import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';
 
 /** The fields of a document the resolver answers with and filters on. */
 export type IndexedDoc = Pick<
   DocumentMetadata,
-  'id' | 'source' | 'source_id' | 'namespace' | 'country' | 'title' | 'url' | 'canonical_path' | 'language' | 'court' | 'date' | 'case_number'
+  | 'id' | 'source' | 'source_id' | 'namespace' | 'country' | 'title' | 'url' | 'canonical_path' | 'language' | 'court' | 'date' | 'case_number'
+  | 'parent_source_id'
 >;
 
 /** An act (a code, law, regulation) with its article documents by normalised number. */
@@ -129,6 +131,25 @@ export class ReferenceIndex {
     return index;
   }
 
+  /**
+   * Where these documents stand in their acts (search's section context), from memory;
+   * `unknown` lists the ids the index does not hold (written since it was built).
+   */
+  placesOf(ids: Iterable<string>): { places: Map<string, DocumentPlace>; unknown: string[] } {
+    const places = new Map<string, DocumentPlace>();
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const doc = this.docs.get(id);
+      if (!doc) {
+        unknown.push(id);
+        continue;
+      }
+      const place = documentPlace(doc.source, doc.parent_source_id, doc.canonical_path);
+      if (place) places.set(id, place);
+    }
+    return { places, unknown };
+  }
+
   private reachOf(source: string): SourceReach {
     let r = this.reach.get(source);
     if (!r) {
@@ -152,6 +173,7 @@ export class ReferenceIndex {
       court: row.court,
       date: row.date,
       case_number: row.case_number,
+      parent_source_id: row.parent_source_id,
     };
     this.docs.set(doc.id, doc);
     const reach = this.reachOf(row.source);

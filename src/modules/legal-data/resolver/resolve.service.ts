@@ -4,7 +4,7 @@
  * under a wall-time budget, and reports coverage. The reference index and the cache are
  * rebuilt/cleared by `refresh()`, which the legal-data service calls whenever the index changes.
  */
-import type { SearchEngine } from '../../../engines/search-engine.js';
+import type { DocumentPlace, SearchEngine } from '../../../engines/search-engine.js';
 import { parseInput } from '../../../validation.js';
 import type { DocumentMetadata, Namespace } from '../legal-document.js';
 import {
@@ -19,6 +19,7 @@ import { findCitations, warmUpCitationScan } from './citations-in-text.js';
 import { buildCoverage } from './coverage.js';
 import { cleanReference, foldText, titleKey } from './normalise.js';
 import { ReferenceIndex } from './reference-index.js';
+import { LruCache } from '../../../util/lru-cache.js';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation, type Candidate, type Outcome, type ResolveHints } from './resolver.js';
 
 export interface ResolverDeps {
@@ -53,9 +54,11 @@ function titleFits(reference: string, title: string, minTitleCoverage: number): 
 export class ReferenceResolver {
   private index: ReferenceIndex | null = null;
   private building: Promise<ReferenceIndex> | null = null;
-  private readonly cache = new Map<string, Omit<ResolveResponse, 'elapsed_ms'>>();
+  private readonly cache: LruCache<string, Omit<ResolveResponse, 'elapsed_ms'>>;
 
-  constructor(private readonly deps: ResolverDeps) {}
+  constructor(private readonly deps: ResolverDeps) {
+    this.cache = new LruCache(deps.cacheSize ?? 10_000);
+  }
 
   /** Rebuilds the reference index from the engine and drops every cached resolution. */
   async refresh(metadata: AsyncIterable<DocumentMetadata[]> = this.deps.engine.scanMetadata()): Promise<void> {
@@ -91,9 +94,6 @@ export class ReferenceResolver {
     const elapsed = () => Math.round(performance.now() - started);
     const cached = this.cache.get(key);
     if (cached) {
-      // Re-insert: the Map's order doubles as the LRU order.
-      this.cache.delete(key);
-      this.cache.set(key, cached);
       return { ...structuredClone(cached), reference: request.reference, elapsed_ms: elapsed() };
     }
 
@@ -129,6 +129,11 @@ export class ReferenceResolver {
     return findCitations(this.index, text, { hints, max: MAX_CITATIONS_PER_TEXT }).map((c) => c.doc.id);
   }
 
+  /** The places of these documents from the reference index; null until it is built. */
+  documentPlaces(ids: Iterable<string>): { places: Map<string, DocumentPlace>; unknown: string[] } | null {
+    return this.index?.placesOf(ids) ?? null;
+  }
+
   /** Per source: which resolve patterns reach its documents, and totals. */
   async coverage(): Promise<ResolveCoverage> {
     return buildCoverage(await this.currentIndex());
@@ -136,8 +141,6 @@ export class ReferenceResolver {
 
   private remember(key: string, answer: Omit<ResolveResponse, 'elapsed_ms'>): void {
     this.cache.set(key, structuredClone(answer));
-    const max = this.deps.cacheSize ?? 10_000;
-    while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
   }
 
   private async runStages(reference: string, hints: ResolveHints, parsed: ParsedReference, deadline: number): Promise<Outcome> {

@@ -103,6 +103,13 @@ export interface SearchEngine {
   /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */
   vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
   /**
+   * The vector leg's score of these hits (the exact cosine of the chunk a hit names, else of
+   * the document's best chunk), for the candidates the keyword leg found and the vector leg
+   * did not rank: the fusion then weighs their true similarity instead of 0. Best first;
+   * documents without vectors are absent.
+   */
+  vectorScores?(vector: Float32Array, hits: DocumentHit[]): Promise<DocumentHit[]>;
+  /**
    * Text of these chunks, by chunk id (unknown ids absent). Engines whose legs defer passages
    * (hits with `chunkId` and an empty `passage`) implement it; the others fill `passage`.
    */

@@ -39,8 +39,8 @@ import { documentPlace } from '../search-engine.js';
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../modules/legal-data/legal-document.js';
 import type { CompoundVocabulary } from '../compounds.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
-import { buildWhere, inLists, nullableString } from './lancedb-filters.js';
-import { chunkContents, keywordSearch, vectorSearch } from './lancedb-search.js';
+import { buildWhere, inLists, nullableString, plainRows } from './lancedb-filters.js';
+import { chunkContents, keywordSearch, vectorScoresOf, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
@@ -153,11 +153,18 @@ export class LanceDbEngine implements SearchEngine {
     await this.vocabulary.idle();
   }
 
-  /** The filter indexes of the chunks table and of the current vector generation (inside the write lock). */
+  /**
+   * The filter indexes of the chunks table and of the current vector generation, and the
+   * latter's chunk id index (the legs' score completion reads rows by chunk id), inside the
+   * write lock.
+   */
   private async ensureFilterIndexes(): Promise<void> {
     await ensureFilterIndexes(this.chunks);
     const vectors = this.generations.table;
-    if (vectors) await ensureFilterIndexes(vectors);
+    if (vectors) {
+      await ensureFilterIndexes(vectors);
+      await ensureScalarIndex(vectors, 'chunk_id');
+    }
   }
 
   async close(): Promise<void> {
@@ -235,6 +242,14 @@ export class LanceDbEngine implements SearchEngine {
     return vectorSearch({ table, hasIndex, dimension: meta.dimension }, vector, filters, limit);
   }
 
+  async vectorScores(vector: Float32Array, hits: DocumentHit[]): Promise<DocumentHit[]> {
+    this.requireOpen();
+    await this.loadMeta();
+    const { table, meta } = this.generations;
+    if (!table) return [];
+    return vectorScoresOf({ table, dimension: meta.dimension }, vector, hits);
+  }
+
   async passages(chunkIds: string[]): Promise<Map<string, string>> {
     this.requireOpen();
     const cache = this.readCache;
@@ -295,7 +310,7 @@ export class LanceDbEngine implements SearchEngine {
     this.requireOpen();
     const out = new Map<string, LegalDocument>();
     for (const where of inLists('id', [...new Set(ids)])) {
-      const rows = (await this.documents.query().where(where).toArray()) as Record<string, unknown>[];
+      const rows = await plainRows<Record<string, unknown>>(this.documents.query().where(where));
       for (const row of rows) out.set(String(row.id), rowToDocument(row));
     }
     return out;
@@ -310,17 +325,17 @@ export class LanceDbEngine implements SearchEngine {
     for (const id of new Set(ids)) {
       const doc = cache.metadata.get(id);
       if (doc === undefined) missing.push(id);
-      else out.set(id, structuredClone(doc));
+      else out.set(id, copyOf(doc));
     }
     if (missing.length === 0) return out;
     this.columnsWithoutText ??= (await this.documents.schema()).fields.map((f) => f.name).filter((n) => n !== 'text' && n !== 'extra');
     for (const where of inLists('id', missing)) {
-      const rows = (await this.documents.query().where(where).select(this.columnsWithoutText).toArray()) as Record<string, unknown>[];
+      const rows = await plainRows<Record<string, unknown>>(this.documents.query().where(where).select(this.columnsWithoutText));
       const keep = cache.current(epoch);
       for (const row of rows) {
         const doc: DocumentWithoutText = { ...rowToMetadata(row), summary: nullableString(row.summary) };
         out.set(doc.id, doc);
-        if (keep) cache.metadata.set(doc.id, structuredClone(doc));
+        if (keep) cache.metadata.set(doc.id, copyOf(doc));
       }
     }
     return out;
@@ -467,10 +482,16 @@ export class LanceDbEngine implements SearchEngine {
     const vectors = this.generations.table;
     if (vectors) {
       await ensureScalarIndex(vectors, 'doc_id');
+      await ensureScalarIndex(vectors, 'chunk_id');
       await ensureFilterIndexes(vectors);
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }
     this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
   }
+}
+
+/** A copy a caller may change without changing the cached one (its only nested value is `short_names`). */
+function copyOf(doc: DocumentWithoutText): DocumentWithoutText {
+  return { ...doc, short_names: [...doc.short_names] };
 }

@@ -7,7 +7,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { DocumentHit, EngineFilters } from '../search-engine.js';
 import type { CompoundVocabulary } from '../compounds.js';
 import { analyzeQuery } from '../text-analysis.js';
-import { buildWhere, inLists } from './lancedb-filters.js';
+import { buildWhere, inLists, plainRows } from './lancedb-filters.js';
 import { FTS_COLUMN } from './lancedb-tables.js';
 import { norm } from '../vector-math.js';
 
@@ -42,13 +42,14 @@ export async function keywordSearch(
   const text = terms.join(' ');
   let k = Math.max(limit * 4, 20);
   for (;;) {
-    const rows = (await chunks
+    const rows = await plainRows<{ chunk_id: string; doc_id: string; _score: number }>(
+      chunks
       .query()
       .fullTextSearch(new lancedb.MatchQuery(text, FTS_COLUMN, { operator: lancedb.Operator.Or }))
       .where(where)
       .select(['chunk_id', 'doc_id', '_score'])
-      .limit(k)
-      .toArray()) as { chunk_id: string; doc_id: string; _score: number }[];
+      .limit(k),
+    );
     const best = collapse(rows);
     if (best.length >= limit || rows.length < k || k >= limit * 64) {
       return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: Number(r._score), passage: '', chunkId: r.chunk_id }));
@@ -71,7 +72,11 @@ export async function vectorSearch(
   const table = vectors.table;
   if (vectors.dimension !== vector.length || norm(vector) === 0) return [];
   const where = buildWhere(filters);
-  let k = Math.max(limit * 4, 20);
+  // Passages per document average about 3: 3 × limit rows usually hold `limit` documents
+  // (else the loop asks again for 4× more). Against an exact scan, the HNSW candidates with
+  // ef = 2k hold 99.6% of the exact top 50 documents (99.8% with 4 × limit rows, for 10% more
+  // processor time; `docs/search.md`).
+  let k = Math.max(limit * 3, 20);
   for (;;) {
     let q = table
       .query()
@@ -87,7 +92,7 @@ export async function vectorSearch(
     // refined: LanceDB rereads their full vectors and computes the exact cosine distance
     // natively (no vectors travel to JavaScript).
     if (vectors.hasIndex) q = q.ef(Math.max(k * 2, 100)).refineFactor(1);
-    const rows = ((await q.toArray()) as { chunk_id: string; doc_id: string; _distance: number }[]).map((r) => ({
+    const rows = (await plainRows<{ chunk_id: string; doc_id: string; _distance: number }>(q)).map((r) => ({
       chunk_id: r.chunk_id,
       doc_id: r.doc_id,
       score: 1 - Number(r._distance),
@@ -101,11 +106,47 @@ export async function vectorSearch(
   }
 }
 
+/**
+ * The exact cosine similarity of these hits' passages: the chunk a hit names (`chunkId`), else
+ * the document's best chunk; a flat search over those rows only, best first.
+ */
+export async function vectorScoresOf(
+  vectors: { table: lancedb.Table; dimension: number | null },
+  vector: Float32Array,
+  hits: DocumentHit[],
+): Promise<DocumentHit[]> {
+  if (hits.length === 0 || vectors.dimension !== vector.length || norm(vector) === 0) return [];
+  // Both columns have a btree index on the vector tables: only those rows are read.
+  const chunkIds = hits.filter((h) => h.chunkId).map((h) => h.chunkId!);
+  const docIds = hits.filter((h) => !h.chunkId).map((h) => h.docId);
+  const wheres = [...inLists('chunk_id', [...new Set(chunkIds)]), ...inLists('doc_id', [...new Set(docIds)])];
+  const rows: { chunk_id: string; doc_id: string; score: number }[] = [];
+  for (const where of wheres) {
+    const found = await plainRows<{ chunk_id: string; doc_id: string; _distance: number }>(
+      vectors.table
+      .query()
+      .nearestTo(vector)
+      .column('vector')
+      .distanceType('cosine')
+      .where(where)
+      .bypassVectorIndex()
+      .select(['chunk_id', 'doc_id', '_distance'])
+      .limit(MAX_SCORED_CHUNKS),
+    );
+    for (const r of found) rows.push({ chunk_id: r.chunk_id, doc_id: r.doc_id, score: 1 - Number(r._distance) });
+  }
+  rows.sort((a, b) => b.score - a.score);
+  return collapse(rows).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id }));
+}
+
+/** Chunks a score completion reads at most per batch of documents (an act's chunks are its articles'). */
+const MAX_SCORED_CHUNKS = 20_000;
+
 /** The text of these chunks (by chunk id; unknown ids are absent). */
 export async function chunkContents(chunks: lancedb.Table, chunkIds: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const where of inLists('chunk_id', chunkIds)) {
-    const rows = (await chunks.query().where(where).select(['chunk_id', 'content']).toArray()) as { chunk_id: string; content: string }[];
+    const rows = await plainRows<{ chunk_id: string; content: string }>(chunks.query().where(where).select(['chunk_id', 'content']));
     for (const r of rows) out.set(r.chunk_id, r.content);
   }
   return out;

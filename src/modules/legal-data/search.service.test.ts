@@ -5,6 +5,9 @@ import { LanceDbEngine } from '../../engines/embedded/lancedb-engine.js';
 import type { LegalDocument } from './legal-document.js';
 import { search } from './search.service.js';
 import { ReferenceIndex } from './resolver/reference-index.js';
+import type { Embedder } from '../../engines/embedder.js';
+import { loadStaticEmbedder } from '../../engines/embedders/static-embedder.js';
+import { writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
 
 const base = {
   namespace: 'legislation' as const, country: 'XX', language: 'en', date: null, url: null, court: null, court_tier: null,
@@ -96,5 +99,73 @@ describe('search: nested documents', () => {
   it('keeps an act found without any of its articles (by its short name)', async () => {
     const response = await search({ engine, embedder: null }, { q: 'TenA', namespace: 'legislation', alpha: 0, top_k: 10 });
     expect(response.hits.map((h) => h.source_id)).toEqual(['tenancy']);
+  });
+});
+
+describe('search: each leg scores the candidates only the other leg found', () => {
+  let dir: string;
+  let engine: LanceDbEngine;
+  let embedder: Embedder;
+  const texts: [string, string][] = [
+    // both query words, but mostly about data protection: the keyword leg's best
+    ['a', 'contract tax personal data processing consent privacy protection controller erasure'],
+    // one query word among contract and tax words: the vector leg's best
+    ['b', 'contract liability compensation damages indemnity revenue income vat'],
+    ['c', 'criminal offence prison theft'],
+    ['d', 'personal data processing and consent'],
+    ['e', 'income revenue fiscal'],
+  ];
+  const docs = texts.map(([id, text]) => doc(`law/${id}`, `Law ${id}`, text));
+  const filters = { namespace: 'legislation' as const };
+  const query = 'contract tax';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'search-complete-'));
+    embedder = await loadStaticEmbedder((await writeTinyStaticModel(path.join(dir, 'model'), { dimension: 16 })).dir);
+    engine = new LanceDbEngine(path.join(dir, 'index'));
+    await engine.open();
+    await engine.setVectorModel(embedder.id, embedder.dimension);
+    const vectors = await embedder.embedPassages(docs.map((d) => `${d.title}\n${d.text}`));
+    await engine.upsertDocuments(docs.map((d, i) => ({ document: d, contentHash: d.id, chunks: [{ content: d.text, vector: vectors[i] }] })));
+    await engine.optimize();
+  });
+  afterAll(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the engine scores given documents exactly as its vector leg does', async () => {
+    const [vector] = await embedder.embedQueries([query]);
+    const byVector = new Map((await engine.vectorSearch(vector, filters, 50)).map((h) => [h.docId, h.score]));
+    const ids = docs.map((d) => d.id);
+    // by document (its best chunk), and by the chunk a hit names
+    const byDocument = await engine.vectorScores(vector, ids.map((docId) => ({ docId, score: 0, passage: '' })));
+    expect(byDocument.map((h) => h.docId).sort()).toEqual([...ids].sort());
+    for (const h of byDocument) expect(h.score).toBeCloseTo(byVector.get(h.docId)!, 5);
+    const byChunk = await engine.vectorScores(vector, byDocument.slice(0, 2).map((h) => ({ docId: h.docId, score: 0, passage: '', chunkId: h.chunkId })));
+    expect(byChunk.map((h) => [h.docId, h.chunkId])).toEqual(byDocument.slice(0, 2).map((h) => [h.docId, h.chunkId]));
+    for (const h of byChunk) expect(h.score).toBeCloseTo(byVector.get(h.docId)!, 5);
+  });
+
+  it('a document the vector leg left out of its candidates gets its true semantic score, not 0', async () => {
+    // Legs that keep only their best hit: the keyword leg's best reaches the fusion through it alone.
+    const narrow = Object.assign(Object.create(engine) as LanceDbEngine, {
+      keywordSearch: async (q: string, f: typeof filters, limit: number) => (await engine.keywordSearch(q, f, limit)).slice(0, 1),
+      vectorSearch: async (v: Float32Array, f: typeof filters, limit: number) => (await engine.vectorSearch(v, f, limit)).slice(0, 1),
+    });
+    const request = { q: query, namespace: 'legislation', alpha: 0.7, top_k: 10, explain: true };
+    const full = await search({ engine, embedder }, request);
+    const narrowed = await search({ engine: narrow, embedder }, request);
+    const parts = (r: typeof full) => new Map(r.hits.map((h) => [h.id, h.score_parts!]));
+    const [fullParts, narrowParts] = [parts(full), parts(narrowed)];
+    const [kwBest] = await engine.keywordSearch(query, filters, 1);
+    const [vBest] = await engine.vectorSearch((await embedder.embedQueries([query]))[0], filters, 1);
+    expect(kwBest.docId).not.toBe(vBest.docId);
+    const completed = narrowParts.get(kwBest.docId)!;
+    expect(completed.semantic_score).not.toBeNull();
+    expect(completed.semantic_score).toBeCloseTo(fullParts.get(kwBest.docId)!.semantic_score!, 5);
+    expect(completed.fused).toBeCloseTo(fullParts.get(kwBest.docId)!.fused, 5);
+    // the vector leg's own best is not completed the other way: the keyword leg did not rank it
+    expect(narrowParts.get(vBest.docId)!.keyword_score).toBeNull();
   });
 });

@@ -115,14 +115,16 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   let semanticOn = deps.embedder !== null && r.alpha > 0 && (await timer.time('model', () => deps.engine.vectorModel())) === deps.embedder.id;
   let alpha = semanticOn ? r.alpha : 0;
   let keywordOn = alpha < 1;
-  const [keywordFirst, vectorHits, cited] = await Promise.all([
+  const [keywordFirst, vectorFound, cited] = await Promise.all([
     keywordOn ? timer.time('keyword', () => deps.engine.keywordSearch(r.q, filters, limit)) : [],
-    semanticOn ? vectorLeg(deps, r.q, filters, limit, timer) : [],
+    semanticOn ? vectorLeg(deps, r.q, filters, limit, timer) : { hits: [], vector: null },
     citedDocuments(deps, r.q, filters, timer),
   ]);
   // The vector leg failed or timed out: the keyword leg answers alone (run now if alpha=1 skipped it).
+  const vectorHits = vectorFound?.hits ?? null;
   const vectorFailed = vectorHits === null;
-  const semanticLeg = vectorHits ?? [];
+  // The vector leg also scores the candidates only the keyword leg found, so the fusion weighs them.
+  const semanticLeg = !vectorFailed && keywordOn ? await completeSemanticLeg(deps.engine, keywordFirst, vectorFound!, timer) : (vectorHits ?? []);
   const keywordLeg = vectorFailed && !keywordOn ? await timer.time('keyword', () => deps.engine.keywordSearch(r.q, filters, limit)) : keywordFirst;
   if (vectorFailed) [semanticOn, alpha, keywordOn] = [false, 0, true];
   // A cited provision is a perfect match in each leg: the keyword leg's best score, the top of
@@ -144,6 +146,30 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   return { fused, total, cited: new Set(cited.map((c) => c.docId)), vectorFailed, chunkOf };
 }
 
+/**
+ * Completes the vector leg with its scores of the documents only the keyword leg ranked: a
+ * document the keyword leg found but the vector leg left out of its top `limit` would
+ * otherwise count 0 on the semantic side, though its similarity may be just below the cut.
+ * The engine scores the keyword leg's passage of each exactly (`vectorScores`: one small read
+ * of those rows' vectors); the added hits follow the leg's own. An engine that cannot, or a
+ * failed completion, leaves the leg as it was: only a refinement. (The other way round, the
+ * keyword leg's BM25 of the vector leg's extra documents, cost a second full-text query per
+ * search for a third of the gain: not done, see docs/search.md.)
+ */
+async function completeSemanticLeg(
+  engine: SearchEngine,
+  keyword: DocumentHit[],
+  semantic: { hits: DocumentHit[]; vector: Float32Array | null },
+  timer: StageTimer,
+): Promise<DocumentHit[]> {
+  if (!semantic.vector || !engine.vectorScores) return semantic.hits;
+  const ranked = new Set(semantic.hits.map((h) => h.docId));
+  const unranked = keyword.filter((h) => !ranked.has(h.docId));
+  if (unranked.length === 0) return semantic.hits;
+  const more = await timer.time('semantic-fill', () => engine.vectorScores!(semantic.vector!, unranked)).catch(() => []);
+  return [...semantic.hits, ...more];
+}
+
 let lastVectorWarning = 0;
 let vectorFailuresUnreported = 0;
 
@@ -151,11 +177,11 @@ let vectorFailuresUnreported = 0;
  * The vector leg (query embedding + vector search) within VECTOR_TIMEOUT_MS; null when it
  * fails or runs out of time (logged as a warning, at most one line every 10 s).
  */
-async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, limit: number, stages: StageTimer): Promise<DocumentHit[] | null> {
+async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, limit: number, stages: StageTimer): Promise<{ hits: DocumentHit[]; vector: Float32Array | null } | null> {
   const started = performance.now();
   const leg = stages
     .time('embedding', () => deps.embedder!.embedQueries([q]))
-    .then(([vector]) => stages.time('vector', () => deps.engine.vectorSearch(vector, filters, limit)));
+    .then(async ([vector]) => ({ hits: await stages.time('vector', () => deps.engine.vectorSearch(vector, filters, limit)), vector }));
   let timer: NodeJS.Timeout | undefined;
   const budget = deps.vectorTimeoutMs ?? 0;
   const timeout = budget > 0 ? new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${budget} ms`)), budget))) : null;

@@ -88,7 +88,8 @@ export const RAW_COSINE_SCALE: SemanticScale = { low: 0, high: 1 };
  * a query whose best document is a strong semantic match scores higher than one whose best
  * document matches only weakly, whatever the raw BM25 levels.
  *
- * A document missing from one leg gets 0 for that leg. A leg whose weight is 0 contributes
+ * A document missing from one leg gets 0 for that leg (the search service first completes the
+ * vector leg with the keyword candidates it did not rank: completeSemanticLeg). A leg whose weight is 0 contributes
  * no documents (so `alpha = 1` returns exactly the vector leg's list and `alpha = 0` exactly
  * the keyword leg's). Ties on the fused score are broken by the rank in the leg with the
  * larger weight (the vector leg when alpha >= 0.5), then the rank in the other leg (a

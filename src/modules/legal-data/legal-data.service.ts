@@ -132,9 +132,10 @@ export class LegalDataService implements LegalDataApi {
   search(ctx: RequestContext, input: unknown, timer?: StageTimer): Promise<SearchResponse> {
     const citations = (text: string, filters: EngineFilters) => this.resolver.citedDocuments(text, citationHints(filters));
     const places = (ids: string[]) => this.resolver.documentPlaces(ids);
+    const metadata = (ids: string[]) => this.resolver.documentMetadata(ids);
     const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
     return this.deps.usage.charge(ctx, 'search', () =>
-      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, places, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input, timer),
+      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, places, metadata, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input, timer),
     );
   }
 

@@ -70,30 +70,42 @@ describe('search: nested documents', () => {
     expect(await engine.documentPlaces(['XX/Acts/tenancy/2'])).toEqual(new Map([['XX/Acts/tenancy/2', { parentId: 'XX/Acts/tenancy', section: null }]]));
   });
 
-  it('takes places from the reference index in memory, asking the engine only for documents the index does not hold', async () => {
+  it('takes places and hit metadata from the reference index in memory, asking the engine only for documents the index does not hold', async () => {
     const index = await ReferenceIndex.build(engine.scanMetadata());
     expect(index.placesOf(['XX/Acts/tenancy/1', 'XX/Acts/tenancy', 'XX/Acts/missing'])).toEqual({
       places: new Map([['XX/Acts/tenancy/1', { parentId: 'XX/Acts/tenancy', section: 'XX/Acts/tenancy | Tenancy Act > Part 1' }]]),
       unknown: ['XX/Acts/missing'],
     });
     const asked: string[][] = [];
+    const metadataAsked: string[][] = [];
     const counting = Object.assign(Object.create(engine) as LanceDbEngine, {
       documentPlaces: (ids: string[]) => {
         asked.push(ids);
         return engine.documentPlaces(ids);
       },
+      getDocumentsWithoutText: (ids: string[]) => {
+        metadataAsked.push(ids);
+        return engine.getDocumentsWithoutText(ids);
+      },
     });
     const request = { q: 'deposit', namespace: 'legislation', alpha: 0, top_k: 10 };
     const fromEngine = await search({ engine, embedder: null }, request);
-    const fromMemory = await search({ engine: counting, embedder: null, places: (ids) => index.placesOf(ids) }, request);
+    const memory = { places: (ids: string[]) => index.placesOf(ids), metadata: (ids: string[]) => index.metadataOf(ids) };
+    const fromMemory = await search({ engine: counting, embedder: null, ...memory }, request);
     expect(fromMemory.hits).toEqual(fromEngine.hits);
     expect(fromMemory.hits.map((h) => h.source_id)).not.toContain('tenancy');
-    expect(asked).toEqual([]);
+    expect(fromMemory.hits.find((h) => h.source_id === 'tenancy/1')).toMatchObject({ title: 'Tenancy Act – Article 1', canonical_path: 'Tenancy Act > Part 1 > Article 1' });
+    expect([asked, metadataAsked]).toEqual([[], []]);
+    // A summary is not in memory: summary_only hits still read their documents.
+    await search({ engine: counting, embedder: null, ...memory }, { ...request, result_detail: 'summary_only' });
+    expect(metadataAsked).toHaveLength(1);
+    metadataAsked.length = 0;
     // An index built before the articles were written knows none of them: the engine answers for those.
     const empty = await ReferenceIndex.build((async function* () {})());
-    const late = await search({ engine: counting, embedder: null, places: (ids) => empty.placesOf(ids) }, request);
+    const late = await search({ engine: counting, embedder: null, places: (ids) => empty.placesOf(ids), metadata: (ids) => empty.metadataOf(ids) }, request);
     expect(late.hits).toEqual(fromEngine.hits);
     expect(asked.flat().sort()).toEqual(fromEngine.hits.map((h) => h.id).concat('XX/Acts/tenancy').sort());
+    expect(metadataAsked.flat().sort()).toEqual(fromEngine.hits.map((h) => h.id).sort());
   });
 
   it('keeps an act found without any of its articles (by its short name)', async () => {

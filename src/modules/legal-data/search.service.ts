@@ -8,7 +8,7 @@ import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '..
 import type { Logger } from '../../logger.js';
 import { StageTimer } from '../../util/stage-timer.js';
 import { parseInput } from '../../validation.js';
-import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
+import { DOCUMENT_METADATA_FIELDS, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
 import {
   searchHitSchema,
   searchRequestSchema,
@@ -46,6 +46,12 @@ export interface SearchDeps {
    * does not hold; null when it cannot say yet. Without it, or for unknown ids, the engine is asked.
    */
   places?: (ids: string[]) => { places: Map<string, DocumentPlace>; unknown: string[] } | null;
+  /**
+   * Metadata of documents from memory (the reference index), for hits that show a passage or
+   * snippet only; `unknown` the ids it does not hold, null when it cannot say yet. Without it,
+   * or for unknown ids, the engine is asked.
+   */
+  metadata?: (ids: string[]) => { found: Map<string, DocumentMetadata>; unknown: string[] } | null;
 }
 
 /** What the sources catalogue says about a source's licence, and its page. */
@@ -277,7 +283,9 @@ async function shapeHits(deps: SearchDeps, found: LegsResult, r: SearchRequest, 
   const deferred = found.fused.filter((h) => !h.passage && found.chunkOf.has(h.docId)).map((h) => found.chunkOf.get(h.docId)!);
   const [documents, passages] = await Promise.all([
     timer
-      .time('documents', (): Promise<Map<string, LegalDocument | DocumentWithoutText>> => (needsText ? engine.getDocuments(ids) : engine.getDocumentsWithoutText(ids)))
+      .time('documents', (): Promise<Map<string, LegalDocument | DocumentWithoutText>> =>
+        needsText ? engine.getDocuments(ids) : r.result_detail === 'summary_only' ? engine.getDocumentsWithoutText(ids) : hitMetadata(deps, ids),
+      )
       .catch(() => new Map<string, LegalDocument | DocumentWithoutText>()),
     deferred.length > 0 && engine.passages
       ? timer.time('passages', () => engine.passages!(deferred)).catch(() => new Map<string, string>())
@@ -298,6 +306,19 @@ async function shapeHits(deps: SearchDeps, found: LegsResult, r: SearchRequest, 
       return out;
     }),
   );
+}
+
+/**
+ * The returned hits' metadata for hits that show a passage (no text, no summary): from the
+ * reference index in memory where it holds them, else from the engine.
+ */
+async function hitMetadata(deps: SearchDeps, ids: string[]): Promise<Map<string, DocumentWithoutText>> {
+  const known = deps.metadata?.(ids) ?? null;
+  const out = new Map<string, DocumentWithoutText>();
+  for (const [id, doc] of known?.found ?? []) out.set(id, { ...doc, summary: null });
+  const ask = known ? known.unknown : ids;
+  if (ask.length > 0) for (const [id, doc] of await deps.engine.getDocumentsWithoutText(ask)) out.set(id, doc);
+  return out;
 }
 
 /** The fusion's numbers of a hit, in the API's words (see FusionParts). */

@@ -85,7 +85,7 @@ export function eliKey(uri: string): string | null {
 }
 
 export class ReferenceIndex {
-  readonly docs = new Map<string, IndexedDoc>();
+  readonly docs = new Map<string, DocumentMetadata>();
   readonly acts = new Map<string, ActEntry>();
   readonly byEcli = new Map<string, IndexedDoc[]>();
   /** CELEX -> documents with their tier (0: source id, 1: identifier of an act, 2: URL). */
@@ -132,6 +132,21 @@ export class ReferenceIndex {
   }
 
   /**
+   * The metadata of these documents (without text, extra fields or summary), from memory;
+   * `unknown` lists the ids the index does not hold (written since it was built).
+   */
+  metadataOf(ids: Iterable<string>): { found: Map<string, DocumentMetadata>; unknown: string[] } {
+    const found = new Map<string, DocumentMetadata>();
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const doc = this.docs.get(id);
+      if (doc) found.set(id, doc);
+      else unknown.push(id);
+    }
+    return { found, unknown };
+  }
+
+  /**
    * Where these documents stand in their acts (search's section context), from memory;
    * `unknown` lists the ids the index does not hold (written since it was built).
    */
@@ -160,22 +175,10 @@ export class ReferenceIndex {
   }
 
   private addDocument(row: DocumentMetadata): IndexedDoc {
-    const doc: IndexedDoc = {
-      id: row.id,
-      source: row.source,
-      source_id: row.source_id,
-      namespace: row.namespace,
-      country: row.country,
-      title: row.title,
-      url: row.url,
-      canonical_path: row.canonical_path,
-      language: row.language,
-      court: row.court,
-      date: row.date,
-      case_number: row.case_number,
-      parent_source_id: row.parent_source_id,
-    };
-    this.docs.set(doc.id, doc);
+    // The whole row is kept (not only the fields the resolver reads): search shapes its hits
+    // from it instead of reading the documents' metadata from the engine (metadataOf).
+    const doc: IndexedDoc = row;
+    this.docs.set(row.id, row);
     const reach = this.reachOf(row.source);
     reach.documents += 1;
     const isPart = Boolean(row.parent_source_id);

@@ -129,6 +129,11 @@ export class ReferenceResolver {
     return findCitations(this.index, text, { hints, max: MAX_CITATIONS_PER_TEXT }).map((c) => c.doc.id);
   }
 
+  /** The metadata of these documents from the reference index; null until it is built. */
+  documentMetadata(ids: Iterable<string>): { found: Map<string, DocumentMetadata>; unknown: string[] } | null {
+    return this.index?.metadataOf(ids) ?? null;
+  }
+
   /** The places of these documents from the reference index; null until it is built. */
   documentPlaces(ids: Iterable<string>): { places: Map<string, DocumentPlace>; unknown: string[] } | null {
     return this.index?.placesOf(ids) ?? null;

@@ -15,7 +15,7 @@ import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js'
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string', default: './data/bench' }, questions: { type: 'string', default: '300' } } });
 const dataDir = path.resolve(values['data-dir']!);
 const rows = ['retrieval-dev.jsonl', 'retrieval-dev-2.jsonl'].flatMap((f) => readFileSync(`../shared/eval/${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
-const engine = new LanceDbEngine(path.join(dataDir, 'index'), { readCache: { metadata: 0, passages: 0 } });
+const engine = new LanceDbEngine(path.join(dataDir, 'index'), { readCache: { passages: 0 } });
 await engine.open();
 const embedder = await loadStaticEmbedder(path.join(dataDir, 'models/domain-static'));
 const cpu: Record<string, number> = {};

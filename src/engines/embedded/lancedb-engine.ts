@@ -63,7 +63,7 @@ export interface LanceDbEngineOptions {
   vocabularyQuietMs?: number;
   /** Where the engine reports background work (the compound vocabulary's builds). */
   log?: (message: string) => void;
-  /** Entries kept between searches of hits' metadata and passages (0 turns one off). */
+  /** Passages kept between searches (0 turns the cache off). */
   readCache?: ReadCacheSizes;
 }
 
@@ -87,7 +87,7 @@ export class LanceDbEngine implements SearchEngine {
   /** When a read last looked at meta.json (performance.now()). */
   private metaCheckedAt = 0;
   private readonly options: Required<Omit<LanceDbEngineOptions, 'log' | 'readCache'>>;
-  /** Metadata and passages of earlier searches' hits, dropped when the tables move. */
+  /** Passages of earlier searches' hits, dropped when the chunks table moves. */
   private readonly readCache: ReadCache;
   /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
   private readonly vocabulary: VocabularyStore;
@@ -104,7 +104,7 @@ export class LanceDbEngine implements SearchEngine {
     };
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
     this.vocabulary = new VocabularyStore(dir, options.log);
-    this.readCache = new ReadCache(() => ({ documents: this.documents, chunks: this.chunks }), options.readCache ?? DEFAULT_READ_CACHE_SIZES);
+    this.readCache = new ReadCache(() => this.chunks, options.readCache ?? DEFAULT_READ_CACHE_SIZES);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -318,25 +318,11 @@ export class LanceDbEngine implements SearchEngine {
 
   async getDocumentsWithoutText(ids: string[]): Promise<Map<string, DocumentWithoutText>> {
     this.requireOpen();
-    const cache = this.readCache;
-    const epoch = await cache.fresh();
-    const out = new Map<string, DocumentWithoutText>();
-    const missing: string[] = [];
-    for (const id of new Set(ids)) {
-      const doc = cache.metadata.get(id);
-      if (doc === undefined) missing.push(id);
-      else out.set(id, copyOf(doc));
-    }
-    if (missing.length === 0) return out;
     this.columnsWithoutText ??= (await this.documents.schema()).fields.map((f) => f.name).filter((n) => n !== 'text' && n !== 'extra');
-    for (const where of inLists('id', missing)) {
+    const out = new Map<string, DocumentWithoutText>();
+    for (const where of inLists('id', [...new Set(ids)])) {
       const rows = await plainRows<Record<string, unknown>>(this.documents.query().where(where).select(this.columnsWithoutText));
-      const keep = cache.current(epoch);
-      for (const row of rows) {
-        const doc: DocumentWithoutText = { ...rowToMetadata(row), summary: nullableString(row.summary) };
-        out.set(doc.id, doc);
-        if (keep) cache.metadata.set(doc.id, copyOf(doc));
-      }
+      for (const row of rows) out.set(String(row.id), { ...rowToMetadata(row), summary: nullableString(row.summary) });
     }
     return out;
   }
@@ -489,9 +475,4 @@ export class LanceDbEngine implements SearchEngine {
     }
     this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
   }
-}
-
-/** A copy a caller may change without changing the cached one (its only nested value is `short_names`). */
-function copyOf(doc: DocumentWithoutText): DocumentWithoutText {
-  return { ...doc, short_names: [...doc.short_names] };
 }

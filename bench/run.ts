@@ -105,9 +105,9 @@ const searchTask = (r: Record<string, unknown>) => async () => {
 // Issue 17's figures: every eval question with its namespace and country filters.
 const evalTasks = allEvalCases.map((e) => searchTask({ q: e.query, namespace: e.namespace, ...(e.country ? { country: [e.country] } : {}) }));
 const searchTasks = requests.map(searchTask);
-// Each eval pass sees its questions for the first time: the service keeps what searches read
-// (places, metadata, passages: src/engines/embedded/lancedb-read-cache.ts), so a second pass
-// over the same 745 questions would measure those caches, not the search. The warm-up uses
+// Each eval pass sees its questions for the first time: the service keeps the passages searches
+// returned (src/engines/embedded/lancedb-passage-cache.ts), so a second pass over the same 745
+// questions would measure that cache, not the search. The warm-up uses
 // other queries, and the service is restarted before the pass at 8 clients (not with --url).
 const warmUp = () => runConcurrent(searchTasks.slice(-40), 2);
 await warmUp();

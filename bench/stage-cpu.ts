@@ -1,7 +1,7 @@
 /**
  * `npm run bench:stages`: the CPU time (all threads of the process: LanceDB searches on its own
  * native threads) and wall time of each engine call a search makes, one call at a time over the
- * eval questions with their filters, read caches off. It says which stage costs the most
+ * eval questions with their filters, passage cache off. It says which stage costs the most
  * processor per request, which bounds the throughput at 8 clients on 2 cores.
  *
  *   npm run bench:stages -- --data-dir ./data/bench --questions 300
@@ -15,7 +15,7 @@ import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js'
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string', default: './data/bench' }, questions: { type: 'string', default: '300' } } });
 const dataDir = path.resolve(values['data-dir']!);
 const rows = ['retrieval-dev.jsonl', 'retrieval-dev-2.jsonl'].flatMap((f) => readFileSync(`../shared/eval/${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
-const engine = new LanceDbEngine(path.join(dataDir, 'index'), { readCache: { passages: 0 } });
+const engine = new LanceDbEngine(path.join(dataDir, 'index'), { passageCacheSize: 0 });
 await engine.open();
 const embedder = await loadStaticEmbedder(path.join(dataDir, 'models/domain-static'));
 const cpu: Record<string, number> = {};

@@ -4,8 +4,6 @@
  */
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
-  hits = 0;
-  misses = 0;
 
   constructor(readonly maxEntries: number) {
     if (!Number.isInteger(maxEntries) || maxEntries < 0) throw new RangeError(`LruCache: maxEntries must be a non-negative integer, got ${maxEntries}`);
@@ -21,14 +19,10 @@ export class LruCache<K, V> {
 
   /** The value, now the most recently used; undefined when absent. */
   get(key: K): V | undefined {
-    if (!this.entries.has(key)) {
-      this.misses += 1;
-      return undefined;
-    }
+    if (!this.entries.has(key)) return undefined;
     const value = this.entries.get(key) as V;
     this.entries.delete(key);
     this.entries.set(key, value);
-    this.hits += 1;
     return value;
   }
 

@@ -44,7 +44,7 @@ import { chunkContents, keywordSearch, vectorScoresOf, vectorSearch } from './la
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
-import { DEFAULT_READ_CACHE_SIZES, ReadCache, type ReadCacheSizes } from './lancedb-read-cache.js';
+import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureFilterIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
@@ -64,7 +64,7 @@ export interface LanceDbEngineOptions {
   /** Where the engine reports background work (the compound vocabulary's builds). */
   log?: (message: string) => void;
   /** Passages kept between searches (0 turns the cache off). */
-  readCache?: ReadCacheSizes;
+  passageCacheSize?: number;
 }
 
 /** Searches look at meta.json at most this often (ms). */
@@ -86,9 +86,9 @@ export class LanceDbEngine implements SearchEngine {
   private unindexedChunks = 0;
   /** When a read last looked at meta.json (performance.now()). */
   private metaCheckedAt = 0;
-  private readonly options: Required<Omit<LanceDbEngineOptions, 'log' | 'readCache'>>;
+  private readonly options: Required<Omit<LanceDbEngineOptions, 'log' | 'passageCacheSize'>>;
   /** Passages of earlier searches' hits, dropped when the chunks table moves. */
-  private readonly readCache: ReadCache;
+  private readonly passageCache: PassageCache;
   /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
   private readonly vocabulary: VocabularyStore;
 
@@ -104,7 +104,7 @@ export class LanceDbEngine implements SearchEngine {
     };
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
     this.vocabulary = new VocabularyStore(dir, options.log);
-    this.readCache = new ReadCache(() => this.chunks, options.readCache ?? DEFAULT_READ_CACHE_SIZES);
+    this.passageCache = new PassageCache(() => this.chunks, options.passageCacheSize ?? PASSAGE_CACHE_SIZE);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ export class LanceDbEngine implements SearchEngine {
   async refresh(): Promise<void> {
     this.requireOpen();
     await Promise.all([this.documents.checkoutLatest(), this.chunks.checkoutLatest()]);
-    this.readCache.clear();
+    this.passageCache.clear();
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
     await this.loadMeta(false, false, true);
     await this.generations.table?.checkoutLatest();
@@ -205,7 +205,7 @@ export class LanceDbEngine implements SearchEngine {
       try {
         return await fn(db);
       } finally {
-        this.readCache.clear();
+        this.passageCache.clear();
       }
     });
   }
@@ -252,23 +252,7 @@ export class LanceDbEngine implements SearchEngine {
 
   async passages(chunkIds: string[]): Promise<Map<string, string>> {
     this.requireOpen();
-    const cache = this.readCache;
-    const epoch = await cache.fresh();
-    const out = new Map<string, string>();
-    const missing: string[] = [];
-    for (const id of new Set(chunkIds)) {
-      const text = cache.passages.get(id);
-      if (text === undefined) missing.push(id);
-      else out.set(id, text);
-    }
-    if (missing.length === 0) return out;
-    const read = await chunkContents(this.chunks, missing);
-    const keep = cache.current(epoch);
-    for (const [id, text] of read) {
-      out.set(id, text);
-      if (keep) cache.passages.set(id, text);
-    }
-    return out;
+    return this.passageCache.get(chunkIds, (missing) => chunkContents(this.chunks, missing));
   }
 
   // -------------------------------------------------------------------------------------------

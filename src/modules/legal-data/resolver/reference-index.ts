@@ -11,8 +11,7 @@ import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';
 /** The fields of a document the resolver answers with and filters on. */
 export type IndexedDoc = Pick<
   DocumentMetadata,
-  | 'id' | 'source' | 'source_id' | 'namespace' | 'country' | 'title' | 'url' | 'canonical_path' | 'language' | 'court' | 'date' | 'case_number'
-  | 'parent_source_id'
+  'id' | 'source' | 'source_id' | 'namespace' | 'country' | 'title' | 'url' | 'canonical_path' | 'language' | 'court' | 'date' | 'case_number'
 >;
 
 /** An act (a code, law, regulation) with its article documents by normalised number. */
@@ -151,14 +150,9 @@ export class ReferenceIndex {
    * `unknown` lists the ids the index does not hold (written since it was built).
    */
   placesOf(ids: Iterable<string>): { places: Map<string, DocumentPlace>; unknown: string[] } {
+    const { found, unknown } = this.metadataOf(ids);
     const places = new Map<string, DocumentPlace>();
-    const unknown: string[] = [];
-    for (const id of ids) {
-      const doc = this.docs.get(id);
-      if (!doc) {
-        unknown.push(id);
-        continue;
-      }
+    for (const [id, doc] of found) {
       const place = documentPlace(doc.source, doc.parent_source_id, doc.canonical_path);
       if (place) places.set(id, place);
     }

@@ -14,15 +14,11 @@
 import type * as lancedb from '@lancedb/lancedb';
 import { LruCache } from '../../util/lru-cache.js';
 
-export interface ReadCacheSizes {
-  /** Chunks whose text is kept. */
-  passages: number;
-}
+/** Passages kept by default. */
+export const PASSAGE_CACHE_SIZE = 5_000;
 
-export const DEFAULT_READ_CACHE_SIZES: ReadCacheSizes = { passages: 5_000 };
-
-export class ReadCache {
-  readonly passages: LruCache<string, string>;
+export class PassageCache {
+  private readonly entries: LruCache<string, string>;
   /** Bumped by every clear: a read that started before it must not fill the new epoch. */
   private epoch = 0;
   private version: number | null = null;
@@ -31,33 +27,46 @@ export class ReadCache {
 
   constructor(
     private readonly chunks: () => lancedb.Table,
-    sizes: ReadCacheSizes = DEFAULT_READ_CACHE_SIZES,
+    size = PASSAGE_CACHE_SIZE,
     private readonly recheckMs = 1000,
   ) {
-    this.passages = new LruCache(sizes.passages);
+    this.entries = new LruCache(size);
   }
 
   /** Drops every entry (after a write of ours, or a refresh). */
   clear(): void {
     this.epoch += 1;
-    this.passages.clear();
+    this.entries.clear();
   }
 
-  /**
-   * Makes sure the entries are of the table's current version (looked at once per recheckMs),
-   * and returns the epoch a read must still be in when it stores what it read.
-   */
-  async fresh(): Promise<number> {
+  /** The text of these chunks: kept ones from memory, the others through `read` (and kept). */
+  async get(chunkIds: string[], read: (missing: string[]) => Promise<Map<string, string>>): Promise<Map<string, string>> {
+    const epoch = await this.fresh();
+    const out = new Map<string, string>();
+    const missing: string[] = [];
+    for (const id of new Set(chunkIds)) {
+      const text = this.entries.get(id);
+      if (text === undefined) missing.push(id);
+      else out.set(id, text);
+    }
+    if (missing.length === 0) return out;
+    const found = await read(missing);
+    // A write or a newer table version during the read: what it read may be the older one.
+    const keep = epoch === this.epoch;
+    for (const [id, text] of found) {
+      out.set(id, text);
+      if (keep) this.entries.set(id, text);
+    }
+    return out;
+  }
+
+  /** Makes sure the entries are of the table's current version (looked at once per recheckMs). */
+  private async fresh(): Promise<number> {
     if (performance.now() - this.checkedAt >= this.recheckMs) {
       this.checking ??= this.checkVersion().finally(() => (this.checking = null));
       await this.checking;
     }
     return this.epoch;
-  }
-
-  /** Whether a read that began in `epoch` may store its rows. */
-  current(epoch: number): boolean {
-    return epoch === this.epoch;
   }
 
   private async checkVersion(): Promise<void> {

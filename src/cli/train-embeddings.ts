@@ -22,6 +22,8 @@ const { values } = parseArgs({
     epochs: { type: 'string' },
     'max-minutes': { type: 'string' },
     'learning-rate': { type: 'string' },
+    'batch-size': { type: 'string' },
+    temperature: { type: 'string' },
     'skip-svd': { type: 'boolean' },
     'skip-contrastive': { type: 'boolean' },
     'random-batches': { type: 'boolean' },
@@ -31,7 +33,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   process.stdout.write(
-    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --max-minutes M --random-batches]\n' +
+    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --batch-size N --temperature T --learning-rate R --max-minutes M --random-batches]\n' +
       `defaults: corpus CORPUS_DIR or ../shared/corpus, out DATA_DIR/models/domain-static, ${JSON.stringify(TRAIN_DEFAULTS)}\n`,
   );
   process.exit(0);
@@ -47,6 +49,8 @@ const summary = await trainDomainModel({
   epochs: positiveNumberOrExit('epochs', values.epochs),
   maxMinutes: positiveNumberOrExit('max-minutes', values['max-minutes']),
   learningRate: positiveNumberOrExit('learning-rate', values['learning-rate']),
+  batchSize: positiveNumberOrExit('batch-size', values['batch-size']),
+  temperature: positiveNumberOrExit('temperature', values.temperature),
   skipSvd: values['skip-svd'],
   skipContrastive: values['skip-contrastive'],
   groupedBatches: values['random-batches'] ? false : undefined,

@@ -32,7 +32,7 @@ export interface ContrastiveOptions {
   temperature: number;
   seed: number;
   /**
-   * Build each batch from two runs of pairs of one group (half a batch each) instead of a
+   * Build each batch from runs of pairs of one group (GROUP_RUN pairs each) instead of a
    * random sample, so that the negatives are the hard ones: other articles of the same act,
    * other decisions of the same court. Needs `groups`.
    */
@@ -72,11 +72,17 @@ export function toPairSet(pairs: { anchor: number[]; passage: number[]; group?: 
 }
 
 /**
- * The order of one epoch for grouped batches: the pairs of each group together (groups in a
- * random order, pairs shuffled inside), cut into runs of half a batch, and the runs shuffled,
- * so that a batch holds two runs: mostly two groups' pairs.
+ * Pairs of one group in a row in a grouped batch (at most half a batch): a batch of 512 holds
+ * eight groups' runs, hard negatives inside each run and easier ones across them.
  */
-function groupedOrder(order: Int32Array, groups: Int32Array, run: number, random: () => number): Int32Array {
+const GROUP_RUN = 64;
+
+/**
+ * The order of one epoch for grouped batches: the pairs of each group together (groups in a
+ * random order, pairs shuffled inside), cut into runs of `run` pairs, and the runs shuffled,
+ * so that a batch holds batch / run runs: mostly that many groups' pairs (exported for tests).
+ */
+export function groupedOrder(order: Int32Array, groups: Int32Array, run: number, random: () => number): Int32Array {
   const groupKey = new Map<number, number>();
   for (let i = 0; i < order.length; i++) {
     const g = groups[order[i]];
@@ -148,7 +154,7 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
   const docs = pairs.docs;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     shuffle(shuffled, random);
-    const order = grouped ? groupedOrder(shuffled, pairs.groups!, Math.max(1, Math.floor(B / 2)), random) : shuffled;
+    const order = grouped ? groupedOrder(shuffled, pairs.groups!, Math.max(1, Math.min(GROUP_RUN, Math.floor(B / 2))), random) : shuffled;
     const batches = Math.floor(order.length / B);
     let epochLoss = 0;
     for (let b = 0; b < batches; b++) {

@@ -68,7 +68,7 @@ export const TRAIN_DEFAULTS = {
   vocabSize: 120_000,
   minCount: 4,
   epochs: 3,
-  batchSize: 128,
+  batchSize: 512,
   learningRate: 0.05,
   temperature: 0.1,
   sifA: 1e-3,

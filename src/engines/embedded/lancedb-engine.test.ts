@@ -498,7 +498,7 @@ describe('LanceDbEngine', () => {
     }
   });
 
-  it('gives an index built without filter indexes its filter indexes when opened', async () => {
+  it('gives an index built without filter or id indexes those indexes when opened', async () => {
     const dir = path.join(root, 'older');
     const older = new LanceDbEngine(dir);
     await older.open();
@@ -508,14 +508,15 @@ describe('LanceDbEngine', () => {
     await older.close();
     const db = await lancedb.connect(dir);
     const chunks = await db.openTable('chunks');
-    for (const column of ['namespace', 'country', 'language', 'source']) await chunks.dropIndex(`${column}_idx`);
+    for (const column of ['namespace', 'country', 'language', 'source', 'chunk_id']) await chunks.dropIndex(`${column}_idx`);
     chunks.close();
     db.close();
     expect(await indexedColumns(dir, 'chunks')).not.toContain('country');
+    expect(await indexedColumns(dir, 'chunks')).not.toContain('chunk_id');
     const reopened = new LanceDbEngine(dir);
     await reopened.open();
     await reopened.close(); // waits for the background index build
-    expect(await indexedColumns(dir, 'chunks')).toEqual(expect.arrayContaining(['namespace', 'country', 'language', 'source']));
+    expect(await indexedColumns(dir, 'chunks')).toEqual(expect.arrayContaining(['namespace', 'country', 'language', 'source', 'chunk_id', 'doc_id']));
     const again = new LanceDbEngine(dir);
     await again.open();
     try {

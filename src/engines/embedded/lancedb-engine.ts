@@ -45,7 +45,7 @@ import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADAT
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
 import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
-import { batchRows, createFtsIndex, deleteChunksOf, ensureFilterIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
+import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
 
@@ -122,9 +122,9 @@ export class LanceDbEngine implements SearchEngine {
     this.ftsReady = (await this.chunks.listIndices()).some((i) => i.columns.includes(FTS_COLUMN));
     await this.vocabulary.load();
     if (this.vocabulary.current === null) this.vocabulary.refreshIfStale(this.chunks, await this.chunks.countRows());
-    // An index built before the legs' filter columns had their indexes gets them now, in the
-    // background (searches meanwhile filter by scanning, as before).
-    if (this.ftsReady) this.write(() => this.ensureFilterIndexes()).catch(() => undefined);
+    // An index built before the legs' filter columns (or the vectors' chunk ids) had their
+    // indexes gets them now, in the background (searches meanwhile scan, as before).
+    if (this.ftsReady) this.write(() => this.ensureReadIndexes()).catch(() => undefined);
   }
 
   /**
@@ -153,18 +153,11 @@ export class LanceDbEngine implements SearchEngine {
     await this.vocabulary.idle();
   }
 
-  /**
-   * The filter indexes of the chunks table and of the current vector generation, and the
-   * latter's chunk id index (the legs' score completion reads rows by chunk id), inside the
-   * write lock.
-   */
-  private async ensureFilterIndexes(): Promise<void> {
-    await ensureFilterIndexes(this.chunks);
+  /** The read indexes of the chunks table and of the current vector generation, inside the write lock. */
+  private async ensureReadIndexes(): Promise<void> {
+    await ensureReadIndexes(this.chunks);
     const vectors = this.generations.table;
-    if (vectors) {
-      await ensureFilterIndexes(vectors);
-      await ensureScalarIndex(vectors, 'chunk_id');
-    }
+    if (vectors) await ensureReadIndexes(vectors);
   }
 
   async close(): Promise<void> {
@@ -443,17 +436,13 @@ export class LanceDbEngine implements SearchEngine {
     // Keyword leg: the full-text index, lookups by chunk and document id, then compaction
     // (optimize also adds the rows appended since to every index).
     if (!this.ftsReady) await this.createFtsIndex();
-    await ensureScalarIndex(this.chunks, 'doc_id');
-    await ensureScalarIndex(this.chunks, 'chunk_id');
-    await ensureFilterIndexes(this.chunks);
+    await ensureReadIndexes(this.chunks);
     await this.chunks.optimize({ cleanupOlderThan });
     await ensureScalarIndex(this.documents, 'id');
     await this.documents.optimize({ cleanupOlderThan });
     const vectors = this.generations.table;
     if (vectors) {
-      await ensureScalarIndex(vectors, 'doc_id');
-      await ensureScalarIndex(vectors, 'chunk_id');
-      await ensureFilterIndexes(vectors);
+      await ensureReadIndexes(vectors);
       await this.generations.indexWhenLarge();
       await vectors.optimize({ cleanupOlderThan });
     }

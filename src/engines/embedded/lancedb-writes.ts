@@ -157,9 +157,13 @@ export async function ensureScalarIndex(table: lancedb.Table, column: string, ki
  */
 export const FILTER_INDEX_COLUMNS = ['namespace', 'country', 'language', 'source'] as const;
 
-/** Builds the missing filter indexes of a table; true when it built one. */
-export async function ensureFilterIndexes(table: lancedb.Table): Promise<boolean> {
-  let built = false;
-  for (const column of FILTER_INDEX_COLUMNS) built = (await ensureScalarIndex(table, column, 'bitmap')) || built;
-  return built;
+/**
+ * The indexes searches read the chunks and vectors tables by: document and chunk ids (btree:
+ * passages, score completion, deletes) and the filter columns (bitmap); only the missing ones
+ * are built.
+ */
+export async function ensureReadIndexes(table: lancedb.Table): Promise<void> {
+  await ensureScalarIndex(table, 'doc_id');
+  await ensureScalarIndex(table, 'chunk_id');
+  for (const column of FILTER_INDEX_COLUMNS) await ensureScalarIndex(table, column, 'bitmap');
 }

@@ -25,3 +25,12 @@ export function positiveNumberOrExit(name: string, value: string | undefined, op
   if (!ok) fail(`--${name} must be a ${options.allowZero ? 'non-negative' : 'positive'} number (got "${value}").`);
   return n;
 }
+
+/** A comma-separated list flag (undefined when absent); exits when an item is not one of `allowed`. */
+export function listOrExit<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
+  if (unknown.length > 0) fail(`--${name} takes a comma-separated list of ${allowed.join(', ')} (got "${unknown.join(', ')}").`);
+  return items as T[];
+}

@@ -14,7 +14,7 @@ describe('npm run train:embeddings (the command line)', () => {
   it('names its hyper-parameters and their defaults in --help', async () => {
     const { code, stdout } = await run('--help');
     expect(code).toBe(0);
-    for (const flag of ['--batch-size N', '--temperature T', '--learning-rate R', '--epochs N']) expect(stdout).toContain(flag);
+    for (const flag of ['--batch-size N', '--temperature T', '--learning-rate R', '--epochs N', '--citations-per-article N', '--skip-pairs KIND']) expect(stdout).toContain(flag);
     expect(stdout).toContain('"batchSize":512');
   });
 
@@ -25,5 +25,8 @@ describe('npm run train:embeddings (the command line)', () => {
     const text = await run('--temperature', 'cold');
     expect(text.code).not.toBe(0);
     expect(text.stderr).toContain('--temperature must be a positive number (got "cold")');
+    const kinds = await run('--skip-pairs', 'sibling,neighbour');
+    expect(kinds.code).not.toBe(0);
+    expect(kinds.stderr).toContain('--skip-pairs takes a comma-separated list of header, sibling, cloze, translation, citation (got "neighbour")');
   });
 });

@@ -1,13 +1,14 @@
 /**
  * `npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N
- * --epochs N --max-minutes M]`: trains the domain embedding model from a corpus folder and
+ * --epochs N --max-minutes M …]` (`--help` lists every flag): trains the domain embedding model from a corpus folder and
  * writes it in the model2vec format (load it with `EMBEDDER=static:<out>`). Prints progress,
  * the training loss and the held-out pairs' recall@1 / MRR.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { corpusDirOrExit, positiveNumberOrExit } from './cli-args.js';
+import { corpusDirOrExit, listOrExit, positiveNumberOrExit } from './cli-args.js';
+import { PAIR_KINDS } from '../engines/training/training-pairs.js';
 import { TRAIN_DEFAULTS, trainDomainModel } from '../engines/training/train-domain-model.js';
 import { defaultModelDir } from '../engines/embedders/create-embedder.js';
 import { progressLine } from '../engines/training/train-in-background.js';
@@ -24,6 +25,10 @@ const { values } = parseArgs({
     'learning-rate': { type: 'string' },
     'batch-size': { type: 'string' },
     temperature: { type: 'string' },
+    'citations-per-article': { type: 'string' },
+    'citations-per-document-article': { type: 'string' },
+    'citation-repeat': { type: 'string' },
+    'skip-pairs': { type: 'string' },
     'skip-svd': { type: 'boolean' },
     'skip-contrastive': { type: 'boolean' },
     'random-batches': { type: 'boolean' },
@@ -33,7 +38,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   process.stdout.write(
-    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --batch-size N --temperature T --learning-rate R --max-minutes M --random-batches]\n' +
+    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --batch-size N --temperature T --citations-per-article N --citations-per-document-article N --citation-repeat N --skip-pairs KIND,… --learning-rate R --max-minutes M --random-batches]\n' +
       `defaults: corpus CORPUS_DIR or ../shared/corpus, out DATA_DIR/models/domain-static, ${JSON.stringify(TRAIN_DEFAULTS)}\n`,
   );
   process.exit(0);
@@ -51,6 +56,10 @@ const summary = await trainDomainModel({
   learningRate: positiveNumberOrExit('learning-rate', values['learning-rate']),
   batchSize: positiveNumberOrExit('batch-size', values['batch-size']),
   temperature: positiveNumberOrExit('temperature', values.temperature),
+  citationsPerArticle: positiveNumberOrExit('citations-per-article', values['citations-per-article']),
+  citationsPerDocumentArticle: positiveNumberOrExit('citations-per-document-article', values['citations-per-document-article']),
+  citationRepeat: positiveNumberOrExit('citation-repeat', values['citation-repeat']),
+  skipPairs: listOrExit('skip-pairs', values['skip-pairs'], PAIR_KINDS),
   skipSvd: values['skip-svd'],
   skipContrastive: values['skip-contrastive'],
   groupedBatches: values['random-batches'] ? false : undefined,

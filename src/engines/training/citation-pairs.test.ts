@@ -37,8 +37,17 @@ describe('citation-context pairs', () => {
             'Eine Vorschrift § 9999 BGB gibt es nicht, daher wird hier nichts gepaart und kein Satz übernommen.',
         ),
       },
-      // The same article cited again by another decision: a second context.
-      { ...decision, source_id: 'test-2', ecli: null, text: text('Der Vermieter haftet nicht, wenn der Mieter den Schimmel selbst verursacht hat; eine Minderung gemäß § 536 BGB scheidet dann aus.') },
+      // The same article cited again by another decision: a second context; and a third time
+      // further on in that decision (kept only with more than one context per citing document).
+      {
+        ...decision,
+        source_id: 'test-2',
+        ecli: null,
+        text: text(
+          'Der Vermieter haftet nicht, wenn der Mieter den Schimmel selbst verursacht hat; eine Minderung gemäß § 536 BGB scheidet dann aus. ' +
+            'Auch der Lärm der Baustelle nebenan mindert die Miete nach § 536 BGB nur, wenn er die Wohnung erheblich beeinträchtigt.',
+        ),
+      },
     ];
     await mkdir(path.join(dir, 'documents', 'case_law'), { recursive: true });
     await writeFile(path.join(dir, 'documents', 'case_law', 'DE-Test.jsonl.gz'), gzipLines(decisions));
@@ -69,6 +78,15 @@ describe('citation-context pairs', () => {
     const corpus = await buildCorpusPairs(dir, { seed: 1, holdOutEvery: 1 });
     expect(corpus.train.filter((p) => p.kind === 'citation')).toHaveLength(0);
     expect(corpus.heldOut.filter((p) => p.kind === 'citation')).toHaveLength(2);
+  });
+
+  it('keeps more than one context of an article per citing document, and caps the contexts of an article, when told', async () => {
+    const contexts = async (limits: { citationsPerDocumentArticle?: number; citationsPerArticle?: number }) =>
+      (await buildCorpusPairs(dir, { seed: 1, holdOutEvery: 1_000_000, ...limits })).train.filter((p) => p.kind === 'citation').map((p) => p.anchor);
+    const twoPerDocument = await contexts({ citationsPerDocumentArticle: 2 });
+    expect(twoPerDocument).toHaveLength(3);
+    expect(twoPerDocument[2]).toBe('Auch der Lärm der Baustelle nebenan mindert die Miete nach nur, wenn er die Wohnung erheblich beeinträchtigt.');
+    expect(await contexts({ citationsPerDocumentArticle: 2, citationsPerArticle: 2 })).toEqual(twoPerDocument.slice(0, 2));
   });
 
   it('can be turned off', async () => {

@@ -31,11 +31,13 @@ const SENTENCE_END = /[.!?]\s+(?=\p{Lu})|\n\s*\n/gu;
 export interface CitationPairLimits {
   /** Contexts kept per cited article (the first ones in corpus order): GDPR Art. 6 must not drown the rest. */
   perArticle: number;
-  /** Contexts kept per citing document. */
+  /** Articles whose contexts are kept per citing document. */
   perDocument: number;
+  /** Contexts of one article kept per citing document (a judgment cites its key provision in several places). */
+  perDocumentArticle: number;
 }
 
-export const DEFAULT_CITATION_LIMITS: CitationPairLimits = { perArticle: 12, perDocument: 30 };
+export const DEFAULT_CITATION_LIMITS: CitationPairLimits = { perArticle: 12, perDocument: 30, perDocumentArticle: 1 };
 
 /** The resolver's reference index over a corpus's document metadata (one pass over the files). */
 export async function referenceIndexOfCorpus(files: CorpusFile[], signal?: AbortSignal): Promise<ReferenceIndex> {
@@ -92,9 +94,11 @@ export class CitationContexts {
 
   collect(doc: LegalDocument): void {
     const hints = { country: doc.country ?? null, type: 'legislation' as const };
-    const seen = new Set<string>();
+    /** Contexts kept of each article cited by this document. */
+    const seen = new Map<string, number>();
+    let full = 0;
     const text = doc.text.slice(0, SCAN_LIMIT);
-    for (let at = 0; at < text.length && seen.size < this.limits.perDocument; ) {
+    for (let at = 0; at < text.length && !(seen.size >= this.limits.perDocument && full === seen.size); ) {
       // Chunks end at a space, so a citation is rarely cut in two.
       let to = Math.min(text.length, at + SCAN_CHUNK);
       if (to < text.length) {
@@ -104,12 +108,14 @@ export class CitationContexts {
       const chunk = text.slice(at, to);
       for (const citation of findCitations(this.index, chunk, { hints, maxAnchors: ANCHORS_PER_CHUNK, now: NEVER_EXPIRES })) {
         const id = citation.doc.id;
-        if (seen.has(id) || seen.size >= this.limits.perDocument) continue;
+        const here = seen.get(id) ?? 0;
+        if (here >= this.limits.perDocumentArticle || (here === 0 && seen.size >= this.limits.perDocument)) continue;
         const kept = this.byArticle.get(id) ?? [];
         if (kept.length >= this.limits.perArticle) continue;
         const context = citationContext(chunk, citation.start, citation.end);
         if (!context) continue;
-        seen.add(id);
+        seen.set(id, here + 1);
+        if (here + 1 === this.limits.perDocumentArticle) full += 1;
         kept.push(context);
         this.byArticle.set(id, kept);
       }

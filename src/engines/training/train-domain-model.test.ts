@@ -106,6 +106,17 @@ describe('train:embeddings (domain model trainer)', () => {
     expect(trained.scale!.high).toBeGreaterThan(trained.scale!.low);
   }, 120_000);
 
+  it('leaves out the kinds of pairs it is told to', async () => {
+    const all = await trainDomainModel({ corpusDir: path.join(root, 'corpus'), outDir: path.join(root, 'all-pairs'), seed: 3, ...small, epochs: 1 });
+    const lines: string[] = [];
+    const some = await trainDomainModel({ corpusDir: path.join(root, 'corpus'), outDir: path.join(root, 'no-siblings'), seed: 3, ...small, epochs: 1, skipPairs: ['sibling'], log: (l) => lines.push(l) });
+    // Sibling pairs: 9 per part of 10 articles, 4 parts per act, 15 acts = 540 (a few held out).
+    expect(all.pairs.train - some.pairs.train).toBeGreaterThan(400);
+    const counts = lines.find((l) => l.includes('training pairs ('));
+    expect(counts).toContain('header');
+    expect(counts).not.toContain('sibling');
+  }, 60_000);
+
   it('tokenises exactly as the Hugging Face tokenizer.json it writes', async () => {
     const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'donnees', 'personnelles', 'article', 'l', '.', "'", 'emp', '##loy', '##eur', 'ss', 'strasse', '§', '1', '2', '3', '-', 'c', '##c'];
     const encoder = new WordPieceEncoder(vocab);

@@ -15,6 +15,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { evaluatePairs, toPairSet, trainContrastive, type PairSet } from './contrastive.js';
 import { createRandom, gaussian, randomizedSvd, type SparseRows } from './linalg.js';
+import { DEFAULT_CITATION_LIMITS } from './citation-pairs.js';
 import { buildCorpusPairs, type TextPair } from './training-pairs.js';
 import { buildVocabulary, SPECIAL_TOKENS, textWords, tokenizerJson, WordPieceEncoder } from './wordpiece.js';
 
@@ -36,6 +37,13 @@ export interface TrainOptions {
   passageTokens?: number;
   /** Batches of two runs of one act's (one source's) pairs: hard in-batch negatives (contrastive.ts). */
   groupedBatches?: boolean;
+  /** Citation contexts paired with one cited article at most, and taken from one citing document (citation-pairs.ts). */
+  citationsPerArticle?: number;
+  citationsPerDocumentArticle?: number;
+  /** Times each citation pair is seen per epoch (they are the pairs closest to how people ask). */
+  citationRepeat?: number;
+  /** Kinds of pairs left out of training and validation (for comparisons). */
+  skipPairs?: TextPair['kind'][];
   /** Skip the SVD initialisation (random initial vectors): for comparisons only. */
   skipSvd?: boolean;
   /** Skip contrastive fine-tuning (SVD vectors only): for comparisons only. */
@@ -76,7 +84,11 @@ export const TRAIN_DEFAULTS = {
   passageTokens: 160,
   maxMinutes: 25,
   groupedBatches: true,
-} as const;
+  citationsPerArticle: DEFAULT_CITATION_LIMITS.perArticle,
+  citationsPerDocumentArticle: DEFAULT_CITATION_LIMITS.perDocumentArticle,
+  citationRepeat: 1,
+  skipPairs: [] as TextPair['kind'][],
+};
 
 /** Trains and writes the model; the directory appears only when complete (written to a temp folder first). */
 export async function trainDomainModel(options: TrainOptions): Promise<TrainSummary> {
@@ -91,6 +103,8 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
   progress({ step: 'reading the corpus', fraction: 0 });
   const corpus = await buildCorpusPairs(o.corpusDir, {
     seed: o.seed,
+    citationsPerArticle: o.citationsPerArticle,
+    citationsPerDocumentArticle: o.citationsPerDocumentArticle,
     signal: options.signal,
     log,
     onDocument: (n, file) => {
@@ -98,6 +112,11 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
     },
   });
   if (options.signal?.aborted) throw new Error('training interrupted');
+  if (o.skipPairs.length > 0) {
+    const keep = (p: TextPair) => !o.skipPairs.includes(p.kind);
+    corpus.train = corpus.train.filter(keep);
+    corpus.heldOut = corpus.heldOut.filter(keep);
+  }
   if (corpus.train.length < 2) throw new Error(`train: too few training pairs in ${o.corpusDir} (${corpus.train.length})`);
   const kinds = new Map<string, number>();
   for (const p of corpus.train) kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + 1);
@@ -158,6 +177,9 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
         .map((p) => ({ anchor: encoder.encode(p.anchor, o.anchorTokens), passage: encoder.encode(p.passage, o.passageTokens), group: groupId(p.group), doc: p.doc }))
         .filter((p) => p.anchor.length > 0 && p.passage.length > 0),
     );
+  const citationPairs = corpus.train.filter((p) => p.kind === 'citation');
+  for (let r = 1; r < o.citationRepeat; r++) corpus.train.push(...citationPairs);
+  if (o.citationRepeat > 1) log(`train: each of the ${citationPairs.length.toLocaleString('en')} citation pairs seen ${o.citationRepeat} times per epoch`);
   const train = encodePairs(corpus.train);
   // A sample of held-out pairs spread over the corpus (every k-th), the same for a seed.
   const step = Math.max(1, Math.floor(corpus.heldOut.length / 1000));

@@ -25,12 +25,14 @@ import { chunkText } from '../../corpus/chunker.js';
 import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
 import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { createRandom } from './linalg.js';
-import { CitationContexts, referenceIndexOfCorpus } from './citation-pairs.js';
+import { CitationContexts, DEFAULT_CITATION_LIMITS, referenceIndexOfCorpus } from './citation-pairs.js';
+
+export const PAIR_KINDS = ['header', 'sibling', 'cloze', 'translation', 'citation'] as const;
 
 export interface TextPair {
   anchor: string;
   passage: string;
-  kind: 'header' | 'sibling' | 'cloze' | 'translation' | 'citation';
+  kind: (typeof PAIR_KINDS)[number];
   /** The pair's group: its act for an article, else its source (grouped batches draw negatives from it). */
   group: string;
   /** Index of the document the passage comes from. */
@@ -55,6 +57,10 @@ export interface PairOptions {
   holdOutEvery?: number;
   /** Pair citation contexts of decisions and guidance with the cited articles (default true). */
   citations?: boolean;
+  /** Citation contexts kept per cited article (default DEFAULT_CITATION_LIMITS.perArticle). */
+  citationsPerArticle?: number;
+  /** Citation contexts of one article kept per citing document (default 1). */
+  citationsPerDocumentArticle?: number;
   onDocument?: (count: number, file: string) => void;
   log?: (line: string) => void;
   signal?: AbortSignal;
@@ -102,7 +108,11 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
   let citing: CitationContexts | null = null;
   if (options.citations !== false) {
     options.log?.('train: reading the references of the corpus (citation contexts)');
-    citing = new CitationContexts(await referenceIndexOfCorpus(files, options.signal));
+    citing = new CitationContexts(await referenceIndexOfCorpus(files, options.signal), {
+      ...DEFAULT_CITATION_LIMITS,
+      ...(options.citationsPerArticle ? { perArticle: options.citationsPerArticle } : {}),
+      ...(options.citationsPerDocumentArticle ? { perDocumentArticle: options.citationsPerDocumentArticle } : {}),
+    });
   }
   /** Every article's first passage and pair fields, for its citation contexts. */
   const articles = new Map<string, CitedArticle>();

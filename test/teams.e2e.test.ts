@@ -410,6 +410,17 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
       expect((await api('GET', '/v1/team', undefined, as(owner))).body.workspace.seat_limit).toBe(4);
     });
 
+    it('is 502 when Stripe fails to change the quantity, and nothing changes here', async () => {
+      const { owner, subscriptionId } = await team(2);
+      // Two tries: the client's own retry and the first request.
+      stripeServer.failNext(2, 500, `/v1/subscriptions/${subscriptionId}`);
+      const res = await api('POST', '/v1/team/seats', { quantity: 5 }, as(owner));
+      expect(res.status).toBe(502);
+      expect(res.body.detail).toMatch(/payment provider answered 500 while (reading the subscription|changing the seat quantity)/);
+      expect(stripeServer.subscriptions.get(subscriptionId)!.items.data[0].quantity).toBe(2);
+      expect((await api('GET', '/v1/team', undefined, as(owner))).body.workspace.seat_limit).toBe(2);
+    });
+
     it('is 409 without a subscription to change', async () => {
       const { owner, workspaceId } = await team(2);
       await sql("update billing_subscription set status = 'canceled' where workspace_id = ?", [workspaceId]);

@@ -1,8 +1,9 @@
 /**
  * `npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N
- * --epochs N --max-minutes M …]` (`--help` lists every flag): trains the domain embedding model from a corpus folder and
- * writes it in the model2vec format (load it with `EMBEDDER=static:<out>`). Prints progress,
- * the training loss and the held-out pairs' recall@1 / MRR.
+ * --epochs N --max-minutes M …]` (`--help` lists every flag): trains the domain embedding
+ * model from a corpus folder and writes it in the model2vec format (load it with
+ * `EMBEDDER=static:<out>`). Prints progress, the training loss and the held-out pairs'
+ * recall@1 / MRR.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';

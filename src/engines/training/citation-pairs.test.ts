@@ -81,12 +81,12 @@ describe('citation-context pairs', () => {
   });
 
   it('keeps more than one context of an article per citing document, and caps the contexts of an article, when told', async () => {
-    const contexts = async (limits: { citationsPerDocumentArticle?: number; citationsPerArticle?: number }) =>
-      (await buildCorpusPairs(dir, { seed: 1, holdOutEvery: 1_000_000, ...limits })).train.filter((p) => p.kind === 'citation').map((p) => p.anchor);
-    const twoPerDocument = await contexts({ citationsPerDocumentArticle: 2 });
+    const contexts = async (citationLimits: { perDocumentArticle?: number; perArticle?: number }) =>
+      (await buildCorpusPairs(dir, { seed: 1, holdOutEvery: 1_000_000, citationLimits })).train.filter((p) => p.kind === 'citation').map((p) => p.anchor);
+    const twoPerDocument = await contexts({ perDocumentArticle: 2 });
     expect(twoPerDocument).toHaveLength(3);
     expect(twoPerDocument[2]).toBe('Auch der Lärm der Baustelle nebenan mindert die Miete nach nur, wenn er die Wohnung erheblich beeinträchtigt.');
-    expect(await contexts({ citationsPerDocumentArticle: 2, citationsPerArticle: 2 })).toEqual(twoPerDocument.slice(0, 2));
+    expect(await contexts({ perDocumentArticle: 2, perArticle: 2 })).toEqual(twoPerDocument.slice(0, 2));
   });
 
   it('can be turned off', async () => {

@@ -22,4 +22,3 @@ describe('grouped batches', () => {
     expect(groupedOrder(order, groups, 64, createRandom(7))).not.toEqual(groupedOrder(order, groups, 64, createRandom(8)));
   });
 });
-

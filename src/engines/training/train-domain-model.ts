@@ -35,7 +35,7 @@ export interface TrainOptions {
   /** Tokens of an anchor / a passage the trainer looks at. */
   anchorTokens?: number;
   passageTokens?: number;
-  /** Batches of two runs of one act's (one source's) pairs: hard in-batch negatives (contrastive.ts). */
+  /** Batches of runs of 64 pairs of one act (one source): hard in-batch negatives (contrastive.ts). */
   groupedBatches?: boolean;
   /** Citation contexts paired with one cited article at most, and taken from one citing document (citation-pairs.ts). */
   citationsPerArticle?: number;
@@ -103,8 +103,9 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
   progress({ step: 'reading the corpus', fraction: 0 });
   const corpus = await buildCorpusPairs(o.corpusDir, {
     seed: o.seed,
-    citationsPerArticle: o.citationsPerArticle,
-    citationsPerDocumentArticle: o.citationsPerDocumentArticle,
+    // Left-out citation pairs need no scan of the decisions for citations.
+    citations: !o.skipPairs.includes('citation'),
+    citationLimits: { perArticle: o.citationsPerArticle, perDocumentArticle: o.citationsPerDocumentArticle },
     signal: options.signal,
     log,
     onDocument: (n, file) => {

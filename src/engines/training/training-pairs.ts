@@ -25,7 +25,7 @@ import { chunkText } from '../../corpus/chunker.js';
 import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
 import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { createRandom } from './linalg.js';
-import { CitationContexts, DEFAULT_CITATION_LIMITS, referenceIndexOfCorpus } from './citation-pairs.js';
+import { CitationContexts, DEFAULT_CITATION_LIMITS, referenceIndexOfCorpus, type CitationPairLimits } from './citation-pairs.js';
 
 export const PAIR_KINDS = ['header', 'sibling', 'cloze', 'translation', 'citation'] as const;
 
@@ -57,10 +57,8 @@ export interface PairOptions {
   holdOutEvery?: number;
   /** Pair citation contexts of decisions and guidance with the cited articles (default true). */
   citations?: boolean;
-  /** Citation contexts kept per cited article (default DEFAULT_CITATION_LIMITS.perArticle). */
-  citationsPerArticle?: number;
-  /** Citation contexts of one article kept per citing document (default 1). */
-  citationsPerDocumentArticle?: number;
+  /** Limits of the citation contexts kept (each one DEFAULT_CITATION_LIMITS' when not given). */
+  citationLimits?: Partial<CitationPairLimits>;
   onDocument?: (count: number, file: string) => void;
   log?: (line: string) => void;
   signal?: AbortSignal;
@@ -108,11 +106,7 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
   let citing: CitationContexts | null = null;
   if (options.citations !== false) {
     options.log?.('train: reading the references of the corpus (citation contexts)');
-    citing = new CitationContexts(await referenceIndexOfCorpus(files, options.signal), {
-      ...DEFAULT_CITATION_LIMITS,
-      ...(options.citationsPerArticle ? { perArticle: options.citationsPerArticle } : {}),
-      ...(options.citationsPerDocumentArticle ? { perDocumentArticle: options.citationsPerDocumentArticle } : {}),
-    });
+    citing = new CitationContexts(await referenceIndexOfCorpus(files, options.signal), { ...DEFAULT_CITATION_LIMITS, ...options.citationLimits });
   }
   /** Every article's first passage and pair fields, for its citation contexts. */
   const articles = new Map<string, CitedArticle>();

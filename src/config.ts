@@ -51,6 +51,7 @@ const envSchema = z.object({
   PINECONE_HOST: z.url().optional(),
   PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   VECTOR_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  SEARCH_FEEDBACK_PASSAGES: z.coerce.number().int().min(0).max(20).default(3),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_ON_START: booleanFlag.default(true),
   RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
@@ -231,6 +232,8 @@ export interface Config {
   pinecone: PineconeSettings | null;
   /** Wall-time budget of the vector leg of one search (VECTOR_TIMEOUT_MS; 0 = none): past it, keyword results, `degraded: ["vector"]`. */
   vectorTimeoutMs: number;
+  /** Keyword passages the vector leg's query moves towards (SEARCH_FEEDBACK_PASSAGES; 0 = off): relevance feedback, see search.service.ts. */
+  searchFeedbackPassages: number;
   /** The built web dashboard served at /dashboard (DASHBOARD_DIR; default dist/dashboard of the checkout). */
   dashboardDir: string;
   accounts: AccountsSettings;
@@ -393,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sse: { maxSessions: e.SSE_MAX_SESSIONS, maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT },
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
+    searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,
     dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     accounts: {
       sessionSecret: e.SESSION_SECRET,

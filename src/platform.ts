@@ -98,6 +98,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
     vectorTimeoutMs: config.vectorTimeoutMs,
+    feedbackPassages: config.searchFeedbackPassages,
     logger,
     // the manifest lists the routes the app mounts (one list: src/rest/rest-api.ts)
     endpoints: () => [...app.rest.operations(), 'POST /graphql'],

@@ -99,6 +99,16 @@ describe('search explained, and German compounds', () => {
       if (alpha < 1) expect(hits.some((h) => h.score_parts.keyword_score !== null)).toBe(true);
       if (alpha > 0) expect(hits.some((h) => h.score_parts.semantic_score !== null)).toBe(true);
       if (alpha === 0) expect(hits.every((h) => h.score_parts.semantic_score === null)).toBe(true);
+      // Relevance feedback: with both legs, the vector leg's query moved towards the keyword
+      // leg's best hits (the same for every hit of the answer); alone, each leg is its own.
+      const feedback = hits[0].score_parts.semantic_feedback;
+      if (alpha > 0 && alpha < 1) {
+        expect(feedback).toEqual({ weight: 0.5, documents: expect.any(Array) });
+        expect(feedback.documents.length).toBeGreaterThan(0);
+        expect(hits.every((h) => JSON.stringify(h.score_parts.semantic_feedback) === JSON.stringify(feedback))).toBe(true);
+      } else {
+        expect(hits.every((h) => h.score_parts.semantic_feedback === null)).toBe(true);
+      }
     }
   });
 

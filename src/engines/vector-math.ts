@@ -19,3 +19,20 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   }
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
+
+/**
+ * A query vector moved towards passages judged relevant (Rocchio's relevance feedback, with
+ * only positive examples): `normalize(q / |q| + weight · Σp / |Σp|)`. With no passages (or
+ * only zero vectors) it is the normalised query.
+ */
+export function feedbackQuery(query: Float32Array, passages: ArrayLike<number>[], weight: number): Float32Array {
+  const sum = new Float32Array(query.length);
+  for (const p of passages) for (let i = 0; i < sum.length; i++) sum[i] += p[i] ?? 0;
+  const nq = norm(query) || 1;
+  const ns = norm(sum);
+  const out = new Float32Array(query.length);
+  for (let i = 0; i < out.length; i++) out[i] = query[i] / nq + (ns > 0 ? (weight * sum[i]) / ns : 0);
+  const n = norm(out) || 1;
+  for (let i = 0; i < out.length; i++) out[i] /= n;
+  return out;
+}

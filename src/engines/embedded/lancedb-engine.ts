@@ -40,7 +40,7 @@ import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../..
 import type { CompoundVocabulary } from '../compounds.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { buildWhere, inLists, nullableString, plainRows } from './lancedb-filters.js';
-import { chunkContents, keywordSearch, vectorScoresOf, vectorSearch } from './lancedb-search.js';
+import { chunkContents, keywordSearch, passageVectorsOf, vectorScoresOf, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
@@ -241,6 +241,14 @@ export class LanceDbEngine implements SearchEngine {
     const { table, meta } = this.generations;
     if (!table) return [];
     return vectorScoresOf({ table, dimension: meta.dimension }, vector, hits);
+  }
+
+  async passageVectors(chunkIds: string[]): Promise<Float32Array[]> {
+    this.requireOpen();
+    await this.loadMeta();
+    const { table } = this.generations;
+    if (!table) return [];
+    return passageVectorsOf(table, chunkIds);
   }
 
   async passages(chunkIds: string[]): Promise<Map<string, string>> {

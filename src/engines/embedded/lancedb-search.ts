@@ -132,6 +132,16 @@ export async function vectorScoresOf(
   return collapse(rows).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id }));
 }
 
+/** The stored vectors of these chunks, in the order asked (unknown ids absent). */
+export async function passageVectorsOf(table: lancedb.Table, chunkIds: string[]): Promise<Float32Array[]> {
+  const byId = new Map<string, Float32Array>();
+  for (const where of inLists('chunk_id', [...new Set(chunkIds)])) {
+    const rows = await plainRows<{ chunk_id: string; vector: { toArray(): Float32Array } }>(table.query().where(where).select(['chunk_id', 'vector']));
+    for (const r of rows) byId.set(r.chunk_id, Float32Array.from(r.vector.toArray()));
+  }
+  return chunkIds.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+}
+
 /** Chunks a score completion reads at most per batch of documents (an act's chunks are its articles'). */
 const MAX_SCORED_CHUNKS = 20_000;
 

@@ -43,6 +43,8 @@ export interface LegalDataDeps {
   resolveTimeoutMs?: number;
   /** Wall-time budget of a search's vector leg (VECTOR_TIMEOUT_MS); past it the search is keyword-only and says `degraded`. */
   vectorTimeoutMs?: number;
+  /** Keyword passages the vector leg's query moves towards (SEARCH_FEEDBACK_PASSAGES). */
+  feedbackPassages?: number;
   /** Where a degraded search is reported. */
   logger?: Logger;
 }
@@ -135,7 +137,7 @@ export class LegalDataService implements LegalDataApi {
     const metadata = (ids: string[]) => this.resolver.documentMetadata(ids);
     const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
     return this.deps.usage.charge(ctx, 'search', () =>
-      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, places, metadata, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, logger: this.deps.logger }, input, timer),
+      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, places, metadata, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger }, input, timer),
     );
   }
 

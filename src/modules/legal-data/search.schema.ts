@@ -74,6 +74,13 @@ export const scorePartsSchema = z
       .nullable()
       .describe('Section context boost: leg = (1 - weight) * normalized + weight * section best; null when the document sits in no section.'),
     cited_provision: z.boolean().describe('The query cites this provision: it entered both legs with their top score.'),
+    semantic_feedback: z
+      .object({
+        weight: z.number(),
+        documents: z.array(z.string()).describe('Ids of the keyword leg\'s best hits whose passages the query vector moved towards.'),
+      })
+      .nullable()
+      .describe('Relevance feedback: semantic_score is the cosine with normalize(q / |q| + weight * normalize(sum of those passages\' vectors)); null when the vector leg used the query alone.'),
     keyword: z.number().describe('Keyword part after section context.'),
     semantic: z.number().describe('Semantic part after section context.'),
     alpha: z.number().describe('Alpha the fusion used (0 when the vector leg was off).'),

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { LanceDbEngine } from '../../engines/embedded/lancedb-engine.js';
 import type { LegalDocument } from './legal-document.js';
-import { search } from './search.service.js';
+import { FEEDBACK_WEIGHT, search } from './search.service.js';
+import { feedbackQuery } from '../../engines/vector-math.js';
 import { ReferenceIndex } from './resolver/reference-index.js';
 import type { Embedder } from '../../engines/embedder.js';
 import { loadStaticEmbedder } from '../../engines/embedders/static-embedder.js';
@@ -166,8 +167,9 @@ describe('search: each leg scores the candidates only the other leg found', () =
       vectorSearch: async (v: Float32Array, f: typeof filters, limit: number) => (await engine.vectorSearch(v, f, limit)).slice(0, 1),
     });
     const request = { q: query, namespace: 'legislation', alpha: 0.7, top_k: 10, explain: true };
-    const full = await search({ engine, embedder }, request);
-    const narrowed = await search({ engine: narrow, embedder }, request);
+    // (without relevance feedback, which would move each search's query differently: tested below)
+    const full = await search({ engine, embedder, feedbackPassages: 0 }, request);
+    const narrowed = await search({ engine: narrow, embedder, feedbackPassages: 0 }, request);
     const parts = (r: typeof full) => new Map(r.hits.map((h) => [h.id, h.score_parts!]));
     const [fullParts, narrowParts] = [parts(full), parts(narrowed)];
     const [kwBest] = await engine.keywordSearch(query, filters, 1);
@@ -179,5 +181,32 @@ describe('search: each leg scores the candidates only the other leg found', () =
     expect(completed.fused).toBeCloseTo(fullParts.get(kwBest.docId)!.fused, 5);
     // the vector leg's own best is not completed the other way: the keyword leg did not rank it
     expect(narrowParts.get(vBest.docId)!.keyword_score).toBeNull();
+  });
+
+  it('relevance feedback: the vector leg scores every candidate against the query moved towards the keyword leg\'s best passages', async () => {
+    const request = { q: query, namespace: 'legislation', alpha: 0.7, top_k: 10, explain: true };
+    const [vector] = await embedder.embedQueries([query]);
+    const keywordBest = await engine.keywordSearch(query, filters, 50);
+    const fed = await search({ engine, embedder, feedbackPassages: 2 }, request);
+    const plain = await search({ engine, embedder, feedbackPassages: 0 }, request);
+
+    const feedback = fed.hits[0].score_parts!.semantic_feedback!;
+    expect(feedback.weight).toBe(FEEDBACK_WEIGHT);
+    expect(feedback.documents).toEqual(keywordBest.slice(0, 2).map((h) => h.docId));
+    const moved = feedbackQuery(vector, await engine.passageVectors(keywordBest.slice(0, 2).map((h) => h.chunkId!)), FEEDBACK_WEIGHT);
+    // every document of both legs carries its cosine with the moved query: what the engine says of it
+    const expected = new Map((await engine.vectorScores(moved, docs.map((d) => ({ docId: d.id, score: 0, passage: '' })))).map((h) => [h.docId, h.score]));
+    expect(fed.hits.map((h) => h.id).sort()).toEqual(plain.hits.map((h) => h.id).sort());
+    for (const h of fed.hits) {
+      expect(h.score_parts!.semantic_feedback).toEqual(feedback);
+      expect(h.score_parts!.semantic_score).toBeCloseTo(expected.get(h.id)!, 5);
+    }
+    // the keyword leg's best passages are nearer the moved query than the question alone
+    const plainParts = new Map(plain.hits.map((h) => [h.id, h.score_parts!]));
+    for (const id of feedback.documents) expect(expected.get(id)!).toBeGreaterThan(plainParts.get(id)!.semantic_score!);
+    expect(plain.hits.every((h) => h.score_parts!.semantic_feedback === null)).toBe(true);
+    // alpha 1 runs no keyword leg: nothing to learn from, the vector leg is the model's alone
+    const semanticOnly = await search({ engine, embedder, feedbackPassages: 2 }, { ...request, alpha: 1 });
+    expect(semanticOnly.hits.every((h) => h.score_parts!.semantic_feedback === null)).toBe(true);
   });
 });

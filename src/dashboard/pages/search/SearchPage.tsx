@@ -410,6 +410,7 @@ interface ScoreParts {
   fused: number;
   cited_provision: boolean;
   section_context: { weight: number } | null;
+  semantic_feedback?: { weight: number; documents: string[] } | null;
 }
 
 function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts | null | undefined }) {
@@ -420,6 +421,7 @@ function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts |
       score {f(parts.fused)} = {parts.alpha} × semantic {f(parts.semantic)} + {Number((1 - parts.alpha).toFixed(2))} × keyword {f(parts.keyword)}
       {parts.cited_provision && ' · cited provision'}
       {parts.section_context && ' · section context'}
+      {parts.semantic_feedback && ' · semantic leg guided by the best keyword hits'}
     </span>
   );
 }

@@ -145,12 +145,13 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   const vectorFailed = vectorHits === null;
   // The vector leg scores every candidate against the query moved towards the keyword leg's best
   // passages; without feedback, it scores the candidates only the keyword leg found, so the fusion weighs them.
-  const feedback = !vectorFailed && keywordOn ? await feedbackLeg(deps, keywordFirst, vectorFound!, timer) : null;
-  const semanticLeg = feedback
-    ? feedback.hits
-    : !vectorFailed && keywordOn
-      ? await completeSemanticLeg(deps.engine, keywordFirst, vectorFound!, timer)
-      : (vectorHits ?? []);
+  let semanticLeg = vectorHits ?? [];
+  let feedback: SemanticFeedback | null = null;
+  if (!vectorFailed && keywordOn) {
+    const fed = await feedbackLeg(deps, keywordFirst, vectorFound!, timer);
+    feedback = fed?.feedback ?? null;
+    semanticLeg = fed?.hits ?? (await completeSemanticLeg(deps.engine, keywordFirst, vectorFound!, timer));
+  }
   const keywordLeg = vectorFailed && !keywordOn ? await timer.time('keyword', () => deps.engine.keywordSearch(r.q, filters, limit)) : keywordFirst;
   if (vectorFailed) [semanticOn, alpha, keywordOn] = [false, 0, true];
   // A cited provision is a perfect match in each leg: the keyword leg's best score, the top of
@@ -169,8 +170,7 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   const chunkOf = new Map<string, string>();
   for (const h of semanticHits) if (h.chunkId) chunkOf.set(h.docId, h.chunkId);
   for (const h of keywordHits) if (h.chunkId) chunkOf.set(h.docId, h.chunkId);
-  const applied = feedback && semanticOn ? { weight: feedback.weight, documents: feedback.documents } : null;
-  return { fused, total, cited: new Set(cited.map((c) => c.docId)), vectorFailed, chunkOf, feedback: applied };
+  return { fused, total, cited: new Set(cited.map((c) => c.docId)), vectorFailed, chunkOf, feedback };
 }
 
 /**
@@ -190,11 +190,16 @@ async function completeSemanticLeg(
   timer: StageTimer,
 ): Promise<DocumentHit[]> {
   if (!semantic.vector || !engine.vectorScores) return semantic.hits;
-  const ranked = new Set(semantic.hits.map((h) => h.docId));
-  const unranked = keyword.filter((h) => !ranked.has(h.docId));
+  const unranked = keywordOnly(keyword, semantic.hits);
   if (unranked.length === 0) return semantic.hits;
   const more = await timer.time('semantic-fill', () => engine.vectorScores!(semantic.vector!, unranked)).catch(() => []);
   return [...semantic.hits, ...more];
+}
+
+/** The keyword leg's hits the vector leg did not rank. */
+function keywordOnly(keyword: DocumentHit[], semantic: DocumentHit[]): DocumentHit[] {
+  const ranked = new Set(semantic.map((h) => h.docId));
+  return keyword.filter((h) => !ranked.has(h.docId));
 }
 
 /**
@@ -216,7 +221,7 @@ async function feedbackLeg(
   keyword: DocumentHit[],
   semantic: { hits: DocumentHit[]; vector: Float32Array | null },
   timer: StageTimer,
-): Promise<(SemanticFeedback & { hits: DocumentHit[] }) | null> {
+): Promise<{ hits: DocumentHit[]; feedback: SemanticFeedback } | null> {
   const { engine } = deps;
   const count = deps.feedbackPassages ?? FEEDBACK_PASSAGES;
   const query = semantic.vector;
@@ -228,9 +233,9 @@ async function feedbackLeg(
       const passages = await engine.passageVectors!(best.map((h) => h.chunkId!));
       if (passages.length === 0) return null;
       const moved = feedbackQuery(query, passages, FEEDBACK_WEIGHT);
-      const ranked = new Set(semantic.hits.map((h) => h.docId));
-      const candidates = [...semantic.hits, ...keyword.filter((h) => !ranked.has(h.docId))];
-      return { hits: await engine.vectorScores!(moved, candidates), weight: FEEDBACK_WEIGHT, documents: best.map((h) => h.docId) };
+      const candidates = [...semantic.hits, ...keywordOnly(keyword, semantic.hits)];
+      const hits = await engine.vectorScores!(moved, candidates);
+      return { hits, feedback: { weight: FEEDBACK_WEIGHT, documents: best.map((h) => h.docId) } };
     });
   } catch {
     return null;
@@ -395,7 +400,7 @@ export function scoreParts(hit: FusedHit, cited: boolean, feedback: SemanticFeed
     semantic_normalized: p.semanticNormalized,
     section_context: inSection ? { weight: p.sectionWeight, keyword: p.keywordSection, semantic: p.semanticSection } : null,
     cited_provision: cited,
-    semantic_feedback: feedback && hit.parts.alpha > 0 ? { weight: feedback.weight, documents: feedback.documents } : null,
+    semantic_feedback: feedback,
     keyword: p.keywordFinal,
     semantic: p.semanticFinal,
     alpha: p.alpha,

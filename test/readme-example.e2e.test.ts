@@ -61,14 +61,15 @@ describe("the README's example search on the BGB, StGB, HGB, ZPO and GG", () => 
     }
   });
 
-  // KNOWN GAP (issue 17), kept visible: this test passes while § 823 is NOT in the top 3, and
-  // fails (asking to turn it into a plain `it`) once it is. Keyword-only, with compounds split
-  // on both sides, § 823 ranks 21st here: it matches "Schadensersatz" (schadens|ersatz|pflicht)
-  // and "Eigentums", but says "verletzt" where the question says "Verletzung" (Snowball stems
-  // `verletzt` and `verletz`), while §§ 280, 282, 249... carry Schadensersatz and
-  // (Pflicht)verletzung themselves. Compounds cannot bridge that; see docs/search.md.
-  it.failing('KNOWN GAP, expected to fail today (rank 21): ranks § 823 BGB in the top 3', async () => {
-    const hits = await search(README_REQUEST);
+  // Keyword-only, BM25 alone put § 823 21st: §§ 280, 282, 249... repeat "Schadensersatz" and
+  // (Pflicht)verletzung, while § 823 says "Ersatz des … Schadens", "verletzt" and "Eigentum".
+  // The compound split ("Schadensersatz" -> Schaden + Ersatz) and the coverage of the question
+  // bring it up: a passage holding a term of each of its three concepts keeps its BM25, the
+  // others lose a third, and the German verb forms count ("Verletzung" is covered by "verletzt").
+  it('ranks § 823 BGB in the top 3, a passage holding every concept of the question', async () => {
+    const res = await fetch(`${platform.url}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...README_REQUEST, explain: true }) });
+    const hits = ((await res.json()) as { hits: { source: string; source_id: string; score_parts: { keyword_coverage: { complete: boolean } } }[] }).hits;
     expect(rankOf823(hits)).toBeGreaterThan(0);
+    expect(hits[rankOf823(hits) - 1].score_parts.keyword_coverage.complete).toBe(true);
   });
 });

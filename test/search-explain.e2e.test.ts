@@ -112,6 +112,32 @@ describe('search explained, and German compounds', () => {
     }
   });
 
+  it('says whether the keyword passage holds every concept of the question, and scales the others', async () => {
+    const { hits } = await search({ q: README_QUERY, country: ['DE'], top_k: 50, alpha: 0, explain: true });
+    const found = hits.filter((h) => h.score_parts.keyword_score !== null);
+    expect(found.length).toBeGreaterThan(10);
+    for (const h of found) {
+      const coverage = h.score_parts.keyword_coverage;
+      expect(coverage.concepts).toBe(3); // Schadensersatz, Verletzung, Eigentum
+      expect(coverage.factor).toBeCloseTo(coverage.complete ? 1 : 2 / 3, 12);
+    }
+    // § 823 speaks of all three ("Ersatz des … Schadens", "verletzt", "Eigentum").
+    expect(found.find((h) => h.source_id === 'bgb/823')!.score_parts.keyword_coverage.complete).toBe(true);
+    expect(found.some((h) => !h.score_parts.keyword_coverage.complete)).toBe(true);
+    // A document holding every concept is found by each concept's words alone (the injury by
+    // the noun or by the verb's participle, § 823's "verletzt").
+    const complete = found.filter((h) => h.score_parts.keyword_coverage.complete).map((h) => h.id);
+    for (const words of [['Schadensersatz'], ['Verletzung', 'verletzt'], ['Eigentum']]) {
+      const ids = new Set<string>();
+      for (const word of words) {
+        const alone = await search({ q: word, country: ['DE'], top_k: 100, alpha: 0, explain: true });
+        for (const h of alone.hits) ids.add(h.id);
+        expect(alone.hits.every((h) => h.score_parts.keyword_coverage === null)).toBe(true); // one concept
+      }
+      expect(complete.filter((id) => !ids.has(id))).toEqual([]);
+    }
+  });
+
   it('says when a hit is a cited provision, and the section context it drew on', async () => {
     const { hits } = await search({ q: 'Haftung nach § 823 BGB', country: ['DE'], top_k: 10, explain: true });
     expect(hits[0].source_id).toBe('bgb/823');

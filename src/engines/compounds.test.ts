@@ -1,5 +1,5 @@
 import { CompoundVocabulary, VocabularyCounter, compoundLanguage } from './compounds.js';
-import { analyzeDocumentText, analyzeQuery, foldedWords } from './text-analysis.js';
+import { analyzeDocumentText, analyzeQuery, analyzeQueryConcepts, foldedWords } from './text-analysis.js';
 
 /** A vocabulary from passages, as the engine gathers it (counts = passages that use a word). */
 function vocabulary(passages: [string, string][]): CompoundVocabulary {
@@ -115,5 +115,15 @@ describe('compound splitting learned from the corpus vocabulary', () => {
     expect(plain).not.toContain('ersatz');
     expect(terms).toEqual(expect.arrayContaining([...plain, 'schad', 'ersatz', 'eigentumsverletz']));
     expect(analyzeQuery('damage compensation', { language: 'en', compounds: GERMAN })).toEqual(analyzeQuery('damage compensation', { language: 'en' }));
+  });
+
+  it("counts a compound's parts in its word's concept, and a joined compound in both words'", () => {
+    const { concepts } = analyzeQueryConcepts('Schadensersatz bei Verletzung des Eigentums', { language: 'de', compounds: GERMAN });
+    expect(concepts).toHaveLength(3);
+    const [damages, injury, property] = ['schadensersatz', 'verletzung', 'eigentums'].map((word) => concepts.find((c) => c.includes(word))!);
+    expect(damages).toEqual(expect.arrayContaining(['schad', 'ersatz']));
+    expect(injury).toContain('eigentumsverletz');
+    expect(property).toContain('eigentumsverletz');
+    expect(property).not.toContain('schad');
   });
 });

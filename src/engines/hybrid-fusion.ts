@@ -1,5 +1,5 @@
 /** Score fusion of the keyword and the vector leg (pure: no I/O, deterministic). */
-import type { DocumentHit } from './search-engine.js';
+import type { DocumentHit, KeywordCoverage } from './search-engine.js';
 
 export interface FusedHit {
   docId: string;
@@ -26,9 +26,11 @@ export interface FusedHit {
  */
 export interface FusionParts {
   alpha: number;
-  /** The leg's raw score (BM25; cosine similarity), null when that leg did not find the document. */
+  /** The leg's raw score (BM25 × coverage factor; cosine similarity), null when that leg did not find the document. */
   keywordRaw: number | null;
   semanticRaw: number | null;
+  /** Whether the keyword passage holds every concept of the query (null: one concept, or not found by that leg). */
+  keywordCoverage: KeywordCoverage | null;
   /** The query's best BM25 (the keyword normaliser); the model's cosine levels. */
   keywordBest: number;
   scale: SemanticScale;
@@ -48,6 +50,7 @@ interface Candidate {
   semantic: number;
   keywordRaw: number | null;
   semanticRaw: number | null;
+  keywordCoverage: KeywordCoverage | null;
   keywordNormalized: number;
   semanticNormalized: number;
   keywordSection: number | null;
@@ -122,6 +125,7 @@ export function fuseHybrid(
         semantic: 0,
         keywordRaw: null,
         semanticRaw: null,
+        keywordCoverage: null,
         keywordNormalized: 0,
         semanticNormalized: 0,
         keywordSection: null,
@@ -146,6 +150,7 @@ export function fuseHybrid(
       c.keywordRank = rank;
       c.keyword = max > 0 && Number.isFinite(h.score) ? Math.max(0, h.score) / max : 0;
       c.keywordRaw = h.score;
+      c.keywordCoverage = h.coverage ?? null;
       c.keywordNormalized = c.keyword;
       c.passage = h.passage;
     });
@@ -190,6 +195,7 @@ export function fuseHybrid(
       alpha: a,
       keywordRaw: c.keywordRaw,
       semanticRaw: c.semanticRaw,
+      keywordCoverage: c.keywordCoverage,
       keywordBest: max,
       scale,
       keywordNormalized: c.keywordNormalized,

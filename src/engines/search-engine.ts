@@ -34,6 +34,19 @@ export interface DocumentHit {
   passage: string;
   /** The best chunk, when the passage is deferred. */
   chunkId?: string;
+  /** Keyword leg: whether the passage holds every concept of the query, and what that did to its BM25. */
+  coverage?: KeywordCoverage;
+}
+
+/**
+ * Keyword leg, for a query of two concepts or more (its content words): `score` is the
+ * passage's BM25 × `factor`, 1 when the passage holds a term of every concept, else
+ * (concepts - 1) / concepts.
+ */
+export interface KeywordCoverage {
+  concepts: number;
+  complete: boolean;
+  factor: number;
 }
 
 /** A document's place inside its enclosing document (see `documentPlaces`). */

@@ -1,6 +1,7 @@
 import {
   analyzeDocumentText,
   analyzeQuery,
+  analyzeQueryConcepts,
   detectDocumentLanguage,
   foldToken,
   normalizeLanguage,
@@ -144,5 +145,35 @@ describe('queries match documents', () => {
 
   it('uses the given language only', () => {
     expect(analyzeQuery('contrats', { language: 'fr' })).toEqual(expect.arrayContaining(['contrats', 'contrat']));
+  });
+
+  it("covers a German question's noun with the statute's verb (Snowball keeps -t and -et), without scoring it twice", () => {
+    // The statute says "verletzt", "kündigt"; the question says "Verletzung", "Kündigung".
+    const concept = (query: string) => analyzeQueryConcepts(query, { language: 'de' }).concepts[0];
+    expect(concept('Verletzung')).toEqual(expect.arrayContaining(['verletz', 'verletzt']));
+    expect(concept('Kündigung')).toEqual(expect.arrayContaining(['kundig', 'kundigt']));
+    expect(concept('verpflichtet')).toEqual(expect.arrayContaining(['verpflichtet', 'verpflicht']));
+    expect(terms('Wer das Eigentum eines anderen verletzt', 'de')).toContain(concept('Verletzung').find((t) => t === 'verletzt'));
+    // The verb forms judge coverage only: the scored terms stay the stems.
+    expect(analyzeQuery('Verletzung', { language: 'de' })).not.toContain('verletzt');
+    // Short stems are left alone ("Wert" is not "wer"), and other languages too.
+    expect(concept('Wert')).toEqual(['wert']);
+    expect(analyzeQueryConcepts('lent', { language: 'en' }).concepts).toEqual([['lent']]);
+  });
+});
+
+describe('query concepts', () => {
+  it('groups the terms by the query word they stand for', () => {
+    const { terms, concepts } = analyzeQueryConcepts('Schadensersatz bei Verletzung des Eigentums', { language: 'de' });
+    expect(terms).toEqual(analyzeQuery('Schadensersatz bei Verletzung des Eigentums', { language: 'de' }));
+    expect(concepts).toHaveLength(3);
+    expect(concepts).toContainEqual(expect.arrayContaining(['verletzung', 'verletz', 'verletzt']));
+    expect(concepts).toContainEqual(expect.arrayContaining(['eigentums', 'eigentum']));
+    expect(concepts.flat()).toEqual(expect.arrayContaining(terms));
+  });
+
+  it('counts two forms of one word once, and none for stop words only', () => {
+    expect(analyzeQueryConcepts('contrat contrats', { language: 'fr' }).concepts).toHaveLength(1);
+    expect(analyzeQueryConcepts('the of')).toEqual({ terms: ['the', 'of'], concepts: [] });
   });
 });

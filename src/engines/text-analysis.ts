@@ -186,10 +186,29 @@ class Pipeline {
   private compoundMemo = new Map<string, string>();
   private compoundVocabulary: CompoundVocabulary | null = null;
 
+  private readonly germanStems: boolean;
+
   constructor(readonly language: string | null) {
     const algorithm = language ? STEMMER_BY_LANGUAGE[language] : undefined;
     this.stemmer = algorithm ? snowball.newStemmer(algorithm) : null;
     this.stopwords = language ? STOPWORDS[language] : undefined;
+    this.germanStems = algorithm === 'german';
+  }
+
+  /**
+   * The other stems of a German verb's forms. Snowball's German stemmer leaves the `-t` and
+   * `-et` of participles and third persons in place (`verletzt`, `kündigt`, `verpflichtet`)
+   * while it reduces the nouns and infinitives to the bare stem (`Verletzung`, `verletzen` ->
+   * `verletz`), so a question's noun never meets the statute's verb. A query stem's concept
+   * therefore also holds the stem with those endings added, and a stem ending in them also
+   * the stem without them (kept to stems long enough not to turn one word into another: `wert`
+   * is not `wer`).
+   */
+  verbForms(stem: string): string[] {
+    if (!this.germanStems || HAS_DIGIT_RE.test(stem)) return [];
+    if (stem.endsWith('et') && stem.length >= 6) return [stem.slice(0, -2)];
+    if (stem.endsWith('t')) return stem.length >= 6 ? [stem.slice(0, -1)] : [];
+    return stem.length >= 4 ? [`${stem}t`, `${stem}et`] : [];
   }
 
   /** Space-joined terms of one raw lowercased token ('' when it is dropped). */
@@ -410,52 +429,101 @@ export function analyzeDocumentText(
  * and compounds are added (the word itself stays).
  */
 export function analyzeQuery(query: string, options: { language?: string | null; compounds?: CompoundVocabulary | null } = {}): string[] {
+  return analyzeQueryConcepts(query, options).terms;
+}
+
+/** A query's terms, and the same terms grouped by the query word they stand for. */
+export interface QueryAnalysis {
+  /** Every distinct term (what {@link analyzeQuery} returns). */
+  terms: string[];
+  /**
+   * One group per distinct content word of the query: its folded form, its stems, its
+   * compound parts, the joined compounds it takes part in, and the other stems of its verb
+   * forms (these only here, not among the scored terms). A passage holding a term of every
+   * group speaks of every concept of the query. Empty when the query holds only stop words.
+   */
+  concepts: string[][];
+}
+
+/** {@link analyzeQuery}, with its terms grouped by the query word they stand for. */
+export function analyzeQueryConcepts(query: string, options: { language?: string | null; compounds?: CompoundVocabulary | null } = {}): QueryAnalysis {
   const languages = queryLanguages(query, options.language);
   const pipes = languages.map((l) => pipeline(l));
   const surface = pipeline(null);
   const tokens = query.toLowerCase().match(TOKEN_RE) ?? [];
   const terms = new Set<string>();
   const fallback = new Set<string>();
+  /** Raw token -> the terms of its concept. */
+  const concepts = new Map<string, Set<string>>();
+  const addTo = (concept: Set<string>, term: string) => {
+    terms.add(term);
+    concept.add(term);
+  };
   for (const raw of tokens) {
     const surfaceTerms = surface.analyze(raw);
     if (surfaceTerms === '') continue;
     for (const t of surfaceTerms.split(' ')) fallback.add(t);
     const perLanguage = pipes.map((p) => p.analyze(raw));
     if (perLanguage.some((t) => t === '')) continue; // a stopword in a plausible language
-    for (const t of surfaceTerms.split(' ')) terms.add(t);
-    for (const joined of perLanguage) for (const t of joined.split(' ')) terms.add(t);
+    const concept = concepts.get(raw) ?? new Set<string>();
+    concepts.set(raw, concept);
+    for (const t of surfaceTerms.split(' ')) addTo(concept, t);
+    perLanguage.forEach((joined, i) => {
+      for (const t of joined.split(' ')) {
+        addTo(concept, t);
+        // Coverage only: as scored terms they would count a concept twice where both forms occur.
+        for (const form of pipes[i].verbForms(t)) concept.add(form);
+      }
+    });
   }
-  if (options.compounds && terms.size > 0) {
-    for (const term of compoundTerms(tokens, languages, options.compounds)) terms.add(term);
+  if (terms.size === 0) return { terms: [...fallback], concepts: [] };
+  if (options.compounds) {
+    for (const { term, words } of compoundTerms(tokens, languages, options.compounds)) {
+      terms.add(term);
+      for (const raw of words) concepts.get(raw)?.add(term);
+    }
   }
-  return terms.size > 0 ? [...terms] : [...fallback];
+  return { terms: [...terms], concepts: withoutImpliedConcepts([...concepts.values()]) };
 }
 
-/** Stems of the compound parts and joined compounds of a query's words (see analyzeQuery). */
-export function compoundTerms(tokens: string[], languages: string[], compounds: CompoundVocabulary): string[] {
-  const out: string[] = [];
+/**
+ * The concepts, less those another one implies: a passage holding a term of `contrat` holds
+ * one of `contrat contrats` too, so two forms of one word count as one concept.
+ */
+function withoutImpliedConcepts(concepts: Set<string>[]): string[][] {
+  const implies = (a: Set<string>, b: Set<string>) => a.size <= b.size && [...a].every((t) => b.has(t));
+  const kept = concepts.filter((c, i) => !concepts.some((other, j) => j !== i && implies(other, c) && (other.size < c.size || j < i)));
+  return kept.map((c) => [...c]);
+}
+
+/**
+ * Stems of the compound parts and joined compounds of a query's words (see analyzeQuery), each
+ * with the raw query tokens it comes from (one for a part, two for a joined compound).
+ */
+export function compoundTerms(tokens: string[], languages: string[], compounds: CompoundVocabulary): { term: string; words: string[] }[] {
+  const out: { term: string; words: string[] }[] = [];
   for (const language of languages) {
     if (!compoundLanguage(language)) continue;
     const p = pipeline(language);
     // Content words in order (stop words between two words do not stop a join: "Ersatz des Schadens").
-    const words: string[] = [];
+    const words: { piece: string; raw: string }[] = [];
     for (const raw of tokens) {
       for (const piece of foldToken(raw)) {
         if (p.stopwords?.has(piece) || piece.length > MAX_TERM_LENGTH) continue;
-        words.push(piece);
+        words.push({ piece, raw });
       }
     }
-    for (const word of words) {
-      for (const part of compounds.pieces(word, language, p.isStopword) ?? []) {
+    for (const { piece, raw } of words) {
+      for (const part of compounds.pieces(piece, language, p.isStopword) ?? []) {
         const t = p.term(part);
-        if (t) out.push(t);
+        if (t) out.push({ term: t, words: [raw] });
       }
     }
     for (let i = 0; i + 1 < words.length; i++) {
-      const joined = compounds.join(words[i], words[i + 1], language);
+      const joined = compounds.join(words[i].piece, words[i + 1].piece, language);
       if (joined) {
         const t = p.term(joined);
-        if (t) out.push(t);
+        if (t) out.push({ term: t, words: [words[i].raw, words[i + 1].raw] });
       }
     }
   }

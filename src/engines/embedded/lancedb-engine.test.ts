@@ -162,6 +162,29 @@ describe('LanceDbEngine', () => {
     await engine.deleteDocuments([doc.id]);
   });
 
+  it('ranks the passage holding every word of the question above one repeating some of them', async () => {
+    const repeats = makeDoc({ source: 'XX/Test', source_id: 'repeats', title: 'Hedgehog', text: 'x', language: 'en' });
+    const covers = makeDoc({ source: 'XX/Test', source_id: 'covers', title: 'Ferret', text: 'x', language: 'en' });
+    await engine.upsertDocuments([
+      input(repeats, ['walrus walrus walrus narwhal narwhal narwhal']),
+      input(covers, ['walrus narwhal and a lonely puffin among many other words of a longer passage']),
+    ]);
+    try {
+      // BM25 alone prefers the repetitions: one word of the question is enough to see it.
+      const twoWords = await engine.keywordSearch('walrus narwhal', legislation, 10);
+      expect(ids(twoWords)).toEqual([repeats.id, covers.id]);
+      expect(twoWords.every((h) => h.coverage?.complete === true && h.coverage.factor === 1)).toBe(true);
+      const hits = await engine.keywordSearch('walrus narwhal puffin', legislation, 10);
+      expect(ids(hits)).toEqual([covers.id, repeats.id]);
+      expect(hits[0].coverage).toEqual({ concepts: 3, complete: true, factor: 1 });
+      expect(hits[1].coverage).toEqual({ concepts: 3, complete: false, factor: 2 / 3 });
+      // One concept: nothing to cover.
+      expect((await engine.keywordSearch('walrus', legislation, 10)).every((h) => h.coverage === undefined)).toBe(true);
+    } finally {
+      await engine.deleteDocuments([repeats.id, covers.id]);
+    }
+  });
+
   it('applies every filter to the keyword leg', async () => {
     const q = 'Schadensersatz dommages contrat Vertrag';
     expect(ids(await engine.keywordSearch(q, { namespace: 'case_law' }, 10)).sort()).toEqual([BGH.id, PARIS.id].sort());

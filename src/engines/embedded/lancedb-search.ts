@@ -4,9 +4,9 @@
  * filters and collapsed to each document's best passage. The fusion happens in the service.
  */
 import * as lancedb from '@lancedb/lancedb';
-import type { DocumentHit, EngineFilters } from '../search-engine.js';
+import type { DocumentHit, EngineFilters, KeywordCoverage } from '../search-engine.js';
 import type { CompoundVocabulary } from '../compounds.js';
-import { analyzeQuery } from '../text-analysis.js';
+import { analyzeQueryConcepts } from '../text-analysis.js';
 import { buildWhere, inLists, plainRows } from './lancedb-filters.js';
 import { FTS_COLUMN } from './lancedb-tables.js';
 import { cosine, norm } from '../vector-math.js';
@@ -27,6 +27,13 @@ function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
  * The keyword leg: each document's best chunk by BM25 over the analysed terms, best first. The
  * hits name their chunk (`chunkId`) and carry no passage: the service reads the passages of
  * the hits it returns only (`LanceDbEngine.passages`), not those of every candidate.
+ *
+ * Coverage: BM25 adds up the terms a passage holds, so a passage that repeats two of a
+ * question's words can outscore the one passage that speaks of all of them. With two concepts
+ * or more (see analyzeQueryConcepts), a second query asks which passages hold a term of every
+ * concept; the others, which miss at least one, have their score multiplied by
+ * (concepts - 1) / concepts (the classic coordination factor, at its most lenient since
+ * the missing count is not known). See {@link keywordCoverage}.
  */
 export async function keywordSearch(
   chunks: lancedb.Table,
@@ -36,26 +43,52 @@ export async function keywordSearch(
   compounds: CompoundVocabulary | null = null,
 ): Promise<DocumentHit[]> {
   if (limit <= 0) return [];
-  const terms = analyzeQuery(query, { language: filters.language ?? null, compounds });
+  const { terms, concepts } = analyzeQueryConcepts(query, { language: filters.language ?? null, compounds });
   if (terms.length === 0) return [];
   const where = buildWhere(filters);
-  const text = terms.join(' ');
+  const search = (fts: lancedb.FullTextQuery, k: number) =>
+    plainRows<KeywordRow>(chunks.query().fullTextSearch(fts).where(where).select(['chunk_id', 'doc_id', '_score']).limit(k));
+  const anyTerm = new lancedb.MatchQuery(terms.join(' '), FTS_COLUMN, { operator: lancedb.Operator.Or });
+  const everyConcept =
+    concepts.length >= 2
+      ? new lancedb.BooleanQuery(concepts.map((group) => [lancedb.Occur.Must, new lancedb.MatchQuery(group.join(' '), FTS_COLUMN, { operator: lancedb.Operator.Or })]))
+      : null;
   let k = Math.max(limit * 4, 20);
   for (;;) {
-    const rows = await plainRows<{ chunk_id: string; doc_id: string; _score: number }>(
-      chunks
-      .query()
-      .fullTextSearch(new lancedb.MatchQuery(text, FTS_COLUMN, { operator: lancedb.Operator.Or }))
-      .where(where)
-      .select(['chunk_id', 'doc_id', '_score'])
-      .limit(k),
-    );
-    const best = collapse(rows);
+    const [rows, complete] = await Promise.all([search(anyTerm, k), everyConcept ? search(everyConcept, k) : Promise.resolve([])]);
+    const best = collapse(withCoverage(rows, complete, concepts.length));
     if (best.length >= limit || rows.length < k || k >= limit * 64) {
-      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: Number(r._score), passage: '', chunkId: r.chunk_id }));
+      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id, coverage: r.coverage }));
     }
     k *= 4;
   }
+}
+
+interface KeywordRow {
+  chunk_id: string;
+  doc_id: string;
+  _score: number;
+}
+
+/** The coverage of a keyword hit (see keywordSearch), or undefined for a one-concept query. */
+export function keywordCoverage(concepts: number, complete: boolean): KeywordCoverage | undefined {
+  if (concepts < 2) return undefined;
+  return { concepts, complete, factor: complete ? 1 : (concepts - 1) / concepts };
+}
+
+/**
+ * The passages of both queries with their coverage and scored BM25 × factor, best first: those
+ * holding every concept keep their BM25 (it is the same in both queries), the others' is scaled.
+ */
+function withCoverage(rows: KeywordRow[], complete: KeywordRow[], concepts: number) {
+  const scored = new Map<string, { chunk_id: string; doc_id: string; score: number; coverage: KeywordCoverage | undefined }>();
+  const completeIds = new Set(complete.map((r) => r.chunk_id));
+  for (const r of [...complete, ...rows]) {
+    if (scored.has(r.chunk_id)) continue;
+    const coverage = keywordCoverage(concepts, completeIds.has(r.chunk_id));
+    scored.set(r.chunk_id, { chunk_id: r.chunk_id, doc_id: r.doc_id, score: Number(r._score) * (coverage?.factor ?? 1), coverage });
+  }
+  return [...scored.values()].sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -57,7 +57,15 @@ const nullableNumber = z.number().nullable();
 /** Extension: every number behind a hit's score (src/engines/hybrid-fusion.ts, FusionParts). */
 export const scorePartsSchema = z
   .object({
-    keyword_score: nullableNumber.describe('Raw BM25 of the best passage; null when the keyword leg did not find the document.'),
+    keyword_score: nullableNumber.describe('BM25 of the best passage × keyword_coverage.factor; null when the keyword leg did not find the document.'),
+    keyword_coverage: z
+      .object({
+        concepts: z.number().int().describe('Content words of the query (a word and its forms, stems, compound parts count once).'),
+        complete: z.boolean().describe('The passage holds a term of every concept.'),
+        factor: z.number().describe('1 when complete, else (concepts - 1) / concepts.'),
+      })
+      .nullable()
+      .describe('Coverage of the query by the keyword passage; null for a one-concept query, when the keyword leg did not find the document, or on an engine that does not weigh it.'),
     semantic_score: nullableNumber.describe('Raw cosine similarity of the best passage; null when the vector leg did not find the document.'),
     keyword_best: z.number().describe('Best BM25 of the query (keyword_normalized = keyword_score / keyword_best).'),
     semantic_scale: z

@@ -393,6 +393,7 @@ export function scoreParts(hit: FusedHit, cited: boolean, feedback: SemanticFeed
   const inSection = p.sectionWeight > 0;
   return {
     keyword_score: p.keywordRaw,
+    keyword_coverage: p.keywordCoverage,
     semantic_score: p.semanticRaw,
     keyword_best: p.keywordBest,
     semantic_scale: { low: p.scale.low, high: p.scale.high },

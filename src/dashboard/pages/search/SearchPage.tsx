@@ -411,6 +411,7 @@ interface ScoreParts {
   cited_provision: boolean;
   section_context: { weight: number } | null;
   semantic_feedback?: { weight: number; documents: string[] } | null;
+  keyword_coverage?: { concepts: number; complete: boolean; factor: number } | null;
 }
 
 function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts | null | undefined }) {
@@ -422,6 +423,7 @@ function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts |
       {parts.cited_provision && ' · cited provision'}
       {parts.section_context && ' · section context'}
       {parts.semantic_feedback && ' · semantic leg guided by the best keyword hits'}
+      {parts.keyword_coverage && !parts.keyword_coverage.complete && ` · keyword × ${f(parts.keyword_coverage.factor)}: the passage misses a word of the question`}
     </span>
   );
 }

@@ -64,8 +64,8 @@ describe("the README's example search on the BGB, StGB, HGB, ZPO and GG", () => 
   // Keyword-only, BM25 alone put § 823 21st: §§ 280, 282, 249... repeat "Schadensersatz" and
   // (Pflicht)verletzung, while § 823 says "Ersatz des … Schadens", "verletzt" and "Eigentum".
   // The compound split ("Schadensersatz" -> Schaden + Ersatz) and the coverage of the question
-  // bring it up: a passage holding a term of each of its three concepts keeps its BM25, the
-  // others lose a third, and the German verb forms count ("Verletzung" is covered by "verletzt").
+  // bring it up: a passage holding a term of each of its three concepts scores by all of them,
+  // German verb forms included ("Verletzung" is covered by "verletzt"); the others lose a third.
   it('ranks § 823 BGB in the top 3, a passage holding every concept of the question', async () => {
     const res = await fetch(`${platform.url}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...README_REQUEST, explain: true }) });
     const hits = ((await res.json()) as { hits: { source: string; source_id: string; score_parts: { keyword_coverage: { complete: boolean } } }[] }).hits;

@@ -30,10 +30,11 @@ function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
  *
  * Coverage: BM25 adds up the terms a passage holds, so a passage that repeats two of a
  * question's words can outscore the one passage that speaks of all of them. With two concepts
- * or more (see analyzeQueryConcepts), a second query asks which passages hold a term of every
- * concept; the others, which miss at least one, have their score multiplied by
- * (concepts - 1) / concepts (the classic coordination factor, at its most lenient since
- * the missing count is not known). See {@link keywordCoverage}.
+ * or more (see analyzeQueryConcepts), a second query, run beside the first, asks which
+ * passages hold a term of every concept and scores them by all their concepts' terms; the
+ * others, which miss at least one, have their OR score multiplied by (concepts - 1) / concepts
+ * (the classic coordination factor, at its most lenient since the missing count is not
+ * known). See {@link keywordCoverage}.
  */
 export async function keywordSearch(
   chunks: lancedb.Table,
@@ -80,8 +81,9 @@ export function keywordCoverage(concepts: number, complete: boolean): KeywordCov
 }
 
 /**
- * The passages of both queries with their coverage and scored BM25 × factor, best first: those
- * holding every concept keep their BM25 (it is the same in both queries), the others' is scaled.
+ * The passages of both queries with their coverage and scored BM25 × factor, best first. Those
+ * holding every concept score by the coverage query (BM25 of all their concepts' terms, the
+ * German verb forms among them); the others by the OR query, scaled.
  */
 function withCoverage(rows: KeywordRow[], complete: KeywordRow[], concepts: number) {
   const scored = new Map<string, { chunk_id: string; doc_id: string; score: number; coverage: KeywordCoverage | undefined }>();

@@ -57,7 +57,7 @@ const nullableNumber = z.number().nullable();
 /** Extension: every number behind a hit's score (src/engines/hybrid-fusion.ts, FusionParts). */
 export const scorePartsSchema = z
   .object({
-    keyword_score: nullableNumber.describe('BM25 of the best passage × keyword_coverage.factor; null when the keyword leg did not find the document.'),
+    keyword_score: nullableNumber.describe('BM25 of the best passage × keyword_coverage.factor (a passage holding every concept of the query: its BM25 over all their terms, German verb forms included); null when the keyword leg did not find the document.'),
     keyword_coverage: z
       .object({
         concepts: z.number().int().describe('Content words of the query (a word and its forms, stems, compound parts count once).'),

@@ -9,6 +9,7 @@ import { ReferenceIndex } from './resolver/reference-index.js';
 import type { Embedder } from '../../engines/embedder.js';
 import { loadStaticEmbedder } from '../../engines/embedders/static-embedder.js';
 import { writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
+import { createLogger, type Logger } from '../../logger.js';
 
 const base = {
   namespace: 'legislation' as const, country: 'XX', language: 'en', date: null, url: null, court: null, court_tier: null,
@@ -208,5 +209,21 @@ describe('search: each leg scores the candidates only the other leg found', () =
     // alpha 1 runs no keyword leg: nothing to learn from, the vector leg is the model's alone
     const semanticOnly = await search({ engine, embedder, feedbackPassages: 2 }, { ...request, alpha: 1 });
     expect(semanticOnly.hits.every((h) => h.score_parts!.semantic_feedback === null)).toBe(true);
+  });
+
+  it('relevance feedback that fails is logged, and the vector leg scores the question alone', async () => {
+    const warnings: string[] = [];
+    const logger = { ...createLogger('silent'), warn: (message: string) => void warnings.push(message) } as unknown as Logger;
+    const broken = Object.assign(Object.create(engine) as LanceDbEngine, {
+      passageVectors: async () => {
+        throw new Error('vectors unreadable');
+      },
+    });
+    const request = { q: query, namespace: 'legislation', alpha: 0.7, top_k: 10, explain: true };
+    const answer = await search({ engine: broken, embedder, feedbackPassages: 2, logger }, request);
+    const plain = await search({ engine, embedder, feedbackPassages: 0 }, request);
+    expect(answer.hits.map((h) => [h.id, h.score])).toEqual(plain.hits.map((h) => [h.id, h.score]));
+    expect(answer.hits.every((h) => h.score_parts!.semantic_feedback === null)).toBe(true);
+    expect(warnings).toEqual([expect.stringContaining('relevance feedback failed (vectors unreadable)')]);
   });
 });

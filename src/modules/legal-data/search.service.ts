@@ -214,7 +214,8 @@ function keywordOnly(keyword: DocumentHit[], semantic: DocumentHit[]): DocumentH
  * Measured on the development sets at alpha 0.7: nDCG@10 0.238 → 0.257 (docs/search.md).
  *
  * Null when off (`feedbackPassages` 0), when the engine cannot read stored vectors, when no
- * keyword hit names its passage, or on failure: the caller then completes the leg as before.
+ * keyword hit names its passage, or on failure (logged, at most one line every 10 s): the
+ * caller then completes the leg as before.
  */
 async function feedbackLeg(
   deps: SearchDeps,
@@ -237,13 +238,28 @@ async function feedbackLeg(
       const hits = await engine.vectorScores!(moved, candidates);
       return { hits, feedback: { weight: FEEDBACK_WEIGHT, documents: best.map((h) => h.docId) } };
     });
-  } catch {
+  } catch (error) {
+    feedbackWarning.warn(deps.logger, (more) => `search: relevance feedback failed (${(error as Error).message}); the vector leg scored the question alone${more}`);
     return null;
   }
 }
 
-let lastVectorWarning = 0;
-let vectorFailuresUnreported = 0;
+/** A warning logged at most once every 10 s, with the count of the failures in between. */
+class ThrottledWarning {
+  private last = 0;
+  private unreported = 0;
+
+  warn(logger: Logger | undefined, message: (more: string) => string): void {
+    this.unreported += 1;
+    if (Date.now() - this.last < 10_000) return;
+    this.last = Date.now();
+    const more = this.unreported > 1 ? ` (${this.unreported} failures since the last warning)` : '';
+    this.unreported = 0;
+    logger?.warn(message(more));
+  }
+}
+const vectorWarning = new ThrottledWarning();
+const feedbackWarning = new ThrottledWarning();
 
 /**
  * The vector leg (query embedding + vector search) within VECTOR_TIMEOUT_MS; null when it
@@ -261,13 +277,8 @@ async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, li
     return await (timeout ? Promise.race([leg, timeout]) : leg);
   } catch (error) {
     leg.catch(() => undefined); // a leg that fails after its timeout is already answered
-    vectorFailuresUnreported += 1;
-    if (Date.now() - lastVectorWarning >= 10_000) {
-      lastVectorWarning = Date.now();
-      const more = vectorFailuresUnreported > 1 ? ` (${vectorFailuresUnreported} failures since the last warning)` : '';
-      vectorFailuresUnreported = 0;
-      deps.logger?.warn(`search: vector leg failed after ${Math.round(performance.now() - started)} ms (${(error as Error).message}); answering from the keyword leg, degraded: ["vector"]${more}`);
-    }
+    const elapsed = Math.round(performance.now() - started);
+    vectorWarning.warn(deps.logger, (more) => `search: vector leg failed after ${elapsed} ms (${(error as Error).message}); answering from the keyword leg, degraded: ["vector"]${more}`);
     return null;
   } finally {
     clearTimeout(timer);

@@ -36,6 +36,8 @@ export interface DocumentHit {
   chunkId?: string;
   /** Keyword leg: whether the passage holds every concept of the query, and what that did to its BM25. */
   coverage?: KeywordCoverage;
+  /** Vector leg: the passage's stored vector, when the engine returns it (a moved query is then scored without a read). */
+  vector?: Float32Array;
 }
 
 /**

@@ -122,7 +122,7 @@ export async function vectorSearch(
       .column('vector')
       .distanceType('cosine')
       .where(where)
-      .select(['chunk_id', 'doc_id', '_distance'])
+      .select(['chunk_id', 'doc_id', '_distance', 'vector'])
       .limit(k);
     // The hybrid fusion needs the model's true cosine on every path. A flat search computes it
     // exactly; the HNSW index works on scalar-quantised vectors and reports another distance
@@ -130,15 +130,18 @@ export async function vectorSearch(
     // refined: LanceDB rereads their full vectors and computes the exact cosine distance
     // natively (no vectors travel to JavaScript).
     if (vectors.hasIndex) q = q.ef(Math.max(k * 2, 100)).refineFactor(1);
-    const rows = (await plainRows<{ chunk_id: string; doc_id: string; _distance: number }>(q)).map((r) => ({
+    const rows = (await plainRows<{ chunk_id: string; doc_id: string; _distance: number; vector: { toArray(): Float32Array } }>(q)).map((r) => ({
       chunk_id: r.chunk_id,
       doc_id: r.doc_id,
       score: 1 - Number(r._distance),
+      vector: r.vector,
     }));
     rows.sort((a, b) => b.score - a.score);
     const best = collapse(rows);
     if (best.length >= limit || rows.length < k || k >= limit * 64) {
-      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id }));
+      // The hits carry their passage's vector (the refinement read it anyway): relevance
+      // feedback scores them against the moved query without reading them again.
+      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id, vector: Float32Array.from(r.vector.toArray()) }));
     }
     k *= 4;
   }

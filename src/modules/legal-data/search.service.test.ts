@@ -214,7 +214,9 @@ describe('search: each leg scores the candidates only the other leg found', () =
   it('relevance feedback that fails is logged, and the vector leg scores the question alone', async () => {
     const warnings: string[] = [];
     const logger = { ...createLogger('silent'), warn: (message: string) => void warnings.push(message) } as unknown as Logger;
+    // An engine whose vector leg carries no vectors, so that the feedback must read them, and fails to.
     const broken = Object.assign(Object.create(engine) as LanceDbEngine, {
+      vectorSearch: async (v: Float32Array, f: typeof filters, limit: number) => (await engine.vectorSearch(v, f, limit)).map(({ vector: _, ...h }) => h),
       passageVectors: async () => {
         throw new Error('vectors unreadable');
       },

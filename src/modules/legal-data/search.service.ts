@@ -5,7 +5,7 @@
 import type { Embedder } from '../../engines/embedder.js';
 import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
-import { feedbackQuery } from '../../engines/vector-math.js';
+import { cosine, feedbackQuery } from '../../engines/vector-math.js';
 import type { Logger } from '../../logger.js';
 import { StageTimer } from '../../util/stage-timer.js';
 import { parseInput } from '../../validation.js';
@@ -231,11 +231,20 @@ async function feedbackLeg(
   if (best.length === 0) return null;
   try {
     return await timer.time('feedback', async () => {
-      const passages = await engine.passageVectors!(best.map((h) => h.chunkId!));
+      // The vector leg's hits may carry their passages' vectors: only the others are read.
+      const carried = new Map<string, Float32Array>();
+      for (const h of semantic.hits) if (h.chunkId && h.vector) carried.set(h.chunkId, h.vector);
+      const bestIds = best.map((h) => h.chunkId!);
+      const unread = bestIds.filter((id) => !carried.has(id));
+      const read = unread.length > 0 ? await engine.passageVectors!(unread) : [];
+      // In the keyword leg's order (unknown ids are absent from `read`), as the sum is rounded.
+      const passages = bestIds.map((id) => carried.get(id) ?? read.shift()).filter((p): p is Float32Array => p !== undefined);
       if (passages.length === 0) return null;
       const moved = feedbackQuery(query, passages, FEEDBACK_WEIGHT);
-      const candidates = [...semantic.hits, ...keywordOnly(keyword, semantic.hits)];
-      const hits = await engine.vectorScores!(moved, candidates);
+      const scoredHere = semantic.hits.filter((h) => h.vector).map((h) => ({ ...h, score: cosine(moved, h.vector!) }));
+      const toRead = [...semantic.hits.filter((h) => !h.vector), ...keywordOnly(keyword, semantic.hits)];
+      const scoredThere = toRead.length > 0 ? await engine.vectorScores!(moved, toRead) : [];
+      const hits = [...scoredHere, ...scoredThere].sort((a, b) => b.score - a.score);
       return { hits, feedback: { weight: FEEDBACK_WEIGHT, documents: best.map((h) => h.docId) } };
     });
   } catch (error) {

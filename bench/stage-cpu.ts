@@ -11,6 +11,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LanceDbEngine } from '../src/engines/embedded/lancedb-engine.js';
 import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
+import { feedbackLeg } from '../src/modules/legal-data/search.service.js';
+import { StageTimer } from '../src/util/stage-timer.js';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string', default: './data/bench' }, questions: { type: 'string', default: '300' } } });
 const dataDir = path.resolve(values['data-dir']!);
@@ -39,9 +41,8 @@ for (const [pass, cases] of [['warm', rows.slice(-60)], ['measure', rows.slice(0
     const kw = await timed('keyword', () => engine.keywordSearch(e.query, filters, 50));
     const [v] = await embedder.embedQueries([e.query]);
     const vs = await timed('vector', () => engine.vectorSearch(v, filters, 50));
-    // the keyword leg's documents the vector leg did not rank get their semantic score
-    const ranked = new Set(vs.map((h) => h.docId));
-    await timed('semantic-fill', () => engine.vectorScores(v, kw.filter((h) => !ranked.has(h.docId))));
+    // relevance feedback, as a search runs it: every candidate against the moved query
+    await timed('feedback', () => feedbackLeg({ engine, embedder: null }, kw, { hits: vs, vector: v }, new StageTimer()));
     const ids = [...new Set([...kw, ...vs].map((h) => h.docId))];
     await timed('places', () => engine.documentPlaces(ids));
     const top = ids.slice(0, 10);

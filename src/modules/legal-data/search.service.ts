@@ -217,7 +217,7 @@ function keywordOnly(keyword: DocumentHit[], semantic: DocumentHit[]): DocumentH
  * keyword hit names its passage, or on failure (logged, at most one line every 10 s): the
  * caller then completes the leg as before.
  */
-async function feedbackLeg(
+export async function feedbackLeg(
   deps: SearchDeps,
   keyword: DocumentHit[],
   semantic: { hits: DocumentHit[]; vector: Float32Array | null },

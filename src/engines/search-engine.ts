@@ -124,8 +124,8 @@ export interface SearchEngine {
    * documents without vectors are absent.
    */
   vectorScores?(vector: Float32Array, hits: DocumentHit[]): Promise<DocumentHit[]>;
-  /** The stored vectors of these chunks (unknown ids absent). */
-  passageVectors?(chunkIds: string[]): Promise<Float32Array[]>;
+  /** The stored vectors of these chunks, by chunk id (unknown ids absent). */
+  passageVectors?(chunkIds: string[]): Promise<Map<string, Float32Array>>;
   /**
    * Text of these chunks, by chunk id (unknown ids absent). Engines whose legs defer passages
    * (hits with `chunkId` and an empty `passage`) implement it; the others fill `passage`.

@@ -243,11 +243,11 @@ export class LanceDbEngine implements SearchEngine {
     return vectorScoresOf({ table, dimension: meta.dimension }, vector, hits);
   }
 
-  async passageVectors(chunkIds: string[]): Promise<Float32Array[]> {
+  async passageVectors(chunkIds: string[]): Promise<Map<string, Float32Array>> {
     this.requireOpen();
     await this.loadMeta();
     const { table } = this.generations;
-    if (!table) return [];
+    if (!table) return new Map();
     return passageVectorsOf(table, chunkIds);
   }
 

@@ -51,7 +51,7 @@ export async function keywordSearch(
     plainRows<KeywordRow>(chunks.query().fullTextSearch(fts).where(where).select(['chunk_id', 'doc_id', '_score']).limit(k));
   const anyTerm = new lancedb.MatchQuery(terms.join(' '), FTS_COLUMN, { operator: lancedb.Operator.Or });
   const everyConcept =
-    concepts.length >= 2
+    keywordCoverage(concepts.length, false) !== undefined
       ? new lancedb.BooleanQuery(concepts.map((group) => [lancedb.Occur.Must, new lancedb.MatchQuery(group.join(' '), FTS_COLUMN, { operator: lancedb.Operator.Or })]))
       : null;
   // Passages per document average about 3 but an article's are usually 1 or 2: 2 × limit rows
@@ -74,8 +74,8 @@ interface KeywordRow {
   _score: number;
 }
 
-/** The coverage of a keyword hit (see keywordSearch), or undefined for a one-concept query. */
-export function keywordCoverage(concepts: number, complete: boolean): KeywordCoverage | undefined {
+/** The coverage of a keyword hit (see keywordSearch), or undefined when it is not weighed. */
+function keywordCoverage(concepts: number, complete: boolean): KeywordCoverage | undefined {
   if (concepts < 2) return undefined;
   return { concepts, complete, factor: complete ? 1 : (concepts - 1) / concepts };
 }
@@ -173,14 +173,14 @@ export async function vectorScoresOf(
   return collapse(rows).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id }));
 }
 
-/** The stored vectors of these chunks, in the order asked (unknown ids absent). */
-export async function passageVectorsOf(table: lancedb.Table, chunkIds: string[]): Promise<Float32Array[]> {
+/** The stored vectors of these chunks, by chunk id (unknown ids absent). */
+export async function passageVectorsOf(table: lancedb.Table, chunkIds: string[]): Promise<Map<string, Float32Array>> {
   const byId = new Map<string, Float32Array>();
   for (const where of inLists('chunk_id', [...new Set(chunkIds)])) {
     const rows = await plainRows<{ chunk_id: string; vector: { toArray(): Float32Array } }>(table.query().where(where).select(['chunk_id', 'vector']));
     for (const r of rows) byId.set(r.chunk_id, Float32Array.from(r.vector.toArray()));
   }
-  return chunkIds.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  return byId;
 }
 
 /** Chunks a score completion reads at most per batch of documents (an act's chunks are its articles'). */

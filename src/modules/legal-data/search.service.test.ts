@@ -194,7 +194,7 @@ describe('search: each leg scores the candidates only the other leg found', () =
     const feedback = fed.hits[0].score_parts!.semantic_feedback!;
     expect(feedback.weight).toBe(FEEDBACK_WEIGHT);
     expect(feedback.documents).toEqual(keywordBest.slice(0, 2).map((h) => h.docId));
-    const moved = feedbackQuery(vector, await engine.passageVectors(keywordBest.slice(0, 2).map((h) => h.chunkId!)), FEEDBACK_WEIGHT);
+    const moved = feedbackQuery(vector, [...(await engine.passageVectors(keywordBest.slice(0, 2).map((h) => h.chunkId!))).values()], FEEDBACK_WEIGHT);
     // every document of both legs carries its cosine with the moved query: what the engine says of it
     const expected = new Map((await engine.vectorScores(moved, docs.map((d) => ({ docId: d.id, score: 0, passage: '' })))).map((h) => [h.docId, h.score]));
     expect(fed.hits.map((h) => h.id).sort()).toEqual(plain.hits.map((h) => h.id).sort());

@@ -226,25 +226,27 @@ export async function feedbackLeg(
   const { engine } = deps;
   const count = deps.feedbackPassages ?? FEEDBACK_PASSAGES;
   const query = semantic.vector;
-  if (count <= 0 || !query || !engine.passageVectors || !engine.vectorScores) return null;
+  if (count <= 0 || !query || !engine.passageVectors) return null;
   const best = keyword.slice(0, count).filter((h) => h.chunkId);
   if (best.length === 0) return null;
   try {
     return await timer.time('feedback', async () => {
-      // The vector leg's hits may carry their passages' vectors: only the others are read.
-      const carried = new Map<string, Float32Array>();
-      for (const h of semantic.hits) if (h.chunkId && h.vector) carried.set(h.chunkId, h.vector);
-      const bestIds = best.map((h) => h.chunkId!);
-      const unread = bestIds.filter((id) => !carried.has(id));
-      const read = unread.length > 0 ? await engine.passageVectors!(unread) : [];
-      // In the keyword leg's order (unknown ids are absent from `read`), as the sum is rounded.
-      const passages = bestIds.map((id) => carried.get(id) ?? read.shift()).filter((p): p is Float32Array => p !== undefined);
+      // One read of the vectors the vector leg's hits do not carry: the feedback passages' and
+      // the candidates' (a keyword hit among the best is both).
+      const candidates = [...semantic.hits, ...keywordOnly(keyword, semantic.hits)];
+      const vectors = new Map<string, Float32Array>();
+      for (const h of semantic.hits) if (h.chunkId && h.vector) vectors.set(h.chunkId, h.vector);
+      const unread = [...best, ...candidates].filter((h) => h.chunkId && !vectors.has(h.chunkId)).map((h) => h.chunkId!);
+      if (unread.length > 0) for (const [id, v] of await engine.passageVectors!(unread)) vectors.set(id, v);
+      // In the keyword leg's order, as the sum is rounded.
+      const passages = best.map((h) => vectors.get(h.chunkId!)).filter((v) => v !== undefined);
       if (passages.length === 0) return null;
       const moved = feedbackQuery(query, passages, FEEDBACK_WEIGHT);
-      const scoredHere = semantic.hits.filter((h) => h.vector).map((h) => ({ ...h, score: cosine(moved, h.vector!) }));
-      const toRead = [...semantic.hits.filter((h) => !h.vector), ...keywordOnly(keyword, semantic.hits)];
-      const scoredThere = toRead.length > 0 ? await engine.vectorScores!(moved, toRead) : [];
-      const hits = [...scoredHere, ...scoredThere].sort((a, b) => b.score - a.score);
+      // A candidate without a stored vector is left out, as the vector leg leaves such documents out.
+      const hits = candidates
+        .filter((h) => h.chunkId && vectors.has(h.chunkId))
+        .map((h) => ({ ...h, score: cosine(moved, vectors.get(h.chunkId!)!) }))
+        .sort((a, b) => b.score - a.score);
       return { hits, feedback: { weight: FEEDBACK_WEIGHT, documents: best.map((h) => h.docId) } };
     });
   } catch (error) {

@@ -41,7 +41,7 @@ export interface DocumentHit {
 }
 
 /**
- * Keyword leg, for a query of two concepts or more (its content words): `score` is the
+ * Keyword leg, for a query of 2 to 20 concepts (its content words): `score` is the
  * passage's BM25 × `factor`, 1 when the passage holds a term of every concept, else
  * (concepts - 1) / concepts.
  */

@@ -178,8 +178,13 @@ describe('LanceDbEngine', () => {
       expect(ids(hits)).toEqual([covers.id, repeats.id]);
       expect(hits[0].coverage).toEqual({ concepts: 3, complete: true, factor: 1 });
       expect(hits[1].coverage).toEqual({ concepts: 3, complete: false, factor: 2 / 3 });
-      // One concept: nothing to cover.
+      // One concept: nothing to cover; more than 20: not weighed (the factor would be ≥ 0.95).
       expect((await engine.keywordSearch('walrus', legislation, 10)).every((h) => h.coverage === undefined)).toBe(true);
+      const long = await engine.keywordSearch(['walrus narwhal puffin', ...Array.from({ length: 18 }, (_, i) => `kelp${i}`)].join(' '), legislation, 10);
+      expect(ids(long).sort()).toEqual([covers.id, repeats.id].sort());
+      expect(long.every((h) => h.coverage === undefined)).toBe(true);
+      const twenty = await engine.keywordSearch(['walrus narwhal puffin', ...Array.from({ length: 17 }, (_, i) => `kelp${i}`)].join(' '), legislation, 10);
+      expect(twenty[1].coverage).toEqual({ concepts: 20, complete: false, factor: 19 / 20 });
     } finally {
       await engine.deleteDocuments([repeats.id, covers.id]);
     }

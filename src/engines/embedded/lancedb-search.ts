@@ -29,8 +29,8 @@ function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
  * the hits it returns only (`LanceDbEngine.passages`), not those of every candidate.
  *
  * Coverage: BM25 adds up the terms a passage holds, so a passage that repeats two of a
- * question's words can outscore the one passage that speaks of all of them. With two concepts
- * or more (see analyzeQueryConcepts), a second query, run beside the first, asks which
+ * question's words can outscore the one passage that speaks of all of them. With 2 to 20
+ * concepts (see analyzeQueryConcepts), a second query, run beside the first, asks which
  * passages hold a term of every concept and scores them by all their concepts' terms; the
  * others, which miss at least one, have their OR score multiplied by (concepts - 1) / concepts
  * (the classic coordination factor, at its most lenient since the missing count is not
@@ -74,9 +74,16 @@ interface KeywordRow {
   _score: number;
 }
 
+/**
+ * Past this many concepts a passage holding them all is improbable and the factor (at least
+ * 0.95) barely moves a score: the coverage query is not run (it cost a 4,000-character question
+ * of 404 concepts a third more time).
+ */
+const MAX_COVERAGE_CONCEPTS = 20;
+
 /** The coverage of a keyword hit (see keywordSearch), or undefined when it is not weighed. */
 function keywordCoverage(concepts: number, complete: boolean): KeywordCoverage | undefined {
-  if (concepts < 2) return undefined;
+  if (concepts < 2 || concepts > MAX_COVERAGE_CONCEPTS) return undefined;
   return { concepts, complete, factor: complete ? 1 : (concepts - 1) / concepts };
 }
 

@@ -65,7 +65,7 @@ export const scorePartsSchema = z
         factor: z.number().describe('1 when complete, else (concepts - 1) / concepts.'),
       })
       .nullable()
-      .describe('Coverage of the query by the keyword passage; null for a one-concept query, when the keyword leg did not find the document, or on an engine that does not weigh it.'),
+      .describe('Coverage of the query by the keyword passage; null for a query of one concept or more than 20, when the keyword leg did not find the document, or on an engine that does not weigh it.'),
     semantic_score: nullableNumber.describe('Raw cosine similarity of the best passage; null when the vector leg did not find the document.'),
     keyword_best: z.number().describe('Best BM25 of the query (keyword_normalized = keyword_score / keyword_best).'),
     semantic_scale: z

@@ -52,6 +52,7 @@ const envSchema = z.object({
   PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   VECTOR_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   SEARCH_FEEDBACK_PASSAGES: z.coerce.number().int().min(0).max(20).default(3),
+  SEARCH_AUTHORITY_WEIGHT: z.coerce.number().min(0).max(1).default(0.1),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   INGEST_ON_START: booleanFlag.default(true),
   RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
@@ -234,6 +235,8 @@ export interface Config {
   vectorTimeoutMs: number;
   /** Keyword passages the vector leg's query moves towards (SEARCH_FEEDBACK_PASSAGES; 0 = off): relevance feedback, see search.service.ts. */
   searchFeedbackPassages: number;
+  /** Weight of the citation authority prior in search (SEARCH_AUTHORITY_WEIGHT; 0 = off): see hybrid-fusion.ts, CitationAuthority. */
+  searchAuthorityWeight: number;
   /** The built web dashboard served at /dashboard (DASHBOARD_DIR; default dist/dashboard of the checkout). */
   dashboardDir: string;
   accounts: AccountsSettings;
@@ -397,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,
+    searchAuthorityWeight: e.SEARCH_AUTHORITY_WEIGHT,
     dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     accounts: {
       sessionSecret: e.SESSION_SECRET,

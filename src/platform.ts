@@ -17,6 +17,7 @@ import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { createSearchEngine, engineSettings } from './engines/create-search-engine.js';
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
+import { citationCountsFile, loadCitationCounts } from './modules/legal-data/ingest/citation-counts.js';
 import { trainInBackground } from './engines/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
@@ -99,6 +100,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     resolveTimeoutMs: config.resolveTimeoutMs,
     vectorTimeoutMs: config.vectorTimeoutMs,
     feedbackPassages: config.searchFeedbackPassages,
+    authorityWeight: config.searchAuthorityWeight,
+    loadCitationCounts: () => loadCitationCounts(citationCountsFile(config.dataDir)),
     logger,
     // the manifest lists the routes the app mounts (one list: src/rest/rest-api.ts)
     endpoints: () => [...app.rest.operations(), 'POST /graphql'],

@@ -3,7 +3,7 @@
  * PGlite + LanceDB in a temp DATA_DIR) ingests in the background, then serves search,
  * documents, discovery, statistics, the manifest and GraphQL.
  */
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { anonymousContext } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { createIngestStore } from '../src/modules/legal-data/catalog.store.js';
+import { citationCountsFile, loadCitationCounts } from '../src/modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js';
 import { search } from '../src/modules/legal-data/search.service.js';
 import { startPlatform, type Platform } from '../src/platform.js';
@@ -284,7 +285,12 @@ describe('legal-data API on a slice of the real corpus', () => {
   it('re-ingests idempotently, replaces changed documents and drops removed ones', async () => {
     await platform.ingestDone;
     const deps = { engine: platform.engine, embedder: null, store: createIngestStore(platform.orm), logger: silent };
-    const again = await ingestCorpus(deps, { corpusDir: corpus.dir });
+    // The startup ingest counted the slice's citations; the same files are not counted again.
+    const countsFile = citationCountsFile(dataDir);
+    expect(await loadCitationCounts(countsFile)).toEqual(expect.any(Map));
+    const counted = (await stat(countsFile)).mtimeMs;
+    const again = await ingestCorpus(deps, { corpusDir: corpus.dir, citationCountsFile: countsFile });
+    expect((await stat(countsFile)).mtimeMs).toBe(counted);
     expect(again.files.skipped).toBe(again.files.total);
     expect(again.documents.indexed).toBe(0);
     const before = await platform.engine.countDocuments();
@@ -296,7 +302,8 @@ describe('legal-data API on a slice of the real corpus', () => {
     changed.title = 'Geänderter Titel zur Prüfung';
     const removed = JSON.parse(lines[1]);
     await writeFile(file, gzipSync([JSON.stringify(changed), ...lines.slice(2)].join('\n') + '\n'));
-    const third = await ingestCorpus(deps, { corpusDir: corpus.dir });
+    const third = await ingestCorpus(deps, { corpusDir: corpus.dir, citationCountsFile: countsFile });
+    expect((await stat(countsFile)).mtimeMs).toBeGreaterThan(counted);
     expect(third.files.processed).toBe(1);
     expect(third.documents).toMatchObject({ indexed: 1, deleted: 1, unchanged: lines.length - 2 });
     expect(await platform.engine.countDocuments()).toBe(before - 1);

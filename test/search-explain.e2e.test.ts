@@ -5,7 +5,8 @@
  *
  * - the compound "Schadensersatz" meets "Ersatz des … Schadens" (§ 823 BGB) through the
  *   corpus vocabulary;
- * - `score_parts` reproduce every hit's fused score from the legs' raw scores;
+ * - `score_parts` reproduce every hit's fused score from the legs' raw scores and the citation
+ *   authority prior (how many of the slice's decisions cite the hit);
  * - `full_metadata` (and `explain: true` on any detail) carries licence and provenance, and
  *   the default hit shape is unchanged.
  */
@@ -35,6 +36,8 @@ const SLICES: SliceSpec[] = [
   { file: 'legislation/DE-GesetzeImInternet.jsonl.gz', lines: 400, keep: (r) => isBgbSlice(String(r.source_id)) || (!String(r.source_id).startsWith('bgb') && otherGerman++ < 150) },
   { file: 'legislation/FR-LegifranceCodes.jsonl.gz', lines: 60 },
   { file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 40 },
+  // Decisions citing BGB provisions (§ 823 among them): the citation authority prior.
+  { file: 'case_law/DE-BGH.jsonl.gz', lines: 100 },
 ];
 
 describe('search explained, and German compounds', () => {
@@ -76,6 +79,7 @@ describe('search explained, and German compounds', () => {
   });
 
   it('score_parts reproduce every fused score from the raw scores', async () => {
+    const alphasWithCitedHits: number[] = [];
     for (const alpha of [0, 0.5, 0.7, 1]) {
       const { hits } = await search({ q: 'Haftung und Schadensersatz aus Vertrag bei Verletzung des Eigentums', top_k: 20, alpha, explain: true });
       expect(hits.length).toBeGreaterThan(3);
@@ -92,9 +96,13 @@ describe('search explained, and German compounds', () => {
         const semantic = section && p.semantic_score !== null ? (1 - section.weight) * semanticNormalized + section.weight * section.semantic : semanticNormalized;
         expect(p.keyword).toBeCloseTo(keyword, 9);
         expect(p.semantic).toBeCloseTo(semantic, 9);
-        expect(hit.score).toBeCloseTo(alpha * semantic + (1 - alpha) * keyword, 5);
+        const authority = p.citation_authority;
+        expect(authority).toEqual({ cited_by: expect.any(Number), boost: expect.any(Number), weight: 0.1, saturation: 50 });
+        expect(authority.boost).toBeCloseTo(authority.weight * Math.min(1, Math.log1p(authority.cited_by) / Math.log1p(authority.saturation)), 9);
+        expect(hit.score).toBeCloseTo(alpha * semantic + (1 - alpha) * keyword + authority.boost, 5);
         expect(p.fused).toBeCloseTo(hit.score, 5);
       }
+      if (hits.some((h) => h.score_parts.citation_authority.cited_by > 0)) alphasWithCitedHits.push(alpha);
       // The legs really contributed: some hit was found by each leg that ran.
       if (alpha < 1) expect(hits.some((h) => h.score_parts.keyword_score !== null)).toBe(true);
       if (alpha > 0) expect(hits.some((h) => h.score_parts.semantic_score !== null)).toBe(true);
@@ -110,6 +118,8 @@ describe('search explained, and German compounds', () => {
         expect(hits.every((h) => h.score_parts.semantic_feedback === null)).toBe(true);
       }
     }
+    // The prior really contributed: some hit is cited by the slice's decisions.
+    expect(alphasWithCitedHits.length).toBeGreaterThan(0);
   });
 
   it('says whether the keyword passage holds every concept of the question, and scales the others', async () => {
@@ -136,6 +146,33 @@ describe('search explained, and German compounds', () => {
       }
       expect(complete.filter((id) => !ids.has(id))).toEqual([]);
     }
+  });
+
+  it('says how many of the corpus\'s decisions cite a hit, counted as strictly as /v1/resolve finds citations', async () => {
+    const { hits } = await search({ q: README_QUERY, country: ['DE'], top_k: 50, alpha: 0, explain: true });
+    const tort = hits.find((h) => h.source_id === 'bgb/823')!;
+    // Each of the slice's decisions citing § 823 BGB, as the resolver reads its citations.
+    const decisions = await (await fetch(`${platform.url}/v1/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ q: '823 BGB', namespace: 'case_law', country: ['DE'], top_k: 100, alpha: 0, result_detail: 'full_text' }),
+    })).json() as { hits: { text: string }[] };
+    let citing = 0;
+    for (const decision of decisions.hits) {
+      const found = await Promise.all(
+        [...decision.text.matchAll(/§\s*823(?:\s+Abs\.\s*\d+)?\s+BGB/g)].map(async ([reference]) => {
+          const res = await fetch(`${platform.url}/v1/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reference }) });
+          return ((await res.json()) as { documents: { source_id: string }[] }).documents.some((d) => d.source_id === 'bgb/823');
+        }),
+      );
+      if (found.some(Boolean)) citing += 1;
+    }
+    expect(citing).toBeGreaterThan(0);
+    expect(tort.score_parts.citation_authority.cited_by).toBe(citing);
+    expect(tort.score_parts.citation_authority.boost).toBeGreaterThan(0);
+    // A provision no decision of the slice cites gets no boost.
+    const uncited = hits.find((h) => h.score_parts.citation_authority.cited_by === 0)!;
+    expect(uncited.score_parts.citation_authority.boost).toBe(0);
   });
 
   it('says when a hit is a cited provision, and the section context it drew on', async () => {

@@ -7,6 +7,7 @@ import { createSearchEngine } from '../engines/create-search-engine.js';
 import { createEmbedder } from '../engines/embedders/create-embedder.js';
 import { createLogger } from '../logger.js';
 import type { ChildMessage, IngestJob, ParentMessage } from '../modules/legal-data/ingest/ingest-in-child.js';
+import { citationCountsFile } from '../modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus, type IngestStore } from '../modules/legal-data/ingest/ingest.service.js';
 
 const send = (message: ChildMessage) =>
@@ -50,6 +51,7 @@ async function run(job: IngestJob): Promise<void> {
         signal: abort.signal,
         onProgress: (state) => void send({ type: 'progress', state }),
         onIndexed: () => send({ type: 'indexed' }),
+        citationCountsFile: citationCountsFile(job.dataDir),
       },
     );
     await engine.close();

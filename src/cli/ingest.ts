@@ -20,6 +20,7 @@ import { ElasticsearchEngine } from '../engines/elasticsearch/elasticsearch-engi
 import { createEmbedder } from '../engines/embedders/create-embedder.js';
 import { createLogger } from '../logger.js';
 import { createIngestStore } from '../modules/legal-data/catalog.store.js';
+import { citationCountsFile } from '../modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus } from '../modules/legal-data/ingest/ingest.service.js';
 
 const { values } = parseArgs({ options: { corpus: { type: 'string' }, help: { type: 'boolean' }, rebuild: { type: 'boolean' }, reindex: { type: 'boolean' } } });
@@ -67,7 +68,7 @@ try {
     const summary = await ingestCorpus(
       // A rebuild reads every file again (the file checkpoints describe the current indexes).
       { engine, embedder, store: rebuilding ? { ...store, getFile: async () => null } : store, logger },
-      { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined },
+      { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined, citationCountsFile: citationCountsFile(config.dataDir) },
     ).catch(async (error: unknown) => {
       if (rebuilding instanceof ElasticsearchEngine) await rebuilding.abortRebuild();
       throw error;

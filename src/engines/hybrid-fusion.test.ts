@@ -1,4 +1,4 @@
-import { fuseHybrid } from './hybrid-fusion.js';
+import { authorityBoost, fuseHybrid } from './hybrid-fusion.js';
 import type { DocumentHit } from './search-engine.js';
 
 const hit = (docId: string, score: number, passage = `${docId} passage`): DocumentHit => ({ docId, score, passage });
@@ -148,5 +148,43 @@ describe('fuseHybrid', () => {
       // the section context really moved a score: 'both' draws on k1, its section's best other article
       if (alpha < 1) expect(fused.find((h) => h.docId === 'both')!.parts.keywordSection).toBe(1);
     }
+  });
+
+  describe('citation authority', () => {
+    const citedBy = new Map([['k2', 12], ['s2', 400], ['k3', 1]]);
+    const authority = { citedBy: (id: string) => citedBy.get(id) ?? 0, weight: 0.1, saturation: 50 };
+
+    it('grows with the logarithm of the citing documents and stops at the saturation', () => {
+      expect(authorityBoost(0, authority)).toBe(0);
+      expect(authorityBoost(1, authority)).toBeCloseTo((0.1 * Math.log(2)) / Math.log(51), 12);
+      expect(authorityBoost(12, authority)).toBeCloseTo((0.1 * Math.log(13)) / Math.log(51), 12);
+      expect(authorityBoost(50, authority)).toBeCloseTo(0.1, 12);
+      expect(authorityBoost(400, authority)).toBe(0.1);
+      expect(authorityBoost(12, { ...authority, weight: 0 })).toBe(0);
+    });
+
+    it('adds the boost to the fused score at every alpha, so a cited document passes an uncited tie', () => {
+      // 'both' and 'k2' tie on keywords (BM25 8 each); only k2 is cited.
+      expect(fuseHybrid(keyword, [], 0, 10).map((h) => h.docId)).toEqual(['k1', 'both', 'k2', 'k3']);
+      const fused = fuseHybrid(keyword, [], 0, 10, undefined, undefined, authority);
+      expect(fused.map((h) => h.docId)).toEqual(['k1', 'k2', 'both', 'k3']);
+      for (const alpha of [0, 0.7, 1]) {
+        for (const h of fuseHybrid(keyword, semantic, alpha, 100, { low: 0.2, high: 0.8 }, undefined, authority)) {
+          const p = h.parts;
+          expect(p.citedBy).toBe(citedBy.get(h.docId) ?? 0);
+          expect(p.authority).toBe(authorityBoost(p.citedBy!, authority));
+          expect(p.authoritySettings).toEqual({ weight: 0.1, saturation: 50 });
+          expect(h.score).toBeCloseTo(p.alpha * p.semanticFinal + (1 - p.alpha) * p.keywordFinal + p.authority, 12);
+        }
+      }
+    });
+
+    it('never brings in a document the legs did not find, and is absent without counts', () => {
+      const fused = fuseHybrid(keyword, [], 0, 100, undefined, undefined, { ...authority, citedBy: () => 1000 });
+      expect(fused.map((h) => h.docId).sort()).toEqual(keyword.map((h) => h.docId).sort());
+      for (const h of fuseHybrid(keyword, semantic, 0.7, 100)) {
+        expect([h.parts.citedBy, h.parts.authority, h.parts.authoritySettings]).toEqual([null, 0, null]);
+      }
+    });
   });
 });

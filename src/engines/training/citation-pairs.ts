@@ -12,7 +12,7 @@
 import type { CorpusFile } from '../../corpus/corpus-reader.js';
 import { parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
 import type { DocumentMetadata, LegalDocument } from '../../modules/legal-data/legal-document.js';
-import { findCitations } from '../../modules/legal-data/resolver/citations-in-text.js';
+import { findCitations, type TextCitation } from '../../modules/legal-data/resolver/citations-in-text.js';
 import { ReferenceIndex } from '../../modules/legal-data/resolver/reference-index.js';
 
 /** Characters scanned per call of the citation finder (its anchor cap applies per call). */
@@ -78,6 +78,31 @@ export function citationContext(text: string, start: number, end: number): strin
   return words.length >= MIN_CONTEXT_WORDS ? context : null;
 }
 
+/**
+ * The provisions a decision or guidance document cites, chunk by chunk of its first SCAN_LIMIT
+ * characters (lazily: a caller that has what it needs stops the scan). Offsets are the chunk's.
+ */
+export function* citationsByChunk(index: ReferenceIndex, doc: LegalDocument): Generator<{ chunk: string; citations: TextCitation[] }> {
+  const hints = { country: doc.country ?? null, type: 'legislation' as const };
+  const text = doc.text.slice(0, SCAN_LIMIT);
+  for (let at = 0; at < text.length; ) {
+    // Chunks end at a space, so a citation is rarely cut in two.
+    let to = Math.min(text.length, at + SCAN_CHUNK);
+    if (to < text.length) {
+      const space = text.lastIndexOf(' ', to);
+      if (space > at + SCAN_CHUNK / 2) to = space;
+    }
+    const chunk = text.slice(at, to);
+    yield { chunk, citations: findCitations(index, chunk, { hints, maxAnchors: ANCHORS_PER_CHUNK, now: NEVER_EXPIRES }) };
+    at = to;
+  }
+}
+
+/** Decisions and doctrine cite; an act's cross-references ("see Article 5") say little of a topic. */
+export function citesProvisions(doc: Pick<LegalDocument, 'namespace'>): boolean {
+  return doc.namespace === 'case_law' || doc.namespace === 'doctrine';
+}
+
 /** Collects citation contexts from citing documents, by cited document id. */
 export class CitationContexts {
   private readonly byArticle = new Map<string, string[]>();
@@ -87,26 +112,13 @@ export class CitationContexts {
     private readonly limits: CitationPairLimits = DEFAULT_CITATION_LIMITS,
   ) {}
 
-  /** Decisions and doctrine cite; an act's cross-references ("see Article 5") say little of a topic. */
-  static cites(doc: LegalDocument): boolean {
-    return doc.namespace === 'case_law' || doc.namespace === 'doctrine';
-  }
-
   collect(doc: LegalDocument): void {
-    const hints = { country: doc.country ?? null, type: 'legislation' as const };
     /** Contexts kept of each article cited by this document. */
     const seen = new Map<string, number>();
     let full = 0;
-    const text = doc.text.slice(0, SCAN_LIMIT);
-    for (let at = 0; at < text.length && !(seen.size >= this.limits.perDocument && full === seen.size); ) {
-      // Chunks end at a space, so a citation is rarely cut in two.
-      let to = Math.min(text.length, at + SCAN_CHUNK);
-      if (to < text.length) {
-        const space = text.lastIndexOf(' ', to);
-        if (space > at + SCAN_CHUNK / 2) to = space;
-      }
-      const chunk = text.slice(at, to);
-      for (const citation of findCitations(this.index, chunk, { hints, maxAnchors: ANCHORS_PER_CHUNK, now: NEVER_EXPIRES })) {
+    for (const { chunk, citations } of citationsByChunk(this.index, doc)) {
+      if (seen.size >= this.limits.perDocument && full === seen.size) break;
+      for (const citation of citations) {
         const id = citation.doc.id;
         const here = seen.get(id) ?? 0;
         if (here >= this.limits.perDocumentArticle || (here === 0 && seen.size >= this.limits.perDocument)) continue;
@@ -119,7 +131,6 @@ export class CitationContexts {
         kept.push(context);
         this.byArticle.set(id, kept);
       }
-      at = to;
     }
   }
 

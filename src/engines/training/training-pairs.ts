@@ -25,7 +25,7 @@ import { chunkText } from '../../corpus/chunker.js';
 import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
 import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
 import { createRandom } from './linalg.js';
-import { CitationContexts, DEFAULT_CITATION_LIMITS, referenceIndexOfCorpus, type CitationPairLimits } from './citation-pairs.js';
+import { CitationContexts, citesProvisions, DEFAULT_CITATION_LIMITS, referenceIndexOfCorpus, type CitationPairLimits } from './citation-pairs.js';
 
 export const PAIR_KINDS = ['header', 'sibling', 'cloze', 'translation', 'citation'] as const;
 
@@ -126,7 +126,7 @@ export async function buildCorpusPairs(corpusDir: string, options: PairOptions):
       const group = doc.granularity === 'article' && doc.parent_source_id ? `${doc.source}|${doc.parent_source_id}` : doc.source;
       const pair = (anchor: string, passage: string, kind: TextPair['kind']) => target.push({ anchor, passage, kind, group, doc: out.documents });
       if (head) pair(head, passages[0], 'header');
-      if (citing && CitationContexts.cites(doc)) citing.collect(doc);
+      if (citing && citesProvisions(doc)) citing.collect(doc);
       if (citing && doc.granularity === 'article' && doc.namespace === 'legislation') {
         articles.set(doc.id, { passage: passages[0], doc: out.documents, group, heldOut: target === out.heldOut });
       }

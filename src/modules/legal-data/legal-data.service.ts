@@ -8,6 +8,7 @@ import type { Embedder } from '../../engines/embedder.js';
 import type { Logger } from '../../logger.js';
 import type { EngineFilters } from '../../engines/search-engine.js';
 import type { SearchEngine } from '../../engines/search-engine.js';
+import type { CitationAuthority } from '../../engines/hybrid-fusion.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { z } from 'zod';
@@ -17,12 +18,13 @@ import { CatalogSnapshot } from './catalog-snapshot.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
 import type { CatalogSource } from '../../corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
+import type { CitationCounts } from './ingest/citation-counts.js';
 import type { LegalDataApi } from './legal-data.port.js';
 import { documentId, NAMESPACES, type LegalDocument } from './legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import { ReferenceResolver } from './resolver/resolve.service.js';
 import type { ResolveHints } from './resolver/resolver.js';
-import { search } from './search.service.js';
+import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import type { SearchResponse } from './search.schema.js';
 
@@ -45,6 +47,10 @@ export interface LegalDataDeps {
   vectorTimeoutMs?: number;
   /** Keyword passages the vector leg's query moves towards (SEARCH_FEEDBACK_PASSAGES). */
   feedbackPassages?: number;
+  /** The corpus's citation counts (citation-counts.ts), read with the catalogue; null until counted. */
+  loadCitationCounts?: () => Promise<CitationCounts | null>;
+  /** Weight of the citation authority prior (SEARCH_AUTHORITY_WEIGHT; 0 = off). */
+  authorityWeight?: number;
   /** Where a degraded search is reported. */
   logger?: Logger;
 }
@@ -61,6 +67,7 @@ export class LegalDataService implements LegalDataApi {
   private ingest: IngestState | null = null;
   private indexComplete = false;
   private model: ModelState | null = null;
+  private citationCounts: CitationCounts | null = null;
 
   private readonly resolver: ReferenceResolver;
 
@@ -84,11 +91,16 @@ export class LegalDataService implements LegalDataApi {
   }
 
   private async rebuildCatalog(): Promise<void> {
-    const [sources, chunks, model] = await Promise.all([
+    const [sources, chunks, model, citationCounts] = await Promise.all([
       this.deps.loadCatalogue(),
       this.deps.engine.countChunks(),
       this.deps.engine.vectorModel(),
+      this.deps.loadCitationCounts?.().catch((error: Error) => {
+        this.deps.logger?.warn(`search: citation counts unreadable, searching without the authority prior (${error.message})`);
+        return null;
+      }) ?? null,
     ]);
+    this.citationCounts = citationCounts;
     // One scan of the index feeds both the catalogue snapshot and the resolver's reference index
     // (whose cache of resolutions is dropped with it).
     const [forCatalog, forResolver] = broadcast(this.deps.engine.scanMetadata(), 2);
@@ -136,9 +148,22 @@ export class LegalDataService implements LegalDataApi {
     const places = (ids: string[]) => this.resolver.documentPlaces(ids);
     const metadata = (ids: string[]) => this.resolver.documentMetadata(ids);
     const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
+    const authority = this.authority();
     return this.deps.usage.charge(ctx, 'search', () =>
-      search({ engine: this.deps.engine, embedder: this.deps.embedder, citations, places, metadata, sources, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger }, input, timer),
+      search(
+        { engine: this.deps.engine, embedder: this.deps.embedder, citations, places, metadata, sources, authority, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
+        input,
+        timer,
+      ),
     );
+  }
+
+  /** The citation authority prior, once the corpus's citations are counted (and unless its weight is 0). */
+  private authority(): CitationAuthority | undefined {
+    const counts = this.citationCounts;
+    const weight = this.deps.authorityWeight ?? AUTHORITY_WEIGHT;
+    if (!counts || weight <= 0) return undefined;
+    return { citedBy: (id) => counts.get(id) ?? 0, weight, saturation: AUTHORITY_SATURATION };
   }
 
   /** Billable: charged to the caller (see UsageGuard). */

@@ -89,10 +89,19 @@ export const scorePartsSchema = z
       })
       .nullable()
       .describe('Relevance feedback: semantic_score is the cosine with normalize(q / |q| + weight * normalize(sum of those passages\' vectors)); null when the vector leg used the query alone.'),
+    citation_authority: z
+      .object({
+        cited_by: z.number().int().describe('Decisions and guidance documents of the corpus that cite this document (as strictly as /v1/resolve finds citations).'),
+        boost: z.number().describe('weight * min(1, ln(1 + cited_by) / ln(1 + saturation)): added to the fused score.'),
+        weight: z.number(),
+        saturation: z.number(),
+      })
+      .nullable()
+      .describe('Citation authority prior; null when off (SEARCH_AUTHORITY_WEIGHT 0) or before the corpus\'s citations are counted.'),
     keyword: z.number().describe('Keyword part after section context.'),
     semantic: z.number().describe('Semantic part after section context.'),
     alpha: z.number().describe('Alpha the fusion used (0 when the vector leg was off).'),
-    fused: z.number().describe('alpha * semantic + (1 - alpha) * keyword: the hit score.'),
+    fused: z.number().describe('alpha * semantic + (1 - alpha) * keyword + citation_authority.boost: the hit score.'),
   })
   .meta({ id: 'ScoreParts' });
 export type ScoreParts = z.infer<typeof scorePartsSchema>;

@@ -228,4 +228,21 @@ describe('search: each leg scores the candidates only the other leg found', () =
     expect(answer.hits.every((h) => h.score_parts!.semantic_feedback === null)).toBe(true);
     expect(warnings).toEqual([expect.stringContaining('relevance feedback failed (vectors unreadable)')]);
   });
+
+  it('citation authority: each candidate gains its boost, the ranking follows, and score_parts say so', async () => {
+    const request = { q: query, namespace: 'legislation', alpha: 0.7, top_k: 10, explain: true };
+    const plain = await search({ engine, embedder }, request);
+    expect(plain.hits.every((h) => h.score_parts!.citation_authority === null)).toBe(true);
+    // The last hit of the plain ranking is cited by many decisions.
+    const last = plain.hits[plain.hits.length - 1].id;
+    const authority = { citedBy: (id: string) => (id === last ? 50 : 0), weight: 1, saturation: 50 };
+    const boosted = await search({ engine, embedder, authority }, request);
+    expect(boosted.hits[0].id).toBe(last);
+    const plainScore = new Map(plain.hits.map((h) => [h.id, h.score]));
+    for (const h of boosted.hits) {
+      const cited = h.id === last;
+      expect(h.score_parts!.citation_authority).toEqual({ cited_by: cited ? 50 : 0, boost: cited ? 1 : 0, weight: 1, saturation: 50 });
+      expect(h.score).toBeCloseTo(plainScore.get(h.id)! + (cited ? 1 : 0), 5);
+    }
+  });
 });

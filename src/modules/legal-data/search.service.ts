@@ -3,7 +3,7 @@
  * their scores are fused with `alpha`, and hits are shaped by `result_detail`.
  */
 import type { Embedder } from '../../engines/embedder.js';
-import { fuseHybrid, type FusedHit } from '../../engines/hybrid-fusion.js';
+import { fuseHybrid, type CitationAuthority, type FusedHit } from '../../engines/hybrid-fusion.js';
 import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import { cosine, feedbackQuery } from '../../engines/vector-math.js';
 import type { Logger } from '../../logger.js';
@@ -32,6 +32,12 @@ export const SECTION_CONTEXT_WEIGHT = 0.3;
 /** Relevance feedback: the keyword leg's best passages the query vector moves towards, and how far (see feedbackLeg). */
 export const FEEDBACK_PASSAGES = 3;
 export const FEEDBACK_WEIGHT = 0.5;
+/**
+ * Citation authority prior (hybrid-fusion.ts, CitationAuthority): the boost of a provision cited
+ * by AUTHORITY_SATURATION or more decisions and guidance documents (SEARCH_AUTHORITY_WEIGHT).
+ */
+export const AUTHORITY_WEIGHT = 0.1;
+export const AUTHORITY_SATURATION = 50;
 
 export interface SearchDeps {
   engine: SearchEngine;
@@ -45,6 +51,8 @@ export interface SearchDeps {
   feedbackPassages?: number;
   /** Told when the vector leg fails or times out. */
   logger?: Logger;
+  /** How many decisions and guidance documents cite each candidate, and how much it weighs (absent: no prior). */
+  authority?: CitationAuthority;
   /** The sources catalogue's licence and page of a source (for hits that explain themselves). */
   sources?: (source: string) => SourceNotice | null;
   /**
@@ -164,7 +172,7 @@ async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilter
   const sectionOf = new Map<string, string>();
   for (const [id, place] of places) if (place.section) sectionOf.set(id, place.section);
   const sections = { sectionOf, weight: SECTION_CONTEXT_WEIGHT };
-  const fused = timer.sync('fusion', () => fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections));
+  const fused = timer.sync('fusion', () => fuseHybrid(keywordHits, semanticHits, alpha, r.top_k, deps.embedder?.scale, sections, deps.authority));
   // A hit's passage is the keyword leg's, else the vector leg's (as the fusion picks it); legs
   // that defer passages name the chunk, read for the returned hits only (shapeHits).
   const chunkOf = new Map<string, string>();
@@ -424,6 +432,7 @@ export function scoreParts(hit: FusedHit, cited: boolean, feedback: SemanticFeed
     section_context: inSection ? { weight: p.sectionWeight, keyword: p.keywordSection, semantic: p.semanticSection } : null,
     cited_provision: cited,
     semantic_feedback: feedback,
+    citation_authority: p.citedBy === null || !p.authoritySettings ? null : { cited_by: p.citedBy, boost: p.authority, ...p.authoritySettings },
     keyword: p.keywordFinal,
     semantic: p.semanticFinal,
     alpha: p.alpha,

@@ -412,14 +412,17 @@ interface ScoreParts {
   section_context: { weight: number } | null;
   semantic_feedback?: { weight: number; documents: string[] } | null;
   keyword_coverage?: { concepts: number; complete: boolean; factor: number } | null;
+  citation_authority?: { cited_by: number; boost: number } | null;
 }
 
 function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts | null | undefined }) {
   if (!parts) return <span title="Fused relevance score of the keyword and semantic rankings">score {score.toFixed(4)}</span>;
   const f = (n: number) => n.toFixed(3);
+  const authority = parts.citation_authority;
   return (
-    <span title="score = alpha × semantic + (1 − alpha) × keyword, each leg normalised to 0–1">
+    <span title="score = alpha × semantic + (1 − alpha) × keyword (each leg normalised to 0–1) + citation authority">
       score {f(parts.fused)} = {parts.alpha} × semantic {f(parts.semantic)} + {Number((1 - parts.alpha).toFixed(2))} × keyword {f(parts.keyword)}
+      {authority && authority.boost > 0 && ` + authority ${f(authority.boost)} (cited by ${authority.cited_by} decision${authority.cited_by === 1 ? '' : 's'} or guidance documents)`}
       {parts.cited_provision && ' · cited provision'}
       {parts.section_context && ' · section context'}
       {parts.semantic_feedback && ' · semantic leg guided by the best keyword hits'}

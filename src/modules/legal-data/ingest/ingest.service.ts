@@ -21,6 +21,7 @@ import {
   type CorpusFile,
 } from '../../../corpus/corpus-reader.js';
 import { countCorpusVocabulary } from './corpus-vocabulary.js';
+import { updateCitationCounts } from './citation-counts.js';
 import { formatDuration, Progress } from './progress.js';
 
 export interface IngestFileRecord {
@@ -41,7 +42,7 @@ export interface IngestStore {
 }
 
 export interface IngestState {
-  phase: 'preparing' | 're-embedding' | 'indexing' | 'optimizing' | 'done';
+  phase: 'preparing' | 're-embedding' | 'indexing' | 'optimizing' | 'citations' | 'done';
   documents_done: number;
   documents_total: number | null;
   files_done: number;
@@ -86,6 +87,8 @@ export interface IngestOptions {
   onProgress?: (state: IngestState) => void;
   /** Called after each optimize, so readers (catalogue statistics) can refresh. */
   onIndexed?: () => Promise<void> | void;
+  /** Where the citation counts of the corpus are kept (citation-counts.ts); counted anew when the corpus files changed. */
+  citationCountsFile?: string;
 }
 
 const OPTIMIZE_EVERY_DOCUMENTS = 25_000;
@@ -129,8 +132,10 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   const files = await listDocumentFiles(options.corpusDir);
   summary.files.total = files.length;
   const pending: { file: CorpusFile; sha256: string; resumeAfter: number; previous: IngestFileRecord | null }[] = [];
+  const hashes = new Map<string, string>();
   for (const file of files) {
     const sha256 = await hashFile(file.absolutePath);
+    hashes.set(file.relativePath, sha256);
     const previous = await store.getFile(file.relativePath);
     if (previous && previous.sha256 === sha256 && previous.status === 'complete') {
       summary.files.skipped += 1;
@@ -257,6 +262,14 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   }
   summary.seconds = (Date.now() - startedAt) / 1000;
   summary.documentsPerSecond = summary.documents.indexed / Math.max(summary.seconds, 0.001);
+
+  // 6. How often decisions and guidance documents cite each provision (read from the files,
+  // only when they changed since the counts were made; search reads them on the refresh).
+  if (options.citationCountsFile && !options.signal?.aborted) {
+    publish('citations');
+    const counted = await updateCitationCounts(options.citationCountsFile, files, hashes, { logger, tty: options.tty, signal: options.signal });
+    if (counted) await options.onIndexed?.();
+  }
   publish('done');
   logger.info(formatSummary(summary));
   return summary;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
 import { anonymousContext } from '../src/context.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, type Logger } from '../src/logger.js';
 import { createIngestStore } from '../src/modules/legal-data/catalog.store.js';
 import { citationCountsFile, loadCitationCounts } from '../src/modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js';
@@ -292,6 +292,12 @@ describe('legal-data API on a slice of the real corpus', () => {
     const again = await ingestCorpus(deps, { corpusDir: corpus.dir, citationCountsFile: countsFile });
     expect((await stat(countsFile)).mtimeMs).toBe(counted);
     expect(again.files.skipped).toBe(again.files.total);
+    // Counts that cannot be written are only a refinement lost: a warning, the ingest completes.
+    const warnings: string[] = [];
+    const logger = { ...silent, warn: (message: string) => void warnings.push(message) } as unknown as Logger;
+    const unwritable = await ingestCorpus({ ...deps, logger }, { corpusDir: corpus.dir, citationCountsFile: path.join(dataDir, 'no-such-folder', 'citation-counts.json') });
+    expect(unwritable.interrupted).toBe(false);
+    expect(warnings).toEqual([expect.stringContaining("counting the corpus's citations failed")]);
     expect(again.documents.indexed).toBe(0);
     const before = await platform.engine.countDocuments();
 

@@ -264,11 +264,16 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   summary.documentsPerSecond = summary.documents.indexed / Math.max(summary.seconds, 0.001);
 
   // 6. How often decisions and guidance documents cite each provision (read from the files,
-  // only when they changed since the counts were made; search reads them on the refresh).
+  // only when they changed since the counts were made; search reads them on the refresh). Only
+  // a refinement of the ranking: a failure is logged and the index stays as written.
   if (options.citationCountsFile && !options.signal?.aborted) {
     publish('citations');
-    const counted = await updateCitationCounts(options.citationCountsFile, files, hashes, { logger, tty: options.tty, signal: options.signal });
-    if (counted) await options.onIndexed?.();
+    try {
+      const counted = await updateCitationCounts(options.citationCountsFile, files, hashes, { logger, tty: options.tty, signal: options.signal });
+      if (counted) await options.onIndexed?.();
+    } catch (error) {
+      logger.warn(`ingest: counting the corpus's citations failed; search keeps the counts it had (${(error as Error).message})`);
+    }
   }
   publish('done');
   logger.info(formatSummary(summary));

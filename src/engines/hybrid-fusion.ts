@@ -43,11 +43,16 @@ export interface FusionParts {
   semanticSection: number | null;
   keywordFinal: number;
   semanticFinal: number;
-  /** Decisions and guidance documents citing the document, and the boost they give (null and 0 without CitationAuthority). */
-  citedBy: number | null;
-  authority: number;
-  /** The prior's settings (null without CitationAuthority). */
-  authoritySettings: { weight: number; saturation: number } | null;
+  /** The citation authority prior's part (null without CitationAuthority). */
+  authority: AuthorityPart | null;
+}
+
+/** How many decisions and guidance documents cite a document, and the boost that gives with these settings. */
+export interface AuthorityPart {
+  citedBy: number;
+  boost: number;
+  weight: number;
+  saturation: number;
 }
 
 /**
@@ -88,8 +93,7 @@ interface Candidate {
   keywordRank: number;
   semanticRank: number;
   passage: string;
-  citedBy: number | null;
-  authority: number;
+  authority: AuthorityPart | null;
   score: number;
 }
 
@@ -168,8 +172,7 @@ export function fuseHybrid(
         keywordRank: Infinity,
         semanticRank: Infinity,
         passage: '',
-        citedBy: null,
-        authority: 0,
+        authority: null,
         score: 0,
       };
       byId.set(docId, c);
@@ -213,10 +216,10 @@ export function fuseHybrid(
   const semanticFirst = a >= 0.5;
   for (const c of all) {
     if (authority) {
-      c.citedBy = authority.citedBy(c.docId);
-      c.authority = authorityBoost(c.citedBy, authority);
+      const citedBy = authority.citedBy(c.docId);
+      c.authority = { citedBy, boost: authorityBoost(citedBy, authority), weight: authority.weight, saturation: authority.saturation };
     }
-    c.score = a * c.semantic + (1 - a) * c.keyword + c.authority;
+    c.score = a * c.semantic + (1 - a) * c.keyword + (c.authority?.boost ?? 0);
   }
   all.sort((x, y) => {
     if (y.score !== x.score) return y.score - x.score;
@@ -247,9 +250,7 @@ export function fuseHybrid(
       semanticSection: c.semanticSection,
       keywordFinal: c.keyword,
       semanticFinal: c.semantic,
-      citedBy: c.citedBy,
       authority: c.authority,
-      authoritySettings: authority ? { weight: authority.weight, saturation: authority.saturation } : null,
     },
   }));
 }

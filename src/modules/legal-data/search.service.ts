@@ -432,7 +432,7 @@ export function scoreParts(hit: FusedHit, cited: boolean, feedback: SemanticFeed
     section_context: inSection ? { weight: p.sectionWeight, keyword: p.keywordSection, semantic: p.semanticSection } : null,
     cited_provision: cited,
     semantic_feedback: feedback,
-    citation_authority: p.citedBy === null || !p.authoritySettings ? null : { cited_by: p.citedBy, boost: p.authority, ...p.authoritySettings },
+    citation_authority: p.authority && { cited_by: p.authority.citedBy, boost: p.authority.boost, weight: p.authority.weight, saturation: p.authority.saturation },
     keyword: p.keywordFinal,
     semantic: p.semanticFinal,
     alpha: p.alpha,

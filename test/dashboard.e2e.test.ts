@@ -18,10 +18,10 @@ import { MemoryOAuthClient } from './helpers/oauth-client.js';
 
 const PASSWORD = 'correct horse battery staple';
 
-/** The BGB with §§ 823-830 (9 records, early in the file) and a few decisions: enough to search, filter and resolve "§ 826 BGB". */
+/** The BGB with §§ 823-830 (9 records, early in the file) and a few decisions (three of them cite § 823 BGB): enough to search, filter and resolve "§ 826 BGB". */
 const SLICES = [
   { file: 'legislation/DE-GesetzeImInternet.jsonl.gz', lines: 9, keep: (r: Record<string, unknown>) => /^bgb(\/82[3-9]|\/830)?$/.test(String(r.source_id)) },
-  { file: 'case_law/DE-BGH.jsonl.gz', lines: 5 },
+  { file: 'case_law/DE-BGH.jsonl.gz', lines: 12 },
 ];
 
 describe('web dashboard', () => {
@@ -156,6 +156,8 @@ describe('web dashboard', () => {
     const first = page.locator('.hit').first();
     await expect(first.innerText()).resolves.toMatch(/§ 823 BGB/);
     await expect(first.innerText()).resolves.toMatch(/score \d\.\d{3} = [\d.]+ × semantic \d\.\d{3} \+ [\d.]+ × keyword \d\.\d{3}/);
+    // § 823 BGB is cited by decisions of the slice: the citation authority prior is part of the sum.
+    await expect(first.innerText()).resolves.toMatch(/\+ authority \d\.\d{3} \(cited by \d+ decisions? (?:or|and) guidance documents?\)/);
     await expect(first.innerText()).resolves.toMatch(/licence: \S/);
     expect(await page.locator('.hit .snippet').count()).toBeGreaterThan(0);
     await expectAccessible(page, 'search results');

@@ -422,7 +422,7 @@ function ScoreExplanation({ score, parts }: { score: number; parts: ScoreParts |
   return (
     <span title="score = alpha × semantic + (1 − alpha) × keyword (each leg normalised to 0–1) + citation authority">
       score {f(parts.fused)} = {parts.alpha} × semantic {f(parts.semantic)} + {Number((1 - parts.alpha).toFixed(2))} × keyword {f(parts.keyword)}
-      {authority && authority.boost > 0 && ` + authority ${f(authority.boost)} (cited by ${authority.cited_by} decision${authority.cited_by === 1 ? '' : 's'} or guidance documents)`}
+      {authority && authority.boost > 0 && ` + authority ${f(authority.boost)} (cited by ${authority.cited_by} ${authority.cited_by === 1 ? 'decision or guidance document' : 'decisions and guidance documents'})`}
       {parts.cited_provision && ' · cited provision'}
       {parts.section_context && ' · section context'}
       {parts.semantic_feedback && ' · semantic leg guided by the best keyword hits'}

@@ -28,6 +28,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { fmt, postJson } from './lib.js';
 import { loadCases, mean, scoreCase, type EvalCase, type Metrics } from './retrieval-metrics.js';
 
@@ -41,7 +42,7 @@ const { values } = parseArgs({
   },
 });
 
-const cases = loadCases(values.set!, values.limit ? Number(values.limit) : undefined);
+const cases = loadCases(values.set!, positiveNumberOrExit('limit', values.limit, { integer: true }));
 const FETCHED_ALPHAS = [0, 1, 0.7] as const;
 
 interface Hit {

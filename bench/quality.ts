@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { fmt, postJson, runConcurrent, startService, waitReady } from './lib.js';
 import { loadCases, mean, scoreCase, ZERO_METRICS, type Metrics } from './retrieval-metrics.js';
 
@@ -22,7 +23,12 @@ const { values } = parseArgs({
   },
 });
 
-const cases = loadCases(values.set!, values.limit ? Number(values.limit) : undefined);
+const cases = loadCases(values.set!, positiveNumberOrExit('limit', values.limit, { integer: true }));
+const alphas = values.alphas!.split(',').map((a) => (a.trim() === '' ? NaN : Number(a)));
+if (alphas.some((a) => !(a >= 0 && a <= 1))) {
+  console.error(`--alphas takes a comma-separated list of numbers between 0 and 1 (got "${values.alphas}").`);
+  process.exit(2);
+}
 
 let url = values.url;
 let stop = async () => {};
@@ -34,7 +40,6 @@ if (!url) {
   stop = service.stop;
 }
 
-const alphas = values.alphas!.split(',').map(Number);
 const table: string[] = [];
 /** nDCG@10 and Recall@100 per alpha and slice ('all' and each origin), for the targets below. */
 const figures = new Map<number, Map<string, { ndcg10: number; recall100: number }>>();

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { fmt, percentile, postJson, runConcurrent, startService, waitReady } from './lib.js';
 
 const { values } = parseArgs({
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1' },
   },
 });
+const concurrency = positiveNumberOrExit('concurrency', values.concurrency, { integer: true })!;
 
 interface Expected { source: string; source_id: string }
 interface Case {
@@ -93,7 +95,7 @@ await runConcurrent(
     }
     results.push({ c, outcome, matchType, ms, serviceMs, top });
   }),
-  Number(values.concurrency),
+  concurrency,
 );
 await stop();
 

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
 import { fmt, percentile, postJson, runConcurrent, runningService, startService, waitReady } from './lib.js';
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     pid: { type: 'string' },
   },
 });
+const wanted = positiveNumberOrExit('queries', values.queries, { integer: true })!;
 const dataDir = path.resolve(values['data-dir']!);
 if (values.url) values.reuse = true;
 if (!values.reuse) await rm(dataDir, { recursive: true, force: true });
@@ -80,7 +82,6 @@ const shortQueries = [
   'droit de rétractation consommateur', 'Verjährung Ansprüche', 'asylum application refugee status',
   'tax evasion penalty', 'competition law abuse of dominant position', 'copyright infringement damages',
 ];
-const wanted = Number(values.queries);
 const requests: Record<string, unknown>[] = [];
 for (let i = 0; requests.length < wanted; i++) {
   const e = evalCases[i % evalCases.length];

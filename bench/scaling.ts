@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { gzipLines, readRecords, SHARED_CORPUS } from '../test/fixtures/corpus-slice.js';
 import { fmt, percentile, postJson, runConcurrent, sleep, startService } from './lib.js';
 
@@ -28,7 +29,9 @@ const { values } = parseArgs({
     embedder: { type: 'string', default: 'none' },
   },
 });
-const wanted = Number(values.docs);
+// --docs 0: the whole corpus.
+const wanted = positiveNumberOrExit('docs', values.docs, { integer: true, allowZero: true })!;
+const queryCount = positiveNumberOrExit('queries', values.queries, { integer: true })!;
 const dataDir = path.resolve(values['data-dir'] ?? `./data/bench-scaling-${wanted || 'full'}`);
 if (!values.reuse) await rm(dataDir, { recursive: true, force: true });
 await mkdir(dataDir, { recursive: true });
@@ -118,7 +121,7 @@ const QUERIES = [
   'tax evasion penalty', 'competition law abuse of dominant position', 'copyright infringement damages',
 ];
 const NAMESPACES = ['case_law', 'legislation', 'doctrine'];
-const tasks = Array.from({ length: Number(values.queries) }, (_, i) => async () => {
+const tasks = Array.from({ length: queryCount }, (_, i) => async () => {
   const body = { q: QUERIES[i % QUERIES.length], namespace: NAMESPACES[i % 3], top_k: 10, alpha: 0.7, ...(i % 5 === 0 ? { date_start: '2010-01-01' } : {}) };
   const res = await postJson(`${service.url}/v1/search`, body);
   if (res.status !== 200) throw new Error(`search failed ${res.status}: ${JSON.stringify(res.body)}`);

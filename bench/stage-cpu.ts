@@ -9,12 +9,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { LanceDbEngine } from '../src/engines/embedded/lancedb-engine.js';
 import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
 import { feedbackLeg } from '../src/modules/legal-data/search.service.js';
 import { StageTimer } from '../src/util/stage-timer.js';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string', default: './data/bench' }, questions: { type: 'string', default: '300' } } });
+const n = positiveNumberOrExit('questions', values.questions, { integer: true })!;
 const dataDir = path.resolve(values['data-dir']!);
 const rows = ['retrieval-dev.jsonl', 'retrieval-dev-2.jsonl'].flatMap((f) => readFileSync(`../shared/eval/${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
 const engine = new LanceDbEngine(path.join(dataDir, 'index'), { passageCacheSize: 0 });
@@ -31,7 +33,6 @@ async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   wall[name] = (wall[name] ?? 0) + performance.now() - t;
   return out;
 }
-const n = Number(values.questions);
 console.log(`bench:stages: ${dataDir}, ${n} questions after 60 of warm-up; per call, mean:`);
 for (const [pass, cases] of [['warm', rows.slice(-60)], ['measure', rows.slice(0, n)]] as const) {
   for (const k of Object.keys(cpu)) delete cpu[k];

@@ -17,12 +17,13 @@ export function corpusDirOrExit(flag: string | undefined, configured: string | u
   return corpusDir;
 }
 
-/** A numeric flag (undefined when absent); exits when it is not a positive number (or 0, when allowed). */
-export function positiveNumberOrExit(name: string, value: string | undefined, options: { allowZero?: boolean } = {}): number | undefined {
+/** A numeric flag (undefined when absent); exits when it is not a positive number (or 0, when allowed), or not whole when it counts something. */
+export function positiveNumberOrExit(name: string, value: string | undefined, options: { allowZero?: boolean; integer?: boolean } = {}): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  const ok = value.trim() !== '' && Number.isFinite(n) && (n > 0 || (options.allowZero === true && n === 0));
-  if (!ok) fail(`--${name} must be a ${options.allowZero ? 'non-negative' : 'positive'} number (got "${value}").`);
+  const ok = value.trim() !== '' && Number.isFinite(n) && (n > 0 || (options.allowZero === true && n === 0)) && (!options.integer || Number.isInteger(n));
+  const kind = `${options.allowZero ? 'non-negative' : 'positive'} ${options.integer ? 'whole number' : 'number'}`;
+  if (!ok) fail(`--${name} must be a ${kind} (got "${value}").`);
   return n;
 }
 

@@ -18,10 +18,13 @@ describe('npm run train:embeddings (the command line)', () => {
     expect(stdout).toContain('"batchSize":512');
   });
 
-  it('refuses a batch size or temperature that is not a positive number before reading the corpus', async () => {
+  it('refuses a batch size, epoch count or temperature that is not a positive (whole) number before reading the corpus', async () => {
     const zero = await run('--batch-size', '0');
     expect(zero.code).not.toBe(0);
-    expect(zero.stderr).toContain('--batch-size must be a positive number (got "0")');
+    expect(zero.stderr).toContain('--batch-size must be a positive whole number (got "0")');
+    const fraction = await run('--epochs', '2.5');
+    expect(fraction.code).not.toBe(0);
+    expect(fraction.stderr).toContain('--epochs must be a positive whole number (got "2.5")');
     const text = await run('--temperature', 'cold');
     expect(text.code).not.toBe(0);
     expect(text.stderr).toContain('--temperature must be a positive number (got "cold")');

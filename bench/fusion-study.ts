@@ -28,7 +28,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { positiveNumberOrExit } from '../src/cli/cli-args.js';
+import { positiveNumberOrExit, unitNumbersOrExit } from '../src/cli/cli-args.js';
 import { fmt, postJson } from './lib.js';
 import { loadCases, mean, scoreCase, type EvalCase, type Metrics } from './retrieval-metrics.js';
 
@@ -43,6 +43,7 @@ const { values } = parseArgs({
 });
 
 const cases = loadCases(values.set!, positiveNumberOrExit('limit', values.limit, { integer: true }));
+const alphas = unitNumbersOrExit('alphas', values.alphas!);
 const FETCHED_ALPHAS = [0, 1, 0.7] as const;
 
 interface Hit {
@@ -181,7 +182,6 @@ function fuse(q: QueryLegs, method: (typeof METHODS)[string], alpha: number): Ca
 }
 
 const answers = await fetchAnswers();
-const alphas = values.alphas!.split(',').map(Number);
 const usable: [EvalCase, QueryLegs][] = [];
 for (const c of cases) {
   const legs = answers[c.id] ? legsOf(answers[c.id]) : null;

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { positiveNumberOrExit } from '../src/cli/cli-args.js';
+import { positiveNumberOrExit, unitNumbersOrExit } from '../src/cli/cli-args.js';
 import { fmt, postJson, runConcurrent, startService, waitReady } from './lib.js';
 import { loadCases, mean, scoreCase, ZERO_METRICS, type Metrics } from './retrieval-metrics.js';
 
@@ -24,11 +24,7 @@ const { values } = parseArgs({
 });
 
 const cases = loadCases(values.set!, positiveNumberOrExit('limit', values.limit, { integer: true }));
-const alphas = values.alphas!.split(',').map((a) => (a.trim() === '' ? NaN : Number(a)));
-if (alphas.some((a) => !(a >= 0 && a <= 1))) {
-  console.error(`--alphas takes a comma-separated list of numbers between 0 and 1 (got "${values.alphas}").`);
-  process.exit(2);
-}
+const alphas = unitNumbersOrExit('alphas', values.alphas!);
 
 let url = values.url;
 let stop = async () => {};

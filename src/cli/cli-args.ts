@@ -35,3 +35,10 @@ export function listOrExit<T extends string>(name: string, value: string | undef
   if (unknown.length > 0) fail(`--${name} takes a comma-separated list of ${allowed.join(', ')} (got "${unknown.join(', ')}").`);
   return items as T[];
 }
+
+/** A comma-separated list of numbers between 0 and 1 (alphas); exits when an item is not one. */
+export function unitNumbersOrExit(name: string, value: string): number[] {
+  const numbers = value.split(',').map((item) => (item.trim() === '' ? NaN : Number(item)));
+  if (numbers.some((n) => !(n >= 0 && n <= 1))) fail(`--${name} takes a comma-separated list of numbers between 0 and 1 (got "${value}").`);
+  return numbers;
+}

@@ -110,6 +110,27 @@ describe('search: nested documents', () => {
     expect(metadataAsked.flat().sort()).toEqual(fromEngine.hits.map((h) => h.id).sort());
   });
 
+  it('keeps the metadata it holds in memory when the engine fails to give the rest', async () => {
+    const index = await ReferenceIndex.build(engine.scanMetadata());
+    const request = { q: 'deposit landlord', namespace: 'legislation', alpha: 0, top_k: 10 };
+    const failing = Object.assign(Object.create(engine) as LanceDbEngine, {
+      getDocumentsWithoutText: () => Promise.reject(new Error('engine unavailable')),
+    });
+    const all = (await search({ engine, embedder: null }, request)).hits;
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const [first, ...rest] = all.map((h) => h.id);
+    // Memory knows only the first hit: the engine is asked for the others and fails.
+    const metadata = (ids: string[]) => {
+      const known = index.metadataOf(ids.filter((id) => id === first));
+      return { found: known.found, unknown: ids.filter((id) => id !== first) };
+    };
+    const hits = (await search({ engine: failing, embedder: null, metadata }, request)).hits;
+    expect(hits.map((h) => h.id)).toEqual(all.map((h) => h.id));
+    expect(hits[0]).toEqual(all[0]);
+    expect(hits[0].text_unavailable).toBeUndefined();
+    for (const hit of hits.slice(1)) expect(hit).toMatchObject({ id: rest[hits.indexOf(hit) - 1], text_unavailable: true });
+  });
+
   it('keeps an act found without any of its articles (by its short name)', async () => {
     const response = await search({ engine, embedder: null }, { q: 'TenA', namespace: 'legislation', alpha: 0, top_k: 10 });
     expect(response.hits.map((h) => h.source_id)).toEqual(['tenancy']);

@@ -406,14 +406,20 @@ async function shapeHits(deps: SearchDeps, found: LegsResult, r: SearchRequest, 
 
 /**
  * The returned hits' metadata for hits that show a passage (no text, no summary): from the
- * reference index in memory where it holds them, else from the engine.
+ * reference index in memory where it holds them, else from the engine. When the engine cannot
+ * answer, only the hits it was asked for show as unavailable; those known in memory keep theirs.
  */
 async function hitMetadata(deps: SearchDeps, ids: string[]): Promise<Map<string, DocumentWithoutText>> {
   const known = deps.metadata?.(ids) ?? null;
   const out = new Map<string, DocumentWithoutText>();
   for (const [id, doc] of known?.found ?? []) out.set(id, { ...doc, summary: null });
   const ask = known ? known.unknown : ids;
-  if (ask.length > 0) for (const [id, doc] of await deps.engine.getDocumentsWithoutText(ask)) out.set(id, doc);
+  if (ask.length === 0) return out;
+  const fromEngine = await deps.engine.getDocumentsWithoutText(ask).catch((error: unknown) => {
+    if (out.size === 0) throw error;
+    return new Map<string, DocumentWithoutText>();
+  });
+  for (const [id, doc] of fromEngine) out.set(id, doc);
   return out;
 }
 

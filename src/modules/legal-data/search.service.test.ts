@@ -124,7 +124,10 @@ describe('search: nested documents', () => {
       const known = index.metadataOf(ids.filter((id) => id === first));
       return { found: known.found, unknown: ids.filter((id) => id !== first) };
     };
-    const hits = (await search({ engine: failing, embedder: null, metadata }, request)).hits;
+    const warnings: string[] = [];
+    const logger = { ...createLogger('silent'), warn: (message: string) => void warnings.push(message) } as unknown as Logger;
+    const hits = (await search({ engine: failing, embedder: null, metadata, logger }, request)).hits;
+    expect(warnings).toEqual([`search: reading the metadata of ${rest.length} hits failed (engine unavailable); those shown as text_unavailable`]);
     expect(hits.map((h) => h.id)).toEqual(all.map((h) => h.id));
     expect(hits[0]).toEqual(all[0]);
     expect(hits[0].text_unavailable).toBeUndefined();

@@ -279,6 +279,7 @@ class ThrottledWarning {
 }
 const vectorWarning = new ThrottledWarning();
 const feedbackWarning = new ThrottledWarning();
+const detailsWarning = new ThrottledWarning();
 
 /**
  * The vector leg (query embedding + vector search) within VECTOR_TIMEOUT_MS; null when it
@@ -382,9 +383,15 @@ async function shapeHits(deps: SearchDeps, found: LegsResult, r: SearchRequest, 
       .time('documents', (): Promise<Map<string, LegalDocument | DocumentWithoutText>> =>
         needsText ? engine.getDocuments(ids) : r.result_detail === 'summary_only' ? engine.getDocumentsWithoutText(ids) : hitMetadata(deps, ids),
       )
-      .catch(() => new Map<string, LegalDocument | DocumentWithoutText>()),
+      .catch((error: unknown) => {
+        detailsWarning.warn(deps.logger, (more) => `search: reading the hits' documents failed (${(error as Error).message}); hits shown as text_unavailable${more}`);
+        return new Map<string, LegalDocument | DocumentWithoutText>();
+      }),
     deferred.length > 0 && engine.passages
-      ? timer.time('passages', () => engine.passages!(deferred)).catch(() => new Map<string, string>())
+      ? timer.time('passages', () => engine.passages!(deferred)).catch((error: unknown) => {
+          detailsWarning.warn(deps.logger, (more) => `search: reading the hits' passages failed (${(error as Error).message}); hits shown without snippets${more}`);
+          return new Map<string, string>();
+        })
       : new Map<string, string>(),
   ]);
   return timer.sync('snippets', () =>
@@ -417,6 +424,7 @@ async function hitMetadata(deps: SearchDeps, ids: string[]): Promise<Map<string,
   if (ask.length === 0) return out;
   const fromEngine = await deps.engine.getDocumentsWithoutText(ask).catch((error: unknown) => {
     if (out.size === 0) throw error;
+    detailsWarning.warn(deps.logger, (more) => `search: reading the metadata of ${ask.length} hits failed (${(error as Error).message}); those shown as text_unavailable${more}`);
     return new Map<string, DocumentWithoutText>();
   });
   for (const [id, doc] of fromEngine) out.set(id, doc);

@@ -112,5 +112,15 @@ describe('citation families over POST /v1/resolve', () => {
     expect(families('EU/EUR-Lex')).toContain('eu_acts');
     expect(families('IE/IrishStatuteBook')).toEqual(expect.arrayContaining(['identifiers', 'short_titles']));
     expect(families('DE/BGH')).toContain('court_decisions');
+    // The GraphQL supergraph reports the same families.
+    const graph = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ resolveCoverage { sources { source citation_families } } }' }),
+    });
+    const data = (await graph.json()) as { data: { resolveCoverage: { sources: { source: string; citation_families: string[] | null }[] } } };
+    const fromGraph = new Map(data.data.resolveCoverage.sources.map((s) => [s.source, s.citation_families]));
+    for (const source of body.sources) expect([source.source, fromGraph.get(source.source)]).toEqual([source.source, source.citation_families ?? null]);
+    expect(fromGraph.get('FR/LegifranceCodes')).toContain('fr_forms');
   });
 });

@@ -70,6 +70,11 @@ export class SourceCoverage {
   @Field(() => Int) documents!: number;
   @Field(() => Int) resolvable_documents!: number;
   @Field(() => Int) act_names!: number;
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Citation families the resolver supports for this source (identifiers, court_decisions, de_subunits, de_act_names, nested_articles, fr_forms, eu_acts, short_titles).',
+  })
+  citation_families?: string[];
 }
 
 @ObjectType()

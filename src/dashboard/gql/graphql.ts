@@ -891,6 +891,8 @@ export type SearchResponse = {
 
 export type SourceCoverage = {
   act_names: Scalars['Int']['output'];
+  /** Citation families the resolver supports for this source (identifiers, court_decisions, de_subunits, de_act_names, nested_articles, fr_forms, eu_acts, short_titles). */
+  citation_families: Maybe<Array<Scalars['String']['output']>>;
   country: Scalars['String']['output'];
   documents: Scalars['Int']['output'];
   has_patterns: Scalars['Boolean']['output'];

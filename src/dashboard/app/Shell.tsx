@@ -3,7 +3,7 @@
  * administrators, billing only when it is on), the account menu with sign-out, and the main
  * region. Focus moves to the page heading after each navigation (screen readers announce it).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { auth } from '../api/auth';
 import { config } from './config';
@@ -34,71 +34,65 @@ export function Shell() {
     (i) => (i.access !== 'admin' || me?.user.is_admin) && (!i.requiresBilling || config.billing) && (i.access === 'public' || me),
   );
   return (
-    <div className="app">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="topbar">
-        <Link to="/" className="brand">
-          Legal Search
-        </Link>
-        {me && (
-          <button type="button" className="menu-toggle secondary" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen((o) => !o)}>
-            Menu
-          </button>
-        )}
-        {me && (
-          <nav id="main-nav" aria-label="Main" className={open ? 'open' : undefined}>
-            <ul>
-              {items.map((i) => (
-                <li key={i.to}>
-                  <NavLink to={i.to} end={i.to === '/'}>
-                    {i.label}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-            <div className="account">
-              <span className="account-email" title={me.user.email}>
-                {me.user.email}
-              </span>
-              <button
-                type="button"
-                className="secondary"
-                onClick={async () => {
-                  try {
-                    await auth.logout();
-                  } finally {
-                    // the page's guard then sends the person to sign-in ("You are signed out.")
-                    clear();
-                    navigate('/sign-in', { replace: true, state: { signedOut: true } });
-                  }
-                }}
-              >
-                Sign out
-              </button>
-            </div>
-          </nav>
-        )}
-        {me === null && (
-          <nav aria-label="Account" className="signed-out-nav">
-            <Link to="/sign-in">Sign in</Link>
-            <Link to="/register">Create account</Link>
-          </nav>
-        )}
-      </header>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </div>
+    <Frame>
+      {me && (
+        <button type="button" className="menu-toggle secondary" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen((o) => !o)}>
+          Menu
+        </button>
+      )}
+      {me && (
+        <nav id="main-nav" aria-label="Main" className={open ? 'open' : undefined}>
+          <ul>
+            {items.map((i) => (
+              <li key={i.to}>
+                <NavLink to={i.to} end={i.to === '/'}>
+                  {i.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="account">
+            <span className="account-email" title={me.user.email}>
+              {me.user.email}
+            </span>
+            <button
+              type="button"
+              className="secondary"
+              onClick={async () => {
+                try {
+                  await auth.logout();
+                } finally {
+                  // the page's guard then sends the person to sign-in ("You are signed out.")
+                  clear();
+                  navigate('/sign-in', { replace: true, state: { signedOut: true } });
+                }
+              }}
+            >
+              Sign out
+            </button>
+          </div>
+        </nav>
+      )}
+      {me === null && (
+        <nav aria-label="Account" className="signed-out-nav">
+          <Link to="/sign-in">Sign in</Link>
+          <Link to="/register">Create account</Link>
+        </nav>
+      )}
+    </Frame>
   );
 }
 
 /** Sign-in, registration and the other pages without navigation. */
 export function BareShell() {
   useFocusHeadingOnNavigate();
+  return <Frame bare />;
+}
+
+/** What every page has: the skip link, the header with the brand (then `children`: the navigation), the main region with the page. */
+function Frame({ bare = false, children }: { bare?: boolean; children?: ReactNode }) {
   return (
-    <div className="app bare">
+    <div className={bare ? 'app bare' : 'app'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -106,8 +100,9 @@ export function BareShell() {
         <Link to="/" className="brand">
           Legal Search
         </Link>
+        {children}
       </header>
-      <main id="main" tabIndex={-1} className="narrow">
+      <main id="main" tabIndex={-1} className={bare ? 'narrow' : undefined}>
         <Outlet />
       </main>
     </div>

@@ -74,6 +74,15 @@ describe('web dashboard', () => {
     await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
+  /** The first Tab reaches the skip link, and following it puts the focus in the main region (both shells share it). */
+  async function expectSkipLink(page: Page): Promise<void> {
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent?.trim()')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('main');
+  }
+
   const nav = (page: Page, label: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true });
 
   const requestsInPeriod = async (page: Page) => Number(await page.locator('.meter', { hasText: 'Requests in this period' }).locator('strong').innerText());
@@ -103,6 +112,7 @@ describe('web dashboard', () => {
     await expect(page.getByRole('button', { name: /Sign in \(development\)/ }).isVisible()).resolves.toBe(true);
     await expectAccessible(page, 'sign-in');
     await screenshot(page, 'sign-in');
+    await expectSkipLink(page);
     await signIn(page, 'nobody@example.org', 'wrong password');
     await page.getByRole('alert').filter({ hasText: /invalid/i }).waitFor();
     await page.context().close();
@@ -113,6 +123,7 @@ describe('web dashboard', () => {
     const email = `journey-${Date.now()}@example.org`;
     await register(page, email);
     await expectAccessible(page, 'overview');
+    await expectSkipLink(page);
 
     // keys: empty, create, the full key once with a copy button
     await nav(page, 'API keys').click();

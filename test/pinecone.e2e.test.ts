@@ -214,8 +214,16 @@ describe('Pinecone vector leg over HTTP (real client, local data-plane server)',
       for await (const chunks of engine.scanChunks(100)) for (const c of chunks) all.set(c.chunkId, vectorOf(DIM, 1, c.chunkId.length));
       yield all;
     }
+    const metadataOf = () => new Map([...server.namespaces].flatMap(([ns, records]) => [...records].map(([id, r]) => [`${ns} ${id}`, r.metadata])));
+    const before = metadataOf();
+    expect(before.size).toBeGreaterThan(0);
     await engine.replaceVectors('model-2', vectors());
     expect(server.requestsTo('/vectors/delete').map((r) => r.body.deleteAll)).toEqual([true, true, true]);
+    // Each refilled passage carries its document's filter metadata, read batch by batch from the base engine
+    // (and the passages an earlier failed write left without a vector now have theirs).
+    const after = metadataOf();
+    for (const [key, metadata] of before) expect([key, after.get(key)]).toEqual([key, metadata]);
+    expect(after.get('case_law FR/CASS/undated#0')).toEqual({ doc_id: 'FR/CASS/undated', country: 'FR', source: 'FR/CASS', language: 'fr' });
     expect(await engine.vectorModel()).toBe('model-2');
     const { total, withVectors } = await engine.countChunks();
     expect(withVectors).toBe(total);

@@ -282,10 +282,6 @@ export class PineconeVectorIndex implements SearchEngine {
 
   /** Replaces every vector with those of `modelId`: the namespaces are emptied, then filled batch by batch. */
   async replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void> {
-    const documents = new Map<string, { namespace: string; metadata: VectorMetadata }>();
-    for await (const rows of this.base.scanMetadata()) {
-      for (const row of rows) documents.set(row.id, { namespace: row.namespace, metadata: vectorMetadata(row) });
-    }
     await this.deleteAllVectors();
     let dimension: number | null = null;
     const pending = new Map<string, PineconeRecord<VectorMetadata>[]>();
@@ -297,13 +293,17 @@ export class PineconeVectorIndex implements SearchEngine {
       }
     };
     for await (const map of vectors) {
+      // The filter metadata of this batch's documents only: memory stays bounded by the batch, not the corpus.
+      const documents = await this.base.getDocumentsWithoutText([...new Set([...map.keys()].map(docIdOfChunk))]);
+      const metadata = new Map([...documents].map(([id, doc]) => [id, vectorMetadata(doc)]));
       for (const [chunkId, vector] of map) {
         dimension ??= vector.length;
         if (vector.length !== dimension) throw new Error(`replaceVectors: vector of ${chunkId} has dimension ${vector.length}, expected ${dimension}`);
-        const doc = documents.get(docIdOfChunk(chunkId));
+        const docId = docIdOfChunk(chunkId);
+        const doc = documents.get(docId);
         if (!doc || norm(vector) === 0) continue; // a chunk deleted meanwhile, or an empty text
         const list = pending.get(doc.namespace) ?? [];
-        list.push({ id: chunkId, values: Array.from(vector), metadata: doc.metadata });
+        list.push({ id: chunkId, values: Array.from(vector), metadata: metadata.get(docId)! });
         pending.set(doc.namespace, list);
       }
       await flush(false);

@@ -423,7 +423,6 @@ async function hitMetadata(deps: SearchDeps, ids: string[]): Promise<Map<string,
   const ask = known ? known.unknown : ids;
   if (ask.length === 0) return out;
   const fromEngine = await deps.engine.getDocumentsWithoutText(ask).catch((error: unknown) => {
-    if (out.size === 0) throw error;
     detailsWarning.warn(deps.logger, (more) => `search: reading the metadata of ${ask.length} hits failed (${(error as Error).message}); those shown as text_unavailable${more}`);
     return new Map<string, DocumentWithoutText>();
   });

@@ -144,6 +144,12 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
       const invalid = await api('POST', '/v1/team/invites', { emails: ['ok@example.org', 'fine@example.org', 'not-an-address'] }, as(owner));
       expect(invalid.status).toBe(422);
       expect(invalid.body.detail.map((d: any) => d.loc)).toEqual([['body', 'emails', 2]]);
+      // only plain addresses: a display name, angle brackets, a space, a control character or a
+      // second address would reach the mail headers or show up as someone else in the team list
+      const disguised = ['<a@b.example>', 'Boss <boss@example.org>', 'a b@example.org', 'a@example.org\r\nBcc: x@example.org', 'a@example.org,b@example.org', '"a"@example.org'];
+      const refused = await api('POST', '/v1/team/invites', { emails: ['ok@example.org', ...disguised] }, as(owner));
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail.map((d: any) => d.loc)).toEqual(disguised.map((_, i) => ['body', 'emails', i + 1]));
       const ok = await api('POST', '/v1/team/invites', { emails: fifty }, as(owner));
       expect(ok.status).toBe(200);
       expect(ok.body.invites).toHaveLength(50);

@@ -3,14 +3,34 @@ import { z } from 'zod';
 import { laxBool, mustBeTrue } from '../../validation.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from './passwords.js';
 
-// Deliberately simple: one @, something on each side, a dot in the domain, no spaces.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Roughly "one @, something on each side, a dot in the domain": what the first message is about. */
+const EMAIL_SHAPE = /^[^@]+@[^@]+\.[^@]+$/;
+/**
+ * A plain addr-spec (RFC 5322 dot-atom, international letters allowed as in RFC 6531): the local
+ * part is atext with single dots between, the domain two or more host-name labels. No display
+ * name, angle brackets, quoted strings, comments, spaces, control characters, address lists or
+ * address literals: an address is stored, mailed to (it reaches the mail headers) and shown to
+ * a team as it was typed, so `Boss <boss@example.org>` or `<a@b.example>` must never pass.
+ */
+const ATEXT = "[\\p{L}\\p{N}\\p{M}!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}\\p{M}-]{0,61}[\\p{L}\\p{N}\\p{M}])?';
+const TLD = '(?:[\\p{L}\\p{M}]{2,63}|xn--[A-Za-z0-9-]{1,59})';
+const ADDR_SPEC = new RegExp(`^${ATEXT}(?:\\.${ATEXT})*@(?:${LABEL}\\.)+${TLD}$`, 'u');
 
 export const emailField = z
   .string()
   .max(254)
-  .refine((v) => EMAIL_RE.test(v), { message: 'value is not a valid email address: An email address must have an @-sign and a domain.' })
-  .describe('E-mail address (compared case-insensitively).');
+  .superRefine((value, ctx) => {
+    if (!EMAIL_SHAPE.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'value is not a valid email address: An email address must have an @-sign and a domain.' });
+    } else if (!ADDR_SPEC.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'value is not a valid email address: only a plain address (name@example.org) is accepted, without a display name, angle brackets, quotes, spaces or control characters.',
+      });
+    }
+  })
+  .describe('E-mail address (compared case-insensitively): a plain address such as name@example.org.');
 
 export const newPasswordField = z
   .string()

@@ -92,6 +92,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
+
+  it('refuses development-only mail and sign-in settings in production, every problem listed at once', () => {
+    const secret = 'x'.repeat(32);
+    // MAIL_LOG writes one-time tokens (password reset, verification) to the log: never in production
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, MAIL_LOG: 'true' })).toThrow(/MAIL_LOG: must not be true when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, MAIL_LOG: 'false' }).accounts.mailLog).toBe(false);
+    expect(loadConfig({ MAIL_LOG: 'true' }).accounts.mailLog).toBe(true);
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: 'production', MAIL_LOG: 'on', DEV_LOGIN: 'true' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^SESSION_SECRET: required/),
+      expect.stringMatching(/^DEV_LOGIN: must not be true/),
+      expect.stringMatching(/^MAIL_LOG: must not be true/),
+    ]);
+  });
+
+  it('reads the sign-in throttle with documented defaults and refuses nonsense', () => {
+    expect(loadConfig({}).accounts.signInThrottle).toEqual({ windowSeconds: 900, freeFailuresPerAccount: 5, maxDelaySeconds: 60, failuresPerIp: 100 });
+    expect(
+      loadConfig({ LOGIN_WINDOW_SECONDS: '600', LOGIN_FREE_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_DELAY_SECONDS: '120', LOGIN_FAILURES_PER_IP: '500' }).accounts.signInThrottle,
+    ).toEqual({ windowSeconds: 600, freeFailuresPerAccount: 3, maxDelaySeconds: 120, failuresPerIp: 500 });
+    expect(() => loadConfig({ LOGIN_MAX_DELAY_SECONDS: '0' })).toThrow(/LOGIN_MAX_DELAY_SECONDS/);
+    expect(() => loadConfig({ LOGIN_FAILURES_PER_IP: 'many' })).toThrow(/LOGIN_FAILURES_PER_IP/);
+  });
+
+  it('sends HSTS for a year by default, configurable', () => {
+    expect(loadConfig({}).hstsMaxAgeSeconds).toBe(31_536_000);
+    expect(loadConfig({ HSTS_MAX_AGE_SECONDS: '0' }).hstsMaxAgeSeconds).toBe(0);
+    expect(() => loadConfig({ HSTS_MAX_AGE_SECONDS: '-1' })).toThrow(/HSTS_MAX_AGE_SECONDS/);
+  });
 });
 
 describe('TRUST_PROXY', () => {

@@ -12,6 +12,9 @@ const DEFAULT_CORPUS = path.resolve('../shared/corpus');
 /** The built dashboard (`npm run build:dashboard`), next to the sources whatever the working directory. */
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../dist/dashboard', import.meta.url));
 
+/** One year: the Strict-Transport-Security max-age browsers' preload lists expect at least. */
+export const DEFAULT_HSTS_MAX_AGE_SECONDS = 31_536_000;
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -79,6 +82,13 @@ const envSchema = z.object({
   DEV_LOGIN: booleanFlag.default(false),
   MAIL_LOG: booleanFlag.default(false),
   TERMS_VERSION: z.string().min(1).default('2025-01'),
+  // the password sign-in throttle (README: "Security" > "Sign-in, headers and small leaks")
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  LOGIN_FREE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  // Strict-Transport-Security max-age, sent only when BASE_URL is https (0 tells browsers to forget it)
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(DEFAULT_HSTS_MAX_AGE_SECONDS),
   // billing through Stripe (README: "Billing")
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
@@ -170,8 +180,22 @@ export interface AccountsSettings {
   mailLog: boolean;
   termsVersion: string;
   production: boolean;
+  /** The password sign-in throttle (src/modules/accounts/sign-in-throttle.ts). */
+  signInThrottle: SignInThrottleSettings;
   /** Configured identity providers (those with a client id and secret). */
   identityProviders: Partial<Record<IdentityProviderName, IdentityProviderSetting>>;
+}
+
+/** The password sign-in throttle: a slow-down per account, a bound per client IP. */
+export interface SignInThrottleSettings {
+  /** Failures are remembered this long (LOGIN_WINDOW_SECONDS). */
+  windowSeconds: number;
+  /** Failures on one account within the window before attempts are spaced out (LOGIN_FREE_FAILURES_PER_ACCOUNT). */
+  freeFailuresPerAccount: number;
+  /** The longest wait between two attempts on one account (LOGIN_MAX_DELAY_SECONDS). */
+  maxDelaySeconds: number;
+  /** Failures from one client IP, over every account, within the window (LOGIN_FAILURES_PER_IP). */
+  failuresPerIp: number;
 }
 
 /**
@@ -239,6 +263,8 @@ export interface Config {
   searchAuthorityWeight: number;
   /** The built web dashboard served at /dashboard (DASHBOARD_DIR; default dist/dashboard of the checkout). */
   dashboardDir: string;
+  /** Strict-Transport-Security max-age when BASE_URL is https (HSTS_MAX_AGE_SECONDS). */
+  hstsMaxAgeSeconds: number;
   accounts: AccountsSettings;
   billing: BillingSettings;
   contributors: ContributorsSettings;
@@ -308,13 +334,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([`CORPUS_DIR: folder does not exist (got "${e.CORPUS_DIR}")`]);
   }
   const production = e.NODE_ENV === 'production';
-  if (production && !e.SESSION_SECRET) {
-    throw new ConfigError(['SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)']);
-  }
-  if (production && e.DEV_LOGIN) {
-    // dev-login signs in as any e-mail without a password: never in production
-    throw new ConfigError(['DEV_LOGIN: must not be true when NODE_ENV=production']);
-  }
+  const productionProblems: string[] = [];
+  if (production && !e.SESSION_SECRET) productionProblems.push('SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)');
+  // dev-login signs in as any e-mail without a password: never in production
+  if (production && e.DEV_LOGIN) productionProblems.push('DEV_LOGIN: must not be true when NODE_ENV=production');
+  // the log would hold every one-time token (password reset, e-mail verification): never in production
+  if (production && e.MAIL_LOG) productionProblems.push('MAIL_LOG: must not be true when NODE_ENV=production (it writes password-reset and verification tokens to the log; set SMTP_URL)');
+  if (productionProblems.length) throw new ConfigError(productionProblems);
   const identityProviders: AccountsSettings['identityProviders'] = {};
   for (const name of IDENTITY_PROVIDERS) {
     const prefix = name.toUpperCase() as 'GITHUB' | 'GOOGLE' | 'MICROSOFT';
@@ -402,6 +428,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,
     searchAuthorityWeight: e.SEARCH_AUTHORITY_WEIGHT,
     dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
+    hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
     accounts: {
       sessionSecret: e.SESSION_SECRET,
       adminEmails: (e.ADMIN_EMAILS ?? '')
@@ -417,6 +444,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailLog: e.MAIL_LOG || e.DEV_LOGIN,
       termsVersion: e.TERMS_VERSION,
       production,
+      signInThrottle: {
+        windowSeconds: e.LOGIN_WINDOW_SECONDS,
+        freeFailuresPerAccount: e.LOGIN_FREE_FAILURES_PER_ACCOUNT,
+        maxDelaySeconds: e.LOGIN_MAX_DELAY_SECONDS,
+        failuresPerIp: e.LOGIN_FAILURES_PER_IP,
+      },
       identityProviders,
     },
     billing: {

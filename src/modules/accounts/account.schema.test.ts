@@ -1,4 +1,6 @@
 /** The e-mail rule shared by registration, dev-login and team invites: a plain addr-spec only. */
+import { ValidationError } from '../../errors.js';
+import { parseInput } from '../../validation.js';
 import { emailField, registerBodySchema } from './account.schema.js';
 
 const valid = (value: string) => emailField.safeParse(value).success;
@@ -17,7 +19,6 @@ describe('emailField', () => {
       'a b@example.org',
       ' a@example.org',
       'a@example.org\r\nBcc: x@example.org',
-      'a@example.org\u0000',
       'a@exa\tmple.org',
       'a@example.org,b@example.org',
       'a@example.org;b@example.org',
@@ -35,6 +36,17 @@ describe('emailField', () => {
       'a@@example.org',
     ];
     for (const address of refused) expect([address, valid(address)]).toEqual([address, false]);
+  });
+
+  it('refuses a NUL character with the service-wide NUL message (src/validation.ts), not a second one', () => {
+    let error: unknown;
+    try {
+      parseInput(registerBodySchema, { email: 'a@example.org\u0000', password: 'a sturdy passphrase 42' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([expect.objectContaining({ loc: ['email'], msg: expect.stringMatching(/NUL character/) })]);
   });
 
   it('is the rule registration uses', () => {

@@ -21,6 +21,8 @@ export const emailField = z
   .string()
   .max(254)
   .superRefine((value, ctx) => {
+    // a NUL gets the service-wide NUL message instead (src/validation.ts)
+    if (value.includes('\u0000')) return;
     if (!EMAIL_SHAPE.test(value)) {
       ctx.addIssue({ code: 'custom', message: 'value is not a valid email address: An email address must have an @-sign and a domain.' });
     } else if (!ADDR_SPEC.test(value)) {

@@ -22,13 +22,14 @@ import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
 import { applyTrustProxy } from './http/trust-proxy.js';
 import { refuseCrossSiteCookieRequests } from './http/cross-site.js';
-import type { SseLimits, TrustProxySetting } from './config.js';
+import { DEFAULT_HSTS_MAX_AGE_SECONDS, type SseLimits, type TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
 import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
 import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
+import { noStoreForPrivateResponses, securityHeaders } from './http/security-headers.js';
 
 export interface AppServices {
   legalData: LegalDataApi;
@@ -65,6 +66,8 @@ export async function buildApp(options: {
   version?: string;
   /** TRUST_PROXY (default: loopback). */
   trustProxy?: TrustProxySetting;
+  /** HSTS_MAX_AGE_SECONDS: Strict-Transport-Security max-age when baseUrl is https (default: the configuration's default). */
+  hstsMaxAgeSeconds?: number;
   /** Caps on open SSE streams (default: the configuration's defaults). */
   sse?: SseLimits;
   /** The web dashboard at /dashboard (omitted: not served). */
@@ -74,11 +77,15 @@ export async function buildApp(options: {
   const app = express();
   app.disable('x-powered-by');
   applyTrustProxy(app, options.trustProxy);
+  // helmet's headers on every response; pages with stricter ones of their own set them later and win
+  app.use(securityHeaders({ baseUrl: options.baseUrl, hstsMaxAgeSeconds: options.hstsMaxAgeSeconds ?? DEFAULT_HSTS_MAX_AGE_SECONDS }));
   // every REST route is described where it is mounted; /openapi.json is generated from `rest`
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
   if (options.dashboard) app.use(dashboardRouter(options.dashboard));
+  // after the dashboard, whose hashed assets stay cacheable for signed-in browsers
+  app.use(noStoreForPrivateResponses());
   // Before anything authenticates: a cookie-borne state change from another site never runs.
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at

@@ -125,6 +125,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     subgraphUrls: config.subgraphUrls,
     version: VERSION,
     trustProxy: config.trustProxy,
+    hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
     sse: config.sse,
     dashboard: {
       dir: config.dashboardDir,

@@ -190,4 +190,44 @@ describe('HTTP hardening', () => {
       expect(again.status).toBe(200);
     });
   });
+
+  describe('security headers (helmet) with an https BASE_URL', () => {
+    const DASHBOARD_CSP =
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
+    it('sends HSTS and the other helmet headers on API answers, with a same-origin referrer policy', async () => {
+      for (const res of [await call(`${url}/v1/stats`, 'GET'), await call(`${url}/auth/me`, 'GET'), await call(`${url}/no/such/path`, 'GET')]) {
+        expect(res.headers.get('strict-transport-security')).toBe(`max-age=${platform.config.hstsMaxAgeSeconds}; includeSubDomains`);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+        expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'self'.*upgrade-insecure-requests/);
+        expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+        // not no-referrer: under it a browser sends `Origin: null` with same-origin POSTs, which the cross-site defence refuses
+        expect(res.headers.get('referrer-policy')).toBe('same-origin');
+        expect(res.headers.get('x-powered-by')).toBeNull();
+      }
+    });
+
+    it('leaves the dashboard its own stricter CSP and cache policy, and keeps hashed assets cacheable for signed-in browsers', async () => {
+      const account = await newAccount();
+      const index = await call(`${url}/dashboard/`, 'GET', undefined, { cookie: account.cookie });
+      expect(index.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+      expect(index.headers.get('cache-control')).toBe('no-cache');
+      expect(index.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      const asset = /\/dashboard\/assets\/[^"]+\.js/.exec(String(index.body))?.[0];
+      if (asset) {
+        const res = await fetch(`${url}${asset}`, { headers: { cookie: account.cookie } });
+        await res.arrayBuffer();
+        expect(res.status).toBe(200);
+        expect(res.headers.get('cache-control')).toMatch(/max-age=31536000/);
+      }
+    });
+
+    it('lets oidc-provider\'s form_post answer reach the client: no form-action limit and no opener isolation under /oauth', async () => {
+      const res = await call(`${url}/oauth/authorize?client_id=nobody`, 'GET');
+      expect(res.headers.get('content-security-policy') ?? '').not.toMatch(/form-action/);
+      expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
+      expect(res.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    });
+  });
 });

@@ -514,6 +514,56 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
       expect(formAction(strangerPage.text, /Allow access as/)).toBeNull();
     });
 
+    it('ends the authorization server\'s sign-in at /auth/logout: afterwards no client is approved without a password', async () => {
+      await register('logout-ends-oauth@example.org');
+      const browser = new Browser();
+      // signed in to the dashboard, the user approves a first client (oidc-provider starts its own session)
+      const login = await browser.postJson(`${base}/auth/login`, { email: 'logout-ends-oauth@example.org', password: PASSWORD });
+      expect(login.status).toBe(200);
+      const first = await newClient({ client_name: 'Before logout' });
+      const { page } = await openConsent(browser, authorizeUrl(first.client_id));
+      const approved = await browser.postForm(formAction(page.text, /Allow access as/)!, {});
+      expect(approved.status).toBe(303);
+      const back = await browser.follow(new URL(approved.location!, base).href, (l) => l.href.startsWith(REDIRECT_URI));
+      expect(back.stoppedAt!.searchParams.get('code')).toEqual(expect.any(String));
+      expect(browser.cookieNamesFor(`${base}/oauth/authorize`)).toContain('oauth_session');
+      // a second client is offered "Allow as" while signed in (the session is live)
+      const second = await newClient({ client_name: 'After logout' });
+      const { page: before } = await openConsent(browser, authorizeUrl(second.client_id));
+      expect(before.text).toContain('Signed in as logout-ends-oauth@example.org');
+      const pendingApprove = formAction(before.text, /Allow access as/)!;
+
+      expect((await browser.postJson(`${base}/auth/logout`, {})).status).toBe(200);
+
+      // the page opened before the logout can no longer approve: its sign-in is gone (oidc-provider
+      // refuses the interaction of an ended session), the user starts again from the application
+      const stale = await browser.postForm(pendingApprove, {});
+      expect(stale.status).toBe(400);
+      expect(stale.location).toBeNull();
+      expect(stale.text).toContain('This authorization request expired or was started in another browser');
+      // a new client's page offers no "Allow as", only the password form
+      const { page: after } = await openConsent(browser, authorizeUrl(second.client_id));
+      expect(after.text).not.toContain('Signed in as');
+      expect(formAction(after.text, /Allow access as/)).toBeNull();
+      expect(formAction(after.text, /Sign in and allow access/)).toEqual(`${base}/auth/password-authorize`);
+      // the client approved before the logout is not let through silently either: it gets the page
+      const { stoppedAt, page: again } = await browser.follow(authorizeUrl(first.client_id), (l) => l.href.startsWith(REDIRECT_URI));
+      expect(stoppedAt).toBeNull();
+      expect(new URL(again.url).pathname).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
+      expect(formAction(again.text, /Allow access as/)).toBeNull();
+    });
+
+    it('keeps the consent page\'s own strict headers under the service-wide security headers (http BASE_URL: no HSTS)', async () => {
+      const client = await newClient({ client_name: 'Headers client' });
+      const { page } = await openConsent(new Browser(), authorizeUrl(client.client_id));
+      expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
+      expect(page.headers.get('strict-transport-security')).toBeNull();
+    });
+
     it('takes the client_id in the body with any client_secret, or in a Basic header, and ignores the secret', async () => {
       await register('token-auth@example.org');
       const { client_id } = await newClient({ token_endpoint_auth_method: 'client_secret_post' });

@@ -1,7 +1,8 @@
 /**
  * Wires the OAuth 2.1 authorization server: oidc-provider over the database and the persisted
  * signing key, and the consent service over the accounts. Keys for its cookies and for the
- * consent page's signed flow are derived from SESSION_SECRET.
+ * consent page's signed flow are derived from SESSION_SECRET. A logout at /auth/logout ends the
+ * authorization server's sign-ins of the account as well.
  */
 import type { MikroORM } from '@mikro-orm/core';
 import type Provider from 'oidc-provider';
@@ -10,6 +11,7 @@ import type { AccountsModule } from '../modules/accounts/accounts.module.js';
 import { createAuthorizationServer } from './authorization-server.js';
 import { ConsentService } from './consent.service.js';
 import { McpFlowCodec } from './mcp-flow.js';
+import { endAccountSessions } from './oidc-adapter.js';
 import type { SigningKey } from './signing-key.js';
 
 export interface OAuthModule {
@@ -43,5 +45,8 @@ export function createOAuthModule(deps: {
     identityProviders: () => accounts.identityProviders.configured(),
     baseUrl,
   });
+  // A logout ends the authorization server's sign-ins of the account too: its consent page would
+  // otherwise still approve clients "as" the account, without a password, for up to an hour.
+  accounts.accounts.sessions.onSignOut((userId) => endAccountSessions(deps.orm, userId));
   return { provider, consent };
 }

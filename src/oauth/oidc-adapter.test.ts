@@ -1,7 +1,7 @@
 import { migrateUp } from '../db/orm.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
 import { createLogger } from '../logger.js';
-import { OidcAdapter } from './oidc-adapter.js';
+import { endAccountSessions, OidcAdapter } from './oidc-adapter.js';
 import { loadOrCreateSigningKey } from './signing-key.js';
 
 describe.each(TEST_BACKENDS)('authorization-server storage on %s', (backend) => {
@@ -28,6 +28,20 @@ describe.each(TEST_BACKENDS)('authorization-server storage on %s', (backend) => 
     const codes = adapter('DeviceCode');
     await codes.upsert('d1', { userCode: 'ABCD-EFGH' }, 60);
     expect(await codes.findByUserCode('ABCD-EFGH')).toEqual({ userCode: 'ABCD-EFGH' });
+  });
+
+  it('ends every authorization-server session of one account (logout), and nothing else', async () => {
+    const sessions = adapter('Session');
+    await sessions.upsert('leaving-1', { uid: 'leaving-uid-1', accountId: 'leaving' }, 60);
+    await sessions.upsert('leaving-2', { uid: 'leaving-uid-2', accountId: 'leaving' }, 60);
+    await sessions.upsert('staying', { uid: 'staying-uid', accountId: 'staying' }, 60);
+    await adapter('Grant').upsert('leaving-grant', { accountId: 'leaving', clientId: 'c' }, 60);
+    await endAccountSessions(db.orm, 'leaving');
+    expect(await sessions.find('leaving-1')).toBeUndefined();
+    expect(await sessions.findByUid('leaving-uid-2')).toBeUndefined();
+    expect(await sessions.find('staying')).toMatchObject({ accountId: 'staying' });
+    // the account's agents keep their grant: a logout is not a revocation
+    expect(await adapter('Grant').find('leaving-grant')).toMatchObject({ accountId: 'leaving' });
   });
 
   it('refuses a NUL character (jsonb cannot hold it) with the OAuth error oidc-provider answers 400 with', async () => {

@@ -17,6 +17,19 @@ interface PayloadRow {
   payload: AdapterPayload;
 }
 
+/**
+ * Ends every sign-in of `accountId` at the authorization server: deletes its oidc-provider
+ * `Session` rows, so no browser is "signed in as" that account at the consent page any more and
+ * no client is authorised silently from such a session. Grants, and the tokens issued under them,
+ * are kept: signing out of a browser does not disconnect the user's agents.
+ */
+export async function endAccountSessions(orm: MikroORM, accountId: string): Promise<void> {
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(`delete from oauth_model where model = 'Session' and payload->>'accountId' = ?`, [accountId], 'run');
+}
+
 /** One adapter per oidc-provider model; `OidcAdapter.factory(orm, logger)` gives the factory oidc-provider takes. */
 export class OidcAdapter implements Adapter {
   constructor(

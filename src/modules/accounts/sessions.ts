@@ -64,9 +64,13 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** Runs when an account with a verified e-mail signs in (teams: domain auto-join); must not throw. */
 export type SignInHook = (user: { id: string; email: string }) => Promise<void>;
 
+/** Runs when a session of `userId` is ended at logout; a failure fails the logout (it must not half-happen). */
+export type SignOutHook = (userId: string) => Promise<void>;
+
 export class SessionService {
   private lastPrune = 0;
   private readonly signInHooks: SignInHook[] = [];
+  private readonly signOutHooks: SignOutHook[] = [];
 
   constructor(
     private readonly deps: {
@@ -79,6 +83,11 @@ export class SessionService {
   /** Another module acts on sign-ins of verified addresses (password with a verified e-mail, identity providers). */
   onSignIn(hook: SignInHook): void {
     this.signInHooks.push(hook);
+  }
+
+  /** Another module ends sign-ins of its own at logout (the authorization server's sessions). */
+  onSignOut(hook: SignOutHook): void {
+    this.signOutHooks.push(hook);
   }
 
   /** A session for `user`, or a legal-acceptance token when it has not accepted the current terms. */
@@ -101,7 +110,8 @@ export class SessionService {
   /**
    * Ends one session server-side (logout): its token is refused from now on, though its signature
    * and expiry are still valid. Only the token's SHA-256 is stored, until the token expires.
-   * Other sessions of the account, and its OAuth clients, are not touched.
+   * The sign-out hooks then run (the authorization server ends its own sign-ins of the account).
+   * Other dashboard sessions of the account, and its OAuth clients' tokens, are not touched.
    */
   async endSession(token: string): Promise<void> {
     const verified = await this.deps.tokens.verify('session', token);
@@ -122,6 +132,7 @@ export class SessionService {
         if (!isUniqueViolation(error)) throw error;
       }
     }
+    for (const hook of this.signOutHooks) await hook(verified.userId);
     const now = Date.now();
     if (now - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = now;

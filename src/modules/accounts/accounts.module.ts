@@ -76,6 +76,7 @@ export async function createAccountsModule(
       termsVersion: settings.termsVersion,
       devLogin: settings.devLogin,
       baseUrl: config.baseUrl,
+      signInThrottle: settings.signInThrottle,
     },
   });
   const apiKeys = new ApiKeyService({ orm, accounts, counters, logger });

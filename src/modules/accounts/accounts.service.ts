@@ -28,6 +28,7 @@ import type { Mailer } from './mailer.js';
 import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from './one-time-tokens.js';
 import { PasswordAccountsService } from './password-accounts.service.js';
 import { SessionService, type CallerOrigin, type CallerRow, type CredentialChecks, type IssuedSession, type SignInResult } from './sessions.js';
+import type { SignInThrottleSettings } from './sign-in-throttle.js';
 import type { TokenSigner } from './tokens.js';
 import { UserEntity } from './user.entity.js';
 
@@ -39,6 +40,8 @@ export interface AccountsSettings {
   termsVersion: string;
   devLogin: boolean;
   baseUrl: string;
+  /** The password sign-in throttle (LOGIN_* variables). */
+  signInThrottle: SignInThrottleSettings;
 }
 
 export class AccountsService {

@@ -23,7 +23,7 @@ import type { Mailer } from './mailer.js';
 import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS } from './one-time-tokens.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import type { IssuedSession, SessionService, SignInResult } from './sessions.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { SignInThrottle, type SignInThrottleSettings } from './sign-in-throttle.js';
 import { UserEntity } from './user.entity.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -39,10 +39,10 @@ export class PasswordAccountsService {
       mailer: Mailer;
       counters: CounterStore;
       logger: Logger;
-      settings: { termsVersion: string; baseUrl: string };
+      settings: { termsVersion: string; baseUrl: string; signInThrottle: SignInThrottleSettings };
     },
   ) {
-    this.throttle = new SignInThrottle(deps.counters);
+    this.throttle = new SignInThrottle(deps.counters, deps.settings.signInThrottle);
   }
 
   /**
@@ -130,7 +130,9 @@ export class PasswordAccountsService {
 
   /**
    * Consumes a reset token once, sets the password, ends every other session and starts a new
-   * one. argon2 runs only once the token proved valid (an invalid token costs no hashing).
+   * one. argon2 runs only once the token proved valid (an invalid token costs no hashing). The
+   * account's sign-in failures are forgotten: the reset link is the owner's way past a guesser
+   * who keeps the account slowed down (src/modules/accounts/sign-in-throttle.ts).
    */
   async confirmPasswordReset(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
     const body = parseInput(passwordResetConfirmSchema, input);
@@ -141,6 +143,8 @@ export class PasswordAccountsService {
       await tx.nativeUpdate(UserEntity, { id }, { password_hash: passwordHash, sessions_valid_after: new Date() });
       return id;
     });
+    const owner = await this.deps.orm.em.fork().findOne(UserEntity, { id: userId });
+    if (owner) await this.throttle.clearAccount(owner.email_lower);
     const session = await this.deps.sessions.issueSession(userId);
     return { detail: 'Password updated; other sessions have been signed out.', session };
   }

@@ -49,6 +49,18 @@ describe.each(stores)('%s counter store', (_name, make) => {
     expect((await store.consume('p', [minute], { now, enforce: false, cost: 0 })).windows[0]!.count).toBe(4);
   });
 
+  it('clears one subject\'s windows and nothing else', async () => {
+    const now = 1_700_000_000_000;
+    for (let i = 0; i < 3; i++) {
+      await store.consume('cleared', [minute, day], { now, enforce: true, cost: 1 });
+      await store.consume('kept', [minute], { now, enforce: true, cost: 1 });
+    }
+    expect((await store.consume('cleared', [minute], { now, enforce: true, cost: 0 })).allowed).toBe(false);
+    await store.clear('cleared', [minute, day]);
+    expect((await store.consume('cleared', [minute, day], { now, enforce: true, cost: 0 })).windows.map((w) => w.count)).toEqual([0, 0]);
+    expect((await store.consume('kept', [minute], { now, enforce: true, cost: 0 })).windows[0]!.count).toBe(3);
+  });
+
   it('frees a fixed (billing) window at its end', async () => {
     const start = 1_700_000_000_000;
     const billing: WindowSpec = { name: 'period', limit: 2, durationMs: 1_000_000, bucketMs: 3_600_000, fixed: { start, end: start + 1_000_000 } };

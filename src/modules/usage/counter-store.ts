@@ -50,6 +50,8 @@ export interface CounterStore {
   consume(subject: string, windows: WindowSpec[], options: ConsumeOptions): Promise<ConsumeResult>;
   /** Takes back one request counted at `at` (it ended in a server error). */
   refund(subject: string, windows: WindowSpec[], at: number): Promise<void>;
+  /** Forgets everything counted for `subject` in these windows (by name), as if nothing had been. */
+  clear(subject: string, windows: WindowSpec[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -138,6 +140,10 @@ export class MemoryCounterStore implements CounterStore {
       if (c <= 1) buckets.delete(b);
       else buckets.set(b, c - 1);
     }
+  }
+
+  async clear(subject: string, windows: WindowSpec[]): Promise<void> {
+    for (const w of windows) this.data.delete(`${subject}:${w.name}`);
   }
 
   async close(): Promise<void> {
@@ -297,6 +303,10 @@ export class RedisCounterStore implements CounterStore {
   async refund(subject: string, windows: WindowSpec[], at: number): Promise<void> {
     const keys = windows.map((w) => this.key(subject, w));
     await this.redis.rateRefund(keys.length, ...keys, ...windows.map((w) => String(Math.floor(at / w.bucketMs))));
+  }
+
+  async clear(subject: string, windows: WindowSpec[]): Promise<void> {
+    if (windows.length) await this.redis.del(...windows.map((w) => this.key(subject, w)));
   }
 
   async close(): Promise<void> {

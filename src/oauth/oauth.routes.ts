@@ -172,7 +172,7 @@ export function oauthRouter(options: OAuthRoutesOptions, rest: RestApi): Router 
           400: 'mcp_flow invalid, altered or expired',
           401: 'Invalid email or password',
           403: { description: 'The terms must be accepted (send accept_terms and acknowledge_privacy), or a cross-site / other-browser request', schema: passwordAuthorizeTermsRequiredSchema },
-          429: 'Too many failed attempts (Retry-After)',
+          429: 'Sign-in slowed down: too many failed attempts on this account, or from this IP (Retry-After; a password-reset link always signs the owner in)',
         },
       },
       sameOrigin,

@@ -120,7 +120,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/auth/login', {
     post: [
-      { name: 'login', summary: 'Login', tags: auth, access: 'open', body: loginBodySchema, responses: { 200: signIn, 401: 'Invalid email or password', 429: 'Too many failed attempts (Retry-After)' } },
+      { name: 'login', summary: 'Login', tags: auth, access: 'open', body: loginBodySchema, responses: { 200: signIn, 401: 'Invalid email or password', 429: 'Sign-in slowed down: too many failed attempts on this account, or from this IP (Retry-After; a password-reset link always signs the owner in)' } },
       jsonBody(),
       async (req, res) => {
         sendSignIn(res, await withLoc('body', () => accounts.login(ctx(req), req.body)), baseUrl);

@@ -79,13 +79,12 @@ export async function buildApp(options: {
   applyTrustProxy(app, options.trustProxy);
   // helmet's headers on every response; pages with stricter ones of their own set them later and win
   app.use(securityHeaders({ baseUrl: options.baseUrl, hstsMaxAgeSeconds: options.hstsMaxAgeSeconds ?? DEFAULT_HSTS_MAX_AGE_SECONDS }));
+  app.use(noStoreForPrivateResponses());
   // every REST route is described where it is mounted; /openapi.json is generated from `rest`
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
   if (options.dashboard) app.use(dashboardRouter(options.dashboard));
-  // after the dashboard, whose hashed assets stay cacheable for signed-in browsers
-  app.use(noStoreForPrivateResponses());
   // Before anything authenticates: a cookie-borne state change from another site never runs.
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at

@@ -17,8 +17,9 @@
  * neither a shared cache nor the browser's disk keeps a session, an API key or a usage record:
  * every response under the paths of accounts, keys, usage, billing, teams, administration, OAuth
  * and GraphQL, and every response to a request that carries a credential (an Authorization header
- * or the session cookie). Public anonymous reads (stats, discovery, plans) stay cacheable. A route
- * that sets its own Cache-Control afterwards (the dashboard's index.html) keeps it.
+ * or the session cookie), except the dashboard's content-hashed assets. Public anonymous reads
+ * (stats, discovery) stay cacheable. A route that sets its own Cache-Control afterwards (the
+ * dashboard's index.html, the public OAuth metadata) keeps it.
  */
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -27,6 +28,9 @@ import { SESSION_COOKIE } from '../modules/accounts/tokens.js';
 
 /** Path prefixes whose every response is `no-store` (credentials, personal data, account state). */
 export const NO_STORE_PATHS = ['/auth/', '/oauth/', '/graphql', '/mcp', '/sse', '/v1/keys', '/v1/usage', '/v1/admin', '/v1/billing', '/v1/team', '/v1/oauth'];
+
+/** The dashboard's content-hashed files: the same for everyone, cached for a year even for signed-in browsers. */
+const PUBLIC_ASSETS_PREFIX = '/dashboard/assets/';
 
 /** Where oidc-provider answers (its form_post page and popup flows need the relaxed variant). */
 const AUTHORIZATION_SERVER_PREFIX = '/oauth/';
@@ -54,6 +58,7 @@ export function securityHeaders(options: { baseUrl: string; hstsMaxAgeSeconds: n
 /** `Cache-Control: no-store` on the responses the module comment lists; anything else is left to its route. */
 export function noStoreForPrivateResponses(): RequestHandler {
   return (req, res, next) => {
+    if (req.path.startsWith(PUBLIC_ASSETS_PREFIX)) return next();
     const credentialed = Boolean(req.header('authorization')) || readCookie(req.header('cookie'), SESSION_COOKIE) !== null;
     if (credentialed || NO_STORE_PATHS.some((prefix) => req.path.startsWith(prefix))) {
       res.setHeader('Cache-Control', 'no-store');

@@ -215,6 +215,7 @@ describe('HTTP hardening', () => {
       expect(index.headers.get('cache-control')).toBe('no-cache');
       expect(index.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
       const asset = /\/dashboard\/assets\/[^"]+\.js/.exec(String(index.body))?.[0];
+      // only when the dashboard is built (dist/ is not committed; `npm run build:dashboard`)
       if (asset) {
         const res = await fetch(`${url}${asset}`, { headers: { cookie: account.cookie } });
         await res.arrayBuffer();

@@ -64,7 +64,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 /** Runs when an account with a verified e-mail signs in (teams: domain auto-join); must not throw. */
 export type SignInHook = (user: { id: string; email: string }) => Promise<void>;
 
-/** Runs when a session of `userId` is ended at logout; a failure fails the logout (it must not half-happen). */
+/** Runs when a session of `userId` is ended at logout; a failure fails the logout with an error (retrying is safe), never silently. */
 export type SignOutHook = (userId: string) => Promise<void>;
 
 export class SessionService {

@@ -368,6 +368,25 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
       expect((await api('GET', '/v1/team', undefined, as(owner))).body.workspace.allowed_domains).toEqual(['other.example']);
     });
 
+    it("lets no owner claim another organisation's domain: without its TXT record nobody joins, and the victim's own invite works", async () => {
+      const domain = `victimcorp${++seq}-${backend}.example`;
+      // the victim's own team, bought before anyone lists its domain
+      const boss = await verified('boss', domain);
+      await buyTeam(boss, 3, 'VictimCorp');
+      // a paying stranger lists the victim's domain
+      const attacker = await team(5);
+      expect((await api('PUT', '/v1/team/domains', { domains: [domain] }, as(attacker.owner))).status).toBe(200);
+      // a verified sign-in from that domain joins nobody
+      const alice = await verified('alice', domain);
+      expect((await api('GET', '/v1/team', undefined, as(alice))).body.workspace.kind).toBe('personal');
+      const seen = await api('GET', '/v1/team', undefined, as(attacker.owner));
+      expect(seen.body.members.map((m: any) => m.email)).toEqual([attacker.owner.email]);
+      // and the victim's own invite is not refused because of the stranger's claim
+      expect((await api('POST', '/v1/team/invites', { emails: [alice.email] }, as(boss))).status).toBe(200);
+      const joined = await api('POST', '/v1/team/join', { token: await tokenMailedTo(alice.email) }, as(alice));
+      expect([joined.status, joined.body.name]).toEqual([200, 'VictimCorp']);
+    });
+
     it('joins accounts signing in with a verified address at a listed domain, up to the seat limit', async () => {
       const { owner, workspaceId } = await team(2);
       const domain = `lawfirm${++seq}-${backend}.example`;

@@ -13,8 +13,11 @@ export interface TestDns {
   servers: string;
   /** Every question received: `TYPE name` (lower case). */
   queries: string[];
-  /** Replaces the TXT records of `name` (an empty list: the name exists, no TXT record). */
-  setTxt(name: string, records: string[]): void;
+  /**
+   * Replaces the TXT records of `name` (an empty list: the name exists, no TXT record); a record
+   * given as a list goes out as that many character-strings (as records over 255 bytes do).
+   */
+  setTxt(name: string, records: (string | string[])[]): void;
   /** Removes `name` and its failure mode: NXDOMAIN from now on. */
   remove(name: string): void;
   /** `servfail`: answers SERVFAIL for `name`; `silent`: never answers (the client times out). */
@@ -24,7 +27,7 @@ export interface TestDns {
 
 /** Starts the server on 127.0.0.1 and an ephemeral UDP port. */
 export async function startTestDns(): Promise<TestDns> {
-  const txt = new Map<string, string[]>();
+  const txt = new Map<string, (string | string[])[]>();
   const failing = new Map<string, 'servfail' | 'silent'>();
   const queries: string[] = [];
   const server = dns2.createServer({

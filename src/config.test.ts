@@ -153,3 +153,20 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ SSE_MAX_SESSIONS_PER_ACCOUNT: '0' })).toThrow(/SSE_MAX_SESSIONS_PER_ACCOUNT/);
   });
 });
+
+describe('DNS and team domain re-checks', () => {
+  it('uses the system resolvers and daily re-checks by default; takes IP servers with ports and refuses host names', () => {
+    expect(loadConfig({})).toMatchObject({
+      dns: { servers: null, timeoutMs: 3000, tries: 2 },
+      teamDomains: { recheckMs: 24 * 3_600_000, graceMs: 72 * 3_600_000, retryMs: 3_600_000, sweepMs: 300_000, sweepBatch: 100 },
+    });
+    const set = loadConfig({ DNS_SERVERS: '10.0.0.2, 127.0.0.1:5353,[::1]:53,::1', TEAM_DOMAIN_RECHECK_HOURS: '0.5', TEAM_DOMAIN_SWEEP_SECONDS: '0' });
+    expect(set.dns.servers).toEqual(['10.0.0.2', '127.0.0.1:5353', '[::1]:53', '::1']);
+    expect(set.teamDomains).toMatchObject({ recheckMs: 1_800_000, sweepMs: 0 });
+    for (const bad of ['dns.example', '127.0.0.1:0', '127.0.0.1:70000', '1.2.3.4:53:1', '[127.0.0.1]:53', ',']) {
+      expect(() => loadConfig({ DNS_SERVERS: bad })).toThrow(/DNS_SERVERS: must be comma-separated IP addresses/);
+    }
+    expect(() => loadConfig({ TEAM_DOMAIN_RECHECK_HOURS: '0' })).toThrow(/TEAM_DOMAIN_RECHECK_HOURS/);
+    expect(() => loadConfig({ DNS_TIMEOUT_MS: '10' })).toThrow(/DNS_TIMEOUT_MS/);
+  });
+});

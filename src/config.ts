@@ -101,6 +101,15 @@ const envSchema = z.object({
   CONTRIBUTORS_GITHUB_REPO: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name').optional(),
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_BASE: z.url().default('https://api.github.com'),
+  // team allowed domains: the DNS proof of ownership (README: "Security", "Team allowed domains")
+  DNS_SERVERS: z.string().refine((v) => parseDnsServers(v) !== null, 'must be comma-separated IP addresses, each with an optional port: 10.0.0.2, 127.0.0.1:5353, [::1]:53').optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
+  TEAM_DOMAIN_RECHECK_HOURS: z.coerce.number().positive().max(720).default(24),
+  TEAM_DOMAIN_GRACE_HOURS: z.coerce.number().min(0).max(720).default(72),
+  TEAM_DOMAIN_RETRY_MINUTES: z.coerce.number().positive().max(1440).default(60),
+  TEAM_DOMAIN_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  TEAM_DOMAIN_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(100),
   ...identityProviderEnv('GITHUB'),
   ...identityProviderEnv('GOOGLE'),
   ...identityProviderEnv('MICROSOFT'),
@@ -137,6 +146,24 @@ export function parseTrustProxy(value: string): TrustProxySetting | null {
   if (/^\d{1,3}$/.test(text)) return Number(text);
   const entries = text.split(',').map((e) => e.trim());
   return entries.length > 0 && entries.every(trustProxyEntry) ? entries : null;
+}
+
+/**
+ * DNS_SERVERS as `node:dns` `Resolver.setServers` takes them (IP addresses only: a host name
+ * would need a resolver to find the resolver); null when an entry is not `ip`, `ipv4:port`,
+ * `[ipv6]` or `[ipv6]:port`.
+ */
+export function parseDnsServers(value: string): string[] | null {
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const portOk = (port: string | undefined) => port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535);
+  const valid = (entry: string) => {
+    if (isIP(entry) !== 0) return true;
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) return isIP(bracketed[1]!) === 6 && portOk(bracketed[2]);
+    const [host, port, extra] = entry.split(':');
+    return extra === undefined && isIP(host ?? '') === 4 && portOk(port);
+  };
+  return entries.length > 0 && entries.every(valid) ? entries : null;
 }
 
 /** CLIENT_ID, CLIENT_SECRET and the endpoint overrides of one identity provider. */
@@ -228,6 +255,29 @@ export interface BillingSettings {
   extraRequestPriceUsd: number | undefined;
 }
 
+/** The resolver the domain proofs are looked up through (`node:dns/promises` `Resolver`). */
+export interface DnsSettings {
+  /** `ip[:port]` entries; null = the system's resolvers (/etc/resolv.conf). */
+  servers: string[] | null;
+  /** Per-attempt timeout and attempts per server (c-ares' `timeout` and `tries`). */
+  timeoutMs: number;
+  tries: number;
+}
+
+/** How proven team domains are re-checked (src/modules/teams/domain-verification.ts). */
+export interface TeamDomainSettings {
+  /** A checked domain is looked up again this long after its last answer. */
+  recheckMs: number;
+  /** A verified domain whose look-ups fail (no answer, SERVFAIL) keeps auto-joining this long past a due re-check. */
+  graceMs: number;
+  /** After a failed look-up the next try comes this much sooner than `recheckMs`. */
+  retryMs: number;
+  /** How often the background timer looks for due domains; 0 = no timer in this process. */
+  sweepMs: number;
+  /** Domains claimed (and looked up) per sweep at most. */
+  sweepBatch: number;
+}
+
 export interface Config {
   port: number;
   baseUrl: string;
@@ -268,6 +318,8 @@ export interface Config {
   accounts: AccountsSettings;
   billing: BillingSettings;
   contributors: ContributorsSettings;
+  dns: DnsSettings;
+  teamDomains: TeamDomainSettings;
 }
 
 export interface ElasticsearchSettings {
@@ -469,6 +521,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       githubRepo: e.CONTRIBUTORS_GITHUB_REPO,
       githubToken: e.GITHUB_TOKEN,
       githubApiBase: e.GITHUB_API_BASE.replace(/\/+$/, ''),
+    },
+    dns: { servers: e.DNS_SERVERS ? parseDnsServers(e.DNS_SERVERS) : null, timeoutMs: e.DNS_TIMEOUT_MS, tries: e.DNS_TRIES },
+    teamDomains: {
+      recheckMs: e.TEAM_DOMAIN_RECHECK_HOURS * 3_600_000,
+      graceMs: e.TEAM_DOMAIN_GRACE_HOURS * 3_600_000,
+      retryMs: e.TEAM_DOMAIN_RETRY_MINUTES * 60_000,
+      sweepMs: e.TEAM_DOMAIN_SWEEP_SECONDS * 1000,
+      sweepBatch: e.TEAM_DOMAIN_SWEEP_BATCH,
     },
   };
 }

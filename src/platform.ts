@@ -108,7 +108,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const billing = createBillingService(config, orm, logger, { redis: accounts.redis });
-  const teams = createTeamsService({ orm, billing, accounts, baseUrl: config.baseUrl, logger });
+  const teams = createTeamsService({ orm, billing, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
+  teams.startDomainRechecks();
   accounts.authenticator.useWorkspaces(teams);
   accounts.usage.useCredits(billing.creditDrawer);
   const { githubRepo, githubToken, githubApiBase } = config.contributors;
@@ -183,6 +184,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       abort.abort();
       await ingestDone.catch(() => null);
       await app.closeStreams();
+      await teams.stopDomainRechecks();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await app.stop();
       admin.close();

@@ -2,7 +2,8 @@
  * The dashboard's billing, team and administration pages in real headless Chromium against a
  * real platform (Stripe stand-in, real SMTP): checkout with documents, order summary and assent
  * → Stripe → return page → plan shown; team invite → the invitee signs in through the mail's
- * link and joins → the owner sees them; an administrator changes a feedback report's status,
+ * link and joins → the owner sees them; an allowed domain shows its DNS record and is verified
+ * by "Check now" against a local DNS server; an administrator changes a feedback report's status,
  * overrides a plan and erases an account; a non-administrator never sees the administration
  * and its GraphQL calls are refused; billing off says so; axe-core on every page.
  */
@@ -12,6 +13,7 @@ import type { Platform } from '../src/platform.js';
 import { expectAccessible, launchChromium, overflowsHorizontally, screenshot, type TestBrowser } from './helpers/chromium.js';
 import { expectHeading, startDashboardPlatform } from './helpers/dashboard.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
+import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 
@@ -23,6 +25,7 @@ describe('web dashboard: billing, team, administration', () => {
   let platform: Platform;
   let stripe: LocalStripe;
   let smtp: TestSmtp;
+  let dns: TestDns;
   let chromium: TestBrowser;
   let base: string;
   const contexts: BrowserContext[] = [];
@@ -56,7 +59,7 @@ describe('web dashboard: billing, team, administration', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    [stripe, smtp, chromium] = await Promise.all([startLocalStripe(), startTestSmtp(), launchChromium()]);
+    [stripe, smtp, dns, chromium] = await Promise.all([startLocalStripe(), startTestSmtp(), startTestDns(), launchChromium()]);
     platform = await startDashboardPlatform(SLICE, {
       PORT: String(port),
       BASE_URL: `http://127.0.0.1:${port}`,
@@ -67,6 +70,8 @@ describe('web dashboard: billing, team, administration', () => {
       STRIPE_MAX_NETWORK_RETRIES: '0',
       SMTP_URL: smtp.url,
       ADMIN_EMAILS: ADMIN,
+      DNS_SERVERS: dns.servers,
+      DNS_TIMEOUT_MS: '500',
     });
     base = platform.url!;
     [owner, plain] = await Promise.all([account('owner@firm.example'), account('plain@example.org')]);
@@ -78,6 +83,7 @@ describe('web dashboard: billing, team, administration', () => {
     await platform?.stop();
     await stripe?.stop();
     await smtp?.stop();
+    await dns?.stop();
   });
 
   it('checks out a per-seat plan: documents, exact order summary, unticked assent, Stripe, return page verifies, plan shown', async () => {
@@ -158,12 +164,25 @@ describe('web dashboard: billing, team, administration', () => {
     expect(first).toMatch(new RegExp(`^${base}/dashboard/team/join\\?token=`));
     await page.getByRole('button', { name: 'Rotate link' }).click();
     await page.waitForFunction((old) => (globalThis as any).document.querySelector('[data-testid="join-link"]')?.textContent !== old, first);
-    // not the invitee's domain: sign-in would join it automatically
+    // an allowed domain (not the invitee's) waits for its DNS proof: the page shows the record to publish
     await page.getByRole('textbox', { name: 'Domains' }).fill('firm-partners.example');
     await page.getByRole('button', { name: 'Save domains' }).click();
     await page.getByText('Saved.').waitFor();
+    const claim = page.getByTestId('domain-firm-partners.example');
+    await claim.getByText('Pending verification').waitFor();
+    const [recordName, recordValue] = [await claim.locator('dd code').nth(1).innerText(), await claim.locator('dd code').nth(2).innerText()];
+    expect(recordName).toBe('_legal-search-challenge.firm-partners.example');
+    expect(recordValue).toMatch(/^legal-search-domain-verification=[0-9a-f]{32}$/);
+    const checkNow = claim.getByRole('button', { name: 'Check the DNS record of firm-partners.example now' });
+    await checkNow.click();
+    await claim.getByText('firm-partners.example is not verified yet.').waitFor();
+    await claim.getByText(/The record was not found/).waitFor();
     await expectAccessible(page, 'team');
     await screenshot(page, 'team', { fullPage: true });
+    dns.setTxt(recordName, [recordValue]);
+    await checkNow.click();
+    await claim.getByText('firm-partners.example is verified.').waitFor();
+    await claim.getByText('Verified', { exact: true }).waitFor();
 
     // the invitation mail's link, opened signed out: sign in first, then join
     const mail = await waitForMail(smtp, 'invitee@firm.example', /invited to join/);

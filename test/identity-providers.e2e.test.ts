@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { Browser, formAction } from './helpers/browser.js';
+import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
 
 /** The identity the local provider signs in as (changed by the tests). */
@@ -29,6 +30,7 @@ const githubEmail = { value: 'IDP.User@example.org' };
 
 describe('identity providers against a local OpenID provider', () => {
   let platform: Platform;
+  let dns: TestDns;
   let idpServer: import('node:http').Server;
   let base: string;
   let issuer: string;
@@ -100,6 +102,8 @@ describe('identity providers against a local OpenID provider', () => {
     idpServer = app.listen(idpPort, '127.0.0.1');
 
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'idp-e2e-'));
+    // allowed domains are proven through a DNS server on a local port
+    dns = await startTestDns();
     platform = await startPlatform(
       loadConfig({
         DATA_DIR: dataDir,
@@ -117,6 +121,7 @@ describe('identity providers against a local OpenID provider', () => {
         MICROSOFT_CLIENT_ID: 'microsoft-client',
         MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
         MICROSOFT_ISSUER: issuer,
+        DNS_SERVERS: dns.servers,
       }),
       createLogger('silent'),
     );
@@ -124,6 +129,7 @@ describe('identity providers against a local OpenID provider', () => {
 
   afterAll(async () => {
     await platform?.stop();
+    await dns?.stop();
     idpServer?.close();
   });
 
@@ -375,7 +381,7 @@ describe('identity providers against a local OpenID provider', () => {
   it('joins a team workspace listing the address\'s domain at sign-in, up to its seat limit and not past it', async () => {
     // The team as billing leaves it after a 2-seat Professional checkout (this platform has no
     // Stripe: billing's own tests cover that part): the owner on the plan, the workspace, its
-    // owner membership; the domain is listed through the REST endpoint.
+    // owner membership; the domain is listed and proven through the REST endpoints.
     const password = 'a sturdy passphrase 42';
     const owner = await call(`${base}/auth/register`, 'POST', { email: 'owner@idp-firm.example', password, accept_terms: true, acknowledge_privacy: true });
     const connection = platform.orm.em.fork().getConnection();
@@ -384,7 +390,12 @@ describe('identity providers against a local OpenID provider', () => {
     await connection.execute("insert into workspace (id, owner_user_id, name, kind, seat_limit, created_at) values (?, ?, 'IdP Firm', 'team', 2, now())", [workspaceId, owner.body.id]);
     await connection.execute("insert into workspace_member (user_id, workspace_id, role, joined_at) values (?, ?, 'owner', now())", [owner.body.id, workspaceId]);
     const ownerCookie = cookieFrom((await call(`${base}/auth/login`, 'POST', { email: 'owner@idp-firm.example', password })).headers, 'session')!;
-    expect((await call(`${base}/v1/team/domains`, 'PUT', { domains: ['IDP-Firm.example'] }, { cookie: ownerCookie })).status).toBe(200);
+    const listed = await call(`${base}/v1/team/domains`, 'PUT', { domains: ['IDP-Firm.example'] }, { cookie: ownerCookie });
+    expect(listed.status).toBe(200);
+    // the domain proven: its TXT record published, then checked
+    const { verification } = listed.body.domains[0];
+    dns.setTxt(verification.name, [verification.value]);
+    expect((await call(`${base}/v1/team/domains/idp-firm.example/check`, 'POST', undefined, { cookie: ownerCookie })).body.status).toBe('verified');
 
     const signInAs = async (sub: string, email: string) => {
       Object.assign(identity, { sub, email, email_verified: true });

@@ -1,7 +1,8 @@
 /**
  * Team workspaces end to end over real HTTP, on embedded PGlite and on real PostgreSQL: the team
  * is bought through the real `stripe` client against the local Stripe server (its webhooks
- * signed as Stripe signs them), invite mails are received by a real SMTP server started here.
+ * signed as Stripe signs them), invite mails are received by a real SMTP server started here,
+ * allowed domains are proven through a real DNS server on a local port (DNS_SERVERS).
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { createLogger } from '../src/logger.js';
 import { PLANS } from '../src/modules/usage/plans.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
+import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
@@ -29,6 +31,7 @@ interface Account {
 describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
   let stripeServer: LocalStripe;
   let smtp: TestSmtp;
+  let dns: TestDns;
   let platform: Platform;
   let db: TestDatabase | null = null;
   let url: string;
@@ -84,9 +87,46 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
     return account;
   }
 
+  /** The workspace's claim of `domain` as GET /v1/team shows it to `owner`. */
+  async function claimOf(owner: Account, domain: string): Promise<any> {
+    return (await api('GET', '/v1/team', undefined, as(owner))).body.workspace.domains.find((d: any) => d.domain === domain);
+  }
+
+  /** Publishes the TXT record the owner's workspace was given for `domain` (listed already). */
+  async function publish(owner: Account, domain: string, alsoKeep: string[] = []): Promise<string> {
+    const { verification } = await claimOf(owner, domain);
+    expect(verification).toEqual({ type: 'TXT', name: `_legal-search-challenge.${domain}`, value: expect.stringMatching(/^legal-search-domain-verification=[0-9a-f]{32}$/) });
+    dns.setTxt(verification.name, [...alsoKeep, verification.value]);
+    return verification.value;
+  }
+
+  /** Lists `domain`, publishes its record and checks it: verified. */
+  async function prove(owner: Account, domain: string): Promise<void> {
+    expect((await api('PUT', '/v1/team/domains', { domains: [domain] }, as(owner))).status).toBe(200);
+    await publish(owner, domain);
+    const checked = await api('POST', `/v1/team/domains/${encodeURIComponent(domain)}/check`, undefined, as(owner));
+    expect([checked.status, checked.body.status]).toEqual([200, 'verified']);
+  }
+
+  /** Makes the background re-check due for `domain`'s claims now (the interval is 24 h). */
+  async function dueNow(domain: string): Promise<void> {
+    await sql(`update workspace_domain set next_check_at = now() - interval '1 second' where domain = ?`, [domain]);
+  }
+
+  /** Polls `probe` until `done` holds (the timer's sweep runs every second). */
+  async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (done(value) || Date.now() > deadline) return value;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
   beforeAll(async () => {
     stripeServer = await startLocalStripe();
     smtp = await startTestSmtp();
+    dns = await startTestDns();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'teams-e2e-'));
     if (backend === 'postgresql') db = await openTestDatabase('postgresql');
     const config = loadConfig({
@@ -101,6 +141,11 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
       STRIPE_API_BASE: stripeServer.url,
       STRIPE_TIMEOUT_MS: '2000',
       STRIPE_MAX_NETWORK_RETRIES: '0',
+      DNS_SERVERS: dns.servers,
+      DNS_TIMEOUT_MS: '300',
+      DNS_TRIES: '1',
+      // the background re-check looks for due domains every second here (24 h stays the re-check interval)
+      TEAM_DOMAIN_SWEEP_SECONDS: '1',
       ...(db ? { DATABASE_URL: String(db.orm.config.get('clientUrl')) } : {}),
     });
     platform = await startPlatform(config, createLogger('silent'));
@@ -112,6 +157,7 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
     await db?.dispose();
     await stripeServer?.stop();
     await smtp?.stop();
+    await dns?.stop();
   });
 
   it('answers 401 without credentials, and the personal workspace for an account in no team', async () => {
@@ -369,15 +415,180 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
       expect(bad.body.detail.map((d: any) => d.loc)).toEqual([['body', 'domains', 1], ['body', 'domains', 2], ['body', 'domains', 3], ['body', 'domains', 4]]);
       expect(bad.body.detail[0].msg).toMatch(/public mail domain/);
       const ok = await api('PUT', '/v1/team/domains', { domains: ['Firm.Example', 'bücher.example', 'firm.example'] }, as(owner));
-      expect(ok.body).toEqual({ allowed_domains: ['firm.example', 'xn--bcher-kva.example'] });
-      expect((await api('PUT', '/v1/team/domains', { domains: ['other.example'] }, as(owner))).body).toEqual({ allowed_domains: ['other.example'] });
+      expect(ok.body.allowed_domains).toEqual(['firm.example', 'xn--bcher-kva.example']);
+      expect(ok.body.domains.map((d: any) => [d.domain, d.status, d.verification.name])).toEqual([
+        ['firm.example', 'pending', '_legal-search-challenge.firm.example'],
+        ['xn--bcher-kva.example', 'pending', '_legal-search-challenge.xn--bcher-kva.example'],
+      ]);
+      const other = await api('PUT', '/v1/team/domains', { domains: ['other.example'] }, as(owner));
+      expect([other.body.allowed_domains, other.body.domains.length]).toEqual([['other.example'], 1]);
       expect((await api('GET', '/v1/team', undefined, as(owner))).body.workspace.allowed_domains).toEqual(['other.example']);
+    });
+
+    it("lets no owner claim another organisation's domain: without its TXT record nobody joins, and the victim's own invite works", async () => {
+      const domain = `victimcorp${++seq}-${backend}.example`;
+      // the victim's own team, bought before anyone lists its domain
+      const boss = await verified('boss', domain);
+      await buyTeam(boss, 3, 'VictimCorp');
+      // a paying stranger lists the victim's domain
+      const attacker = await team(5);
+      expect((await api('PUT', '/v1/team/domains', { domains: [domain] }, as(attacker.owner))).status).toBe(200);
+      // a verified sign-in from that domain joins nobody
+      const alice = await verified('alice', domain);
+      expect((await api('GET', '/v1/team', undefined, as(alice))).body.workspace.kind).toBe('personal');
+      const seen = await api('GET', '/v1/team', undefined, as(attacker.owner));
+      expect(seen.body.members.map((m: any) => m.email)).toEqual([attacker.owner.email]);
+      // and the victim's own invite is not refused because of the stranger's claim
+      expect((await api('POST', '/v1/team/invites', { emails: [alice.email] }, as(boss))).status).toBe(200);
+      const joined = await api('POST', '/v1/team/join', { token: await tokenMailedTo(alice.email) }, as(alice));
+      expect([joined.status, joined.body.name]).toEqual([200, 'VictimCorp']);
+    });
+
+    it('proves a domain through its TXT record: pending until published, verified by a check, dropped when a re-check misses it', async () => {
+      const { owner, workspaceId } = await team(5);
+      const domain = `proof${++seq}-${backend}.example`;
+      const listed = await api('PUT', '/v1/team/domains', { domains: [domain] }, as(owner));
+      expect(listed.body.domains).toEqual([
+        {
+          domain,
+          status: 'pending',
+          verification: { type: 'TXT', name: `_legal-search-challenge.${domain}`, value: expect.stringMatching(/^legal-search-domain-verification=[0-9a-f]{32}$/) },
+          verified_at: null,
+          checked_at: null,
+          check_error: null,
+        },
+      ]);
+      const { value } = listed.body.domains[0].verification;
+      // no record: the check answers pending, and a verified sign-in joins nobody
+      const missing = await api('POST', `/v1/team/domains/${domain}/check`, undefined, as(owner));
+      expect(missing.body).toMatchObject({ domain, status: 'pending', check_error: 'record_missing', checked_at: expect.any(String) });
+      expect(dns.queries).toContain(`TXT _legal-search-challenge.${domain}`);
+      const early = await verified('early', domain);
+      expect((await api('GET', '/v1/team', undefined, as(early))).body.workspace.kind).toBe('personal');
+      // a record with another token proves nothing
+      dns.setTxt(`_legal-search-challenge.${domain}`, ['legal-search-domain-verification=0123456789abcdef0123456789abcdef', 'v=spf1 -all']);
+      expect((await api('POST', `/v1/team/domains/${domain}/check`, undefined, as(owner))).body.status).toBe('pending');
+      // the record published (beside others): verified, through GraphQL's check as well
+      dns.setTxt(`_legal-search-challenge.${domain}`, ['v=spf1 -all', value]);
+      const gql = await api('POST', '/graphql', { query: 'mutation($d: String!) { checkAllowedDomain(domain: $d) { domain status verified_at check_error verification { type name value } } }', variables: { d: domain } }, as(owner));
+      expect(gql.body.data.checkAllowedDomain).toEqual({ domain, status: 'verified', verified_at: expect.any(String), check_error: null, verification: { type: 'TXT', name: `_legal-search-challenge.${domain}`, value } });
+      const view = await api('POST', '/graphql', { query: '{ team { allowed_domains domains { domain status } } }' }, as(owner));
+      expect(view.body.data.team).toEqual({ allowed_domains: [domain], domains: [{ domain, status: 'verified' }] });
+      const joiner = await verified('joiner', domain);
+      expect((await api('GET', '/v1/team', undefined, as(joiner))).body).toMatchObject({ workspace: { id: workspaceId }, role: 'member' });
+      // saving the list again keeps the proof and its token; a new domain starts pending
+      const again = await api('PUT', '/v1/team/domains', { domains: [domain, `second-${domain}`] }, as(owner));
+      expect(again.body.domains.map((d: any) => [d.domain, d.status, d.verification.value === value])).toEqual([
+        [domain, 'verified', true],
+        [`second-${domain}`, 'pending', false],
+      ]);
+      // the record removed: the next background re-check (the platform's timer) stops the auto-join
+      dns.remove(`_legal-search-challenge.${domain}`);
+      await dueNow(domain);
+      const dropped = await until(() => claimOf(owner, domain), (d) => d.status === 'pending');
+      expect(dropped).toMatchObject({ status: 'pending', check_error: 'record_missing', verified_at: null });
+      const late = await verified('late', domain);
+      expect((await api('GET', '/v1/team', undefined, as(late))).body.workspace.kind).toBe('personal');
+      // who joined stays a member (the owner may remove them)
+      expect((await api('GET', '/v1/team', undefined, as(joiner))).body.workspace.id).toBe(workspaceId);
+    });
+
+    it('keeps a verified domain through DNS failures for the grace period, then drops it', async () => {
+      const { owner, workspaceId } = await team(5);
+      const domain = `flaky${++seq}-${backend}.example`;
+      await prove(owner, domain);
+      dns.fail(`_legal-search-challenge.${domain}`, 'servfail');
+      await dueNow(domain);
+      const failing = await until(() => claimOf(owner, domain), (d) => d.check_error === 'dns_error');
+      expect(failing).toMatchObject({ status: 'verified', check_error: 'dns_error' });
+      const during = await verified('during', domain);
+      expect((await api('GET', '/v1/team', undefined, as(during))).body.workspace.id).toBe(workspaceId);
+      // the record last seen longer ago than re-check (24 h) + grace (72 h): no more auto-join,
+      // even before the next re-check comes round
+      await sql(`update workspace_domain set last_seen_at = now() - interval '97 hours' where domain = ?`, [domain]);
+      expect((await claimOf(owner, domain)).status).toBe('pending');
+      const after = await verified('after', domain);
+      expect((await api('GET', '/v1/team', undefined, as(after))).body.workspace.kind).toBe('personal');
+      await dueNow(domain);
+      const [row] = await until(() => sql('select status from workspace_domain where domain = ?', [domain]), (rows) => rows[0]?.status === 'pending');
+      expect(row.status).toBe('pending');
+    });
+
+    it('lets a domain be verified in one workspace at a time; a second proof supersedes nobody while the holder keeps its record', async () => {
+      const holder = await team(5);
+      const rival = await team(5);
+      const domain = `shared${++seq}-${backend}.example`;
+      await prove(holder.owner, domain);
+      const holderValue = (await claimOf(holder.owner, domain)).verification.value;
+      expect((await api('PUT', '/v1/team/domains', { domains: [domain] }, as(rival.owner))).body.domains[0].status).toBe('pending');
+      // both records published: the holder keeps the domain, the rival is told why it waits
+      await publish(rival.owner, domain, [holderValue]);
+      const waiting = await api('POST', `/v1/team/domains/${domain}/check`, undefined, as(rival.owner));
+      expect(waiting.body).toMatchObject({ status: 'pending', check_error: 'verified_elsewhere' });
+      expect((await claimOf(holder.owner, domain)).status).toBe('verified');
+      // the holder's record withdrawn: the rival's check takes the domain over, the holder sees why it lost it
+      await publish(rival.owner, domain);
+      expect((await api('POST', `/v1/team/domains/${domain}/check`, undefined, as(rival.owner))).body.status).toBe('verified');
+      expect(await claimOf(holder.owner, domain)).toMatchObject({ status: 'pending', check_error: 'record_missing' });
+      const newcomer = await verified('newcomer', domain);
+      expect((await api('GET', '/v1/team', undefined, as(newcomer))).body.workspace.id).toBe(rival.workspaceId);
+      expect(await sql(`select count(*)::int as n from workspace_domain where domain = ? and status = 'verified'`, [domain])).toEqual([{ n: 1 }]);
+    });
+
+    it('checks for the owner and admins of the listing workspace only, and refuses bad domains with 422', async () => {
+      const { owner } = await team(5);
+      const admin = await member(owner, 'dadmin');
+      await api('PATCH', `/v1/team/members/${admin.id}`, { role: 'admin' }, as(owner));
+      const plain = await member(owner, 'dplain');
+      const outsider = await verified('doutsider');
+      const stranger = await team(2);
+      const domain = `authz${++seq}-${backend}.example`;
+      await api('PUT', '/v1/team/domains', { domains: [domain] }, as(owner));
+      const check = (who: Account | null, name = domain) => api('POST', `/v1/team/domains/${encodeURIComponent(name)}/check`, undefined, who ? as(who) : undefined);
+      expect((await check(null)).status).toBe(401);
+      expect((await check(plain)).status).toBe(403);
+      expect((await check(outsider)).status).toBe(403);
+      // another workspace's owner: the domain is not listed there (404), and nothing is looked up
+      const before = dns.queries.length;
+      expect((await check(stranger.owner)).status).toBe(404);
+      expect(dns.queries.length).toBe(before);
+      expect((await check(admin)).status).toBe(200);
+      expect((await check(owner, `unlisted-${domain}`)).status).toBe(404);
+      for (const bad of ['no spaces.example', 'gmail.com', 'localhost']) {
+        const res = await check(owner, bad);
+        expect([res.status, res.body.detail[0].loc]).toEqual([422, ['path', 'domain']]);
+      }
+      expect((await check(owner, 'gmail.com')).body.detail[0].msg).toMatch(/public mail domain/);
+      const gqlBad = await api('POST', '/graphql', { query: 'mutation { checkAllowedDomain(domain: "not a domain") { status } }' }, as(owner));
+      expect(gqlBad.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [expect.objectContaining({ loc: ['domain'] })] });
+      // the IDN's Unicode form names the same claim
+      await api('PUT', '/v1/team/domains', { domains: [`bücher-${domain}`] }, as(owner));
+      const [ascii] = (await api('GET', '/v1/team', undefined, as(owner))).body.workspace.allowed_domains;
+      expect(ascii).toMatch(/^xn--/);
+      expect((await check(owner, `bücher-${domain}`)).body).toMatchObject({ domain: ascii, status: 'pending' });
+    });
+
+    it('looks each due claim up once when several sweeps run at the same time (processes sharing the database)', async () => {
+      const { owner } = await team(5);
+      const domains = [1, 2, 3].map((i) => `sweep${i}-${++seq}-${backend}.example`);
+      expect((await api('PUT', '/v1/team/domains', { domains }, as(owner))).status).toBe(200);
+      const asked = () => dns.queries.filter((q) => domains.some((d) => q === `TXT _legal-search-challenge.${d}`)).length;
+      expect(asked()).toBe(0);
+      await sql(`update workspace_domain set next_check_at = now() - interval '1 second' where domain in (?, ?, ?)`, domains);
+      const counts = await Promise.all([platform.teams.recheckDueDomains(), platform.teams.recheckDueDomains(), platform.teams.recheckDueDomains()]);
+      // the platform's own timer may have taken some of them: still one look-up per claim in all
+      await until(async () => asked(), (n) => n >= 3, 5000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(asked()).toBe(3);
+      expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3);
+      const states = (await api('GET', '/v1/team', undefined, as(owner))).body.workspace.domains;
+      expect(states.map((d: any) => [d.status, d.check_error])).toEqual(domains.map(() => ['pending', 'record_missing']));
     });
 
     it('joins accounts signing in with a verified address at a listed domain, up to the seat limit', async () => {
       const { owner, workspaceId } = await team(2);
       const domain = `lawfirm${++seq}-${backend}.example`;
-      await api('PUT', '/v1/team/domains', { domains: [domain] }, as(owner));
+      await prove(owner, domain);
       // password path: no join before the address is verified
       const email = `first@${domain}`;
       await api('POST', '/auth/register', { email, password: PASSWORD, accept_terms: true, acknowledge_privacy: true });

@@ -4,6 +4,7 @@
  */
 import express, { type Request } from 'express';
 import {
+  domainRecordSchema,
   domainsAnswerSchema,
   domainsRequestSchema,
   inviteAnswerSchema,
@@ -101,10 +102,35 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
 
   rest.route(router, '/v1/team/domains', {
     put: [
-      { name: 'set_domains', summary: 'Set Domains', description: 'Owner or admin; replaces the list.', tags, access: 'account', body: domainsRequestSchema, responses: { 200: domainsAnswerSchema, 403: FORBIDDEN } },
+      {
+        name: 'set_domains',
+        summary: 'Set Domains',
+        description: 'Owner or admin; replaces the list. A new domain is pending (auto-joins nobody) until the TXT record in its `verification` is seen; a kept domain keeps its state.',
+        tags,
+        access: 'account',
+        body: domainsRequestSchema,
+        responses: { 200: domainsAnswerSchema, 403: FORBIDDEN },
+      },
       jsonBody(),
       async (req, res) => {
         res.json(await withLoc('body', () => teams.setDomains(ctx(req), req.body)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/team/domains/:domain/check', {
+    post: [
+      {
+        name: 'check_domain',
+        summary: 'Check Domain',
+        description: "Owner or admin: looks the domain's TXT record up now; verified when it carries the workspace's token (and no other workspace holds the domain with its record still published).",
+        tags,
+        access: 'account',
+        params: { domain: 'A domain listed in your workspace (Unicode or its ASCII form).' },
+        responses: { 200: domainRecordSchema, 403: FORBIDDEN, 404: 'The domain is not listed in your workspace' },
+      },
+      async (req, res) => {
+        res.json(await withLoc('path', () => teams.checkDomain(ctx(req), String(req.params.domain))));
       },
     ],
   });

@@ -11,6 +11,7 @@ import { requestContextOf, type GraphqlContext } from '../../src/graphql/context
 import type { TeamsService } from '../../src/modules/teams/teams.service.js';
 import {
   TeamDomainsType,
+  TeamDomainType,
   TeamInvitesResultType,
   TeamJoinLinkResultType,
   TeamJoinResultType,
@@ -26,7 +27,7 @@ import {
 /** What the teams subgraph asks of the services. */
 export type TeamsGraphqlApi = Pick<
   TeamsService,
-  'overview' | 'usersByIds' | 'requestsInPeriod' | 'invite' | 'revokeInvite' | 'rotateJoinLink' | 'disableJoinLink' | 'join' | 'setDomains' | 'changeRole' | 'removeMember' | 'setSeats'
+  'overview' | 'usersByIds' | 'requestsInPeriod' | 'invite' | 'revokeInvite' | 'rotateJoinLink' | 'disableJoinLink' | 'join' | 'setDomains' | 'checkDomain' | 'changeRole' | 'removeMember' | 'setSeats'
 >;
 
 export const MUTATION_RATE_LIMIT = { limit: 20, duration: 60 };
@@ -120,6 +121,12 @@ export class TeamsResolver {
   @Directive(RATE_LIMITED)
   setAllowedDomains(@Arg('domains', () => [String]) domains: string[], @Ctx() context: GraphqlContext) {
     return this.api.setDomains(requestContextOf(context), { domains });
+  }
+
+  @Mutation(() => TeamDomainType, { description: 'POST /v1/team/domains/{domain}/check: look the TXT record up now.' })
+  @Directive(RATE_LIMITED)
+  checkAllowedDomain(@Arg('domain', () => String) domain: string, @Ctx() context: GraphqlContext) {
+    return this.api.checkDomain(requestContextOf(context), domain);
   }
 
   @Mutation(() => TeamMemberRoleType, { description: 'PATCH /v1/team/members/{member_user_id}.' })

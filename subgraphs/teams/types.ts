@@ -36,6 +36,23 @@ export class TeamMemberUserType {
   @Field(() => String, { nullable: true }) name!: string | null;
 }
 
+@ObjectType('TeamDomainVerification', { description: 'The DNS record that proves a workspace controls a domain.' })
+export class TeamDomainVerificationType {
+  @Field(() => String, { description: 'Always TXT.' }) type!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String) value!: string;
+}
+
+@ObjectType('TeamDomain', { description: 'An allowed domain and its proof state: only a verified domain auto-joins accounts.' })
+export class TeamDomainType {
+  @Field(() => String) domain!: string;
+  @Field(() => String, { description: 'pending or verified.' }) status!: string;
+  @Field(() => TeamDomainVerificationType) verification!: TeamDomainVerificationType;
+  @Field(() => String, { nullable: true }) verified_at!: string | null;
+  @Field(() => String, { nullable: true }) checked_at!: string | null;
+  @Field(() => String, { nullable: true, description: 'record_missing, dns_error or verified_elsewhere.' }) check_error!: string | null;
+}
+
 @ObjectType('Workspace', { description: "The caller's team workspace (GET /v1/team)." })
 @Directive('@key(fields: "id")')
 export class TeamWorkspaceType {
@@ -45,6 +62,7 @@ export class TeamWorkspaceType {
   @Field(() => Int) seat_limit!: number;
   @Field(() => Int, { description: 'Members plus pending invites.' }) seats_used!: number;
   @Field(() => [String]) allowed_domains!: string[];
+  @Field(() => [TeamDomainType], { description: 'The listed domains with their proof state.' }) domains!: TeamDomainType[];
   @Field(() => String, { description: "The caller's role." }) role!: string;
   @Field(() => [TeamMemberType]) members!: TeamMemberType[];
   @Field(() => [TeamInviteType]) invites!: TeamInviteType[];
@@ -93,6 +111,7 @@ export class TeamJoinLinkResultType {
 @ObjectType('TeamDomains')
 export class TeamDomainsType {
   @Field(() => [String]) allowed_domains!: string[];
+  @Field(() => [TeamDomainType]) domains!: TeamDomainType[];
 }
 
 @ObjectType('TeamSeats')

@@ -381,6 +381,8 @@ export type Mutation = {
   adminUpdateFeedback: AdminFeedbackReportType;
   /** PATCH /v1/team/members/{member_user_id}. */
   changeMemberRole: TeamMemberRole;
+  /** POST /v1/team/domains/{domain}/check: look the TXT record up now. */
+  checkAllowedDomain: TeamDomain;
   /** POST /v1/billing/checkout: records the legal assent, then a Stripe Checkout Session. */
   checkout: CheckoutUrlType;
   /** Creates an API key; the full key is in this answer only. */
@@ -447,6 +449,11 @@ export type MutationAdminUpdateFeedbackArgs = {
 export type MutationChangeMemberRoleArgs = {
   member_user_id: Scalars['String']['input'];
   role: Scalars['String']['input'];
+};
+
+
+export type MutationCheckAllowedDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -972,8 +979,29 @@ export type SubscriptionType = {
   status: Scalars['String']['output'];
 };
 
+/** An allowed domain and its proof state: only a verified domain auto-joins accounts. */
+export type TeamDomain = {
+  /** record_missing, dns_error or verified_elsewhere. */
+  check_error: Maybe<Scalars['String']['output']>;
+  checked_at: Maybe<Scalars['String']['output']>;
+  domain: Scalars['String']['output'];
+  /** pending or verified. */
+  status: Scalars['String']['output'];
+  verification: TeamDomainVerification;
+  verified_at: Maybe<Scalars['String']['output']>;
+};
+
+/** The DNS record that proves a workspace controls a domain. */
+export type TeamDomainVerification = {
+  name: Scalars['String']['output'];
+  /** Always TXT. */
+  type: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
 export type TeamDomains = {
   allowed_domains: Array<Scalars['String']['output']>;
+  domains: Array<TeamDomain>;
 };
 
 /** A pending e-mail invite. */
@@ -1092,6 +1120,8 @@ export type UserType = {
 /** The caller's team workspace (GET /v1/team). */
 export type Workspace = {
   allowed_domains: Array<Scalars['String']['output']>;
+  /** The listed domains with their proof state. */
+  domains: Array<TeamDomain>;
   id: Scalars['ID']['output'];
   invites: Array<TeamInvite>;
   /** Owner and admins only. */
@@ -1334,7 +1364,7 @@ export type ResolveQuery = { resolve: { reference: string, resolved: boolean, ma
 export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TeamQuery = { team: { id: string, name: string, plan: string, seat_limit: number, seats_used: number, allowed_domains: Array<string>, role: string, members: Array<{ user_id: string, role: string, joined_at: string, requests_in_period: number, user: { id: string, email: string, name: string | null } | null }>, invites: Array<{ id: string, email: string, invited_by: string, created_at: string, expires_at: string }>, join_link: { token: string, url: string, created_at: string } | null } | null };
+export type TeamQuery = { team: { id: string, name: string, plan: string, seat_limit: number, seats_used: number, allowed_domains: Array<string>, role: string, domains: Array<{ domain: string, status: string, verified_at: string | null, checked_at: string | null, check_error: string | null, verification: { type: string, name: string, value: string } }>, members: Array<{ user_id: string, role: string, joined_at: string, requests_in_period: number, user: { id: string, email: string, name: string | null } | null }>, invites: Array<{ id: string, email: string, invited_by: string, created_at: string, expires_at: string }>, join_link: { token: string, url: string, created_at: string } | null } | null };
 
 export type InviteMembersMutationVariables = Exact<{
   emails: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -1367,12 +1397,21 @@ export type JoinTeamMutationVariables = Exact<{
 
 export type JoinTeamMutation = { joinTeam: { workspace_id: string, name: string, role: string, joined: boolean } };
 
+export type TeamDomainFieldsFragment = { domain: string, status: string, verified_at: string | null, checked_at: string | null, check_error: string | null, verification: { type: string, name: string, value: string } };
+
 export type SetAllowedDomainsMutationVariables = Exact<{
   domains: Array<Scalars['String']['input']> | Scalars['String']['input'];
 }>;
 
 
-export type SetAllowedDomainsMutation = { setAllowedDomains: { allowed_domains: Array<string> } };
+export type SetAllowedDomainsMutation = { setAllowedDomains: { allowed_domains: Array<string>, domains: Array<{ domain: string, status: string, verified_at: string | null, checked_at: string | null, check_error: string | null, verification: { type: string, name: string, value: string } }> } };
+
+export type CheckAllowedDomainMutationVariables = Exact<{
+  domain: Scalars['String']['input'];
+}>;
+
+
+export type CheckAllowedDomainMutation = { checkAllowedDomain: { domain: string, status: string, verified_at: string | null, checked_at: string | null, check_error: string | null, verification: { type: string, name: string, value: string } } };
 
 export type ChangeMemberRoleMutationVariables = Exact<{
   member_user_id: Scalars['String']['input'];
@@ -1419,7 +1458,20 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const TeamDomainFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TeamDomainFields on TeamDomain {
+  domain
+  status
+  verification {
+    type
+    name
+    value
+  }
+  verified_at
+  checked_at
+  check_error
+}
+    `, {"fragmentName":"TeamDomainFields"}) as unknown as TypedDocumentString<TeamDomainFieldsFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -1948,6 +2000,9 @@ export const TeamDocument = new TypedDocumentString(`
     seat_limit
     seats_used
     allowed_domains
+    domains {
+      ...TeamDomainFields
+    }
     role
     members {
       user_id
@@ -1974,7 +2029,18 @@ export const TeamDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<TeamQuery, TeamQueryVariables>;
+    fragment TeamDomainFields on TeamDomain {
+  domain
+  status
+  verification {
+    type
+    name
+    value
+  }
+  verified_at
+  checked_at
+  check_error
+}`) as unknown as TypedDocumentString<TeamQuery, TeamQueryVariables>;
 export const InviteMembersDocument = new TypedDocumentString(`
     mutation InviteMembers($emails: [String!]!) {
   inviteMembers(emails: $emails) {
@@ -2031,9 +2097,41 @@ export const SetAllowedDomainsDocument = new TypedDocumentString(`
     mutation SetAllowedDomains($domains: [String!]!) {
   setAllowedDomains(domains: $domains) {
     allowed_domains
+    domains {
+      ...TeamDomainFields
+    }
   }
 }
-    `) as unknown as TypedDocumentString<SetAllowedDomainsMutation, SetAllowedDomainsMutationVariables>;
+    fragment TeamDomainFields on TeamDomain {
+  domain
+  status
+  verification {
+    type
+    name
+    value
+  }
+  verified_at
+  checked_at
+  check_error
+}`) as unknown as TypedDocumentString<SetAllowedDomainsMutation, SetAllowedDomainsMutationVariables>;
+export const CheckAllowedDomainDocument = new TypedDocumentString(`
+    mutation CheckAllowedDomain($domain: String!) {
+  checkAllowedDomain(domain: $domain) {
+    ...TeamDomainFields
+  }
+}
+    fragment TeamDomainFields on TeamDomain {
+  domain
+  status
+  verification {
+    type
+    name
+    value
+  }
+  verified_at
+  checked_at
+  check_error
+}`) as unknown as TypedDocumentString<CheckAllowedDomainMutation, CheckAllowedDomainMutationVariables>;
 export const ChangeMemberRoleDocument = new TypedDocumentString(`
     mutation ChangeMemberRole($member_user_id: String!, $role: String!) {
   changeMemberRole(member_user_id: $member_user_id, role: $role) {

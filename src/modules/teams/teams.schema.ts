@@ -32,6 +32,23 @@ const member = z.object({
 const invite = z.object({ id: z.string(), email: z.string(), invited_by: z.string(), created_at: z.string(), expires_at: z.string() });
 const joinLink = z.object({ token: z.string(), url: z.string(), created_at: z.string() });
 
+export const domainRecordSchema = z
+  .object({
+    domain: z.string(),
+    status: z.enum(['pending', 'verified']).describe('Only a verified domain auto-joins accounts at sign-in; pending until its TXT record is seen, and again when a re-check misses it.'),
+    verification: z
+      .object({ type: z.literal('TXT'), name: z.string(), value: z.string() })
+      .describe('The DNS record that proves the workspace controls the domain: publish it, then check.'),
+    verified_at: z.string().nullable(),
+    checked_at: z.string().nullable().describe('The last look-up (an owner\'s check or the periodic re-check).'),
+    check_error: z
+      .enum(['record_missing', 'dns_error', 'verified_elsewhere'])
+      .nullable()
+      .describe('Why the last check did not verify: no such record; no usable DNS answer; another workspace holds the domain with its record still published.'),
+  })
+  .meta({ id: 'TeamDomain' });
+export type DomainRecord = z.infer<typeof domainRecordSchema>;
+
 export const teamRecordSchema = z
   .object({
     workspace: z.object({
@@ -41,7 +58,8 @@ export const teamRecordSchema = z
       plan: z.string(),
       seat_limit: z.number().int(),
       seats_used: z.number().int().describe('Members plus pending invites.'),
-      allowed_domains: z.array(z.string()),
+      allowed_domains: z.array(z.string()).describe('Every listed domain, pending ones included (see domains).'),
+      domains: z.array(domainRecordSchema).describe('The listed domains with their proof state; only verified ones auto-join.'),
     }),
     role: z.enum(['owner', 'admin', 'member']),
     members: z.array(member),
@@ -71,7 +89,9 @@ export const memberAnswerSchema = z.object({ user_id: z.string(), role: z.enum([
 export const removedAnswerSchema = z.object({ status: z.literal('removed'), user_id: z.string() }).meta({ id: 'MemberRemoved' });
 export const inviteRevokedSchema = z.object({ status: z.literal('revoked'), id: z.string() }).meta({ id: 'InviteRevoked' });
 export const joinLinkAnswerSchema = z.object({ join_link: joinLink.nullable() }).meta({ id: 'JoinLinkAnswer' });
-export const domainsAnswerSchema = z.object({ allowed_domains: z.array(z.string()) }).meta({ id: 'DomainsAnswer' });
+export const domainsAnswerSchema = z
+  .object({ allowed_domains: z.array(z.string()), domains: z.array(domainRecordSchema).describe('Each listed domain with its proof state and the TXT record to publish.') })
+  .meta({ id: 'DomainsAnswer' });
 export const seatsAnswerSchema = z
   .object({ quantity: z.number().int().describe('The quantity asked of the payment provider.'), seat_limit: z.number().int().describe('Unchanged until the provider reports the update.') })
   .meta({ id: 'SeatsAnswer' });

@@ -19,12 +19,15 @@ import { sha256 } from '../accounts/hashing.js';
 import type { Mailer } from '../accounts/mailer.js';
 import { planOf, ROLLING_PERIOD_MS } from '../usage/plans.js';
 import { domainOf, normaliseDomain } from './domains.js';
+import { challengeName, challengeValue, newDomainToken, type CheckError, type DomainStatus } from './domain-proof.js';
+import type { DomainVerifier } from './domain-verifier.js';
 import {
   domainsRequestSchema,
   inviteRequestSchema,
   joinRequestSchema,
   roleRequestSchema,
   seatsRequestSchema,
+  type DomainRecord,
   type InviteAnswer,
   type InviteRecord,
   type JoinAnswer,
@@ -49,6 +52,8 @@ export interface TeamsDeps {
   billing: SeatBilling | null;
   baseUrl: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Checks allowed domains' DNS proofs (at an owner's request and in the background). */
+  domains: DomainVerifier;
   now?: () => number;
 }
 
@@ -60,6 +65,7 @@ export interface WorkspaceOverview {
   seat_limit: number;
   seats_used: number;
   allowed_domains: string[];
+  domains: DomainRecord[];
   role: Role;
   members: { workspace_id: string; user_id: string; role: Role; joined_at: string }[];
   invites: InviteRecord[];
@@ -126,8 +132,8 @@ export class TeamsService implements WorkspaceProvider {
   }
 
   /** The caller's membership with one of `roles`, else 403 (a personal workspace has no team to manage). */
-  private async requireRole(sql: Sql, caller: AccountCaller, roles: Role[], action: string): Promise<Membership> {
-    const membership = await this.membership(sql, caller.userId, true);
+  private async requireRole(sql: Sql, caller: AccountCaller, roles: Role[], action: string, lock = true): Promise<Membership> {
+    const membership = await this.membership(sql, caller.userId, lock);
     if (!membership) throw new DomainError('forbidden', `Only a team workspace's ${roles.join(' or ')} may ${action}; you are in your personal workspace`);
     if (!roles.includes(membership.role)) throw new DomainError('forbidden', `Only the workspace's ${roles.join(' or ')} may ${action}`);
     return membership;
@@ -158,7 +164,7 @@ export class TeamsService implements WorkspaceProvider {
         [new Date(periodStart), workspace.id],
       ),
       this.pendingInvites(sql, workspace.id),
-      sql('select domain from workspace_domain where workspace_id = ? order by domain', [workspace.id]),
+      this.domainRecords(sql, workspace.id),
       sql('select plan from app_user where id = ?', [workspace.owner_user_id]),
     ]);
     const manager = role === 'owner' || role === 'admin';
@@ -170,7 +176,8 @@ export class TeamsService implements WorkspaceProvider {
         plan: owner?.plan ?? 'free',
         seat_limit: Number(workspace.seat_limit),
         seats_used: members.length + invites.length,
-        allowed_domains: domains.map((d) => d.domain as string),
+        allowed_domains: domains.map((d) => d.domain),
+        domains,
       },
       role,
       members: members.map((m) => ({ user_id: m.user_id, email: m.email, name: m.name ?? null, role: m.role, joined_at: iso(m.joined_at), requests_in_period: Number(m.requests) })),
@@ -193,7 +200,7 @@ export class TeamsService implements WorkspaceProvider {
     const [members, invites, domains, [owner]] = await Promise.all([
       sql('select user_id, role, joined_at from workspace_member where workspace_id = ? order by joined_at, user_id', [workspace.id]),
       this.pendingInvites(sql, workspace.id),
-      sql('select domain from workspace_domain where workspace_id = ? order by domain', [workspace.id]),
+      this.domainRecords(sql, workspace.id),
       sql('select plan from app_user where id = ?', [workspace.owner_user_id]),
     ]);
     const manager = role === 'owner' || role === 'admin';
@@ -203,7 +210,8 @@ export class TeamsService implements WorkspaceProvider {
       plan: owner?.plan ?? 'free',
       seat_limit: Number(workspace.seat_limit),
       seats_used: members.length + invites.length,
-      allowed_domains: domains.map((d) => d.domain as string),
+      allowed_domains: domains.map((d) => d.domain),
+      domains,
       role,
       members: members.map((m) => ({ workspace_id: workspace.id, user_id: m.user_id, role: m.role, joined_at: iso(m.joined_at) })),
       invites,
@@ -234,7 +242,7 @@ export class TeamsService implements WorkspaceProvider {
   private async personalTeam(caller: AccountCaller): Promise<TeamRecord> {
     const [user] = await this.query('select email, name, created_at from app_user where id = ?', [caller.userId]);
     return {
-      workspace: { id: null, kind: 'personal', name: 'Personal workspace', plan: caller.plan, seat_limit: 1, seats_used: 1, allowed_domains: [] },
+      workspace: { id: null, kind: 'personal', name: 'Personal workspace', plan: caller.plan, seat_limit: 1, seats_used: 1, allowed_domains: [], domains: [] },
       role: 'owner',
       members: [{ user_id: caller.userId, email: user?.email ?? caller.email, name: user?.name ?? null, role: 'owner', joined_at: iso(user?.created_at ?? new Date()), requests_in_period: 0 }],
       invites: [],
@@ -460,8 +468,12 @@ export class TeamsService implements WorkspaceProvider {
 
   // --- domains and auto-join ----------------------------------------------------------------------
 
-  /** PUT /v1/team/domains: replaces the allowed domains (ASCII, lower-cased; public mail domains refused). */
-  async setDomains(ctx: RequestContext, input: unknown): Promise<{ allowed_domains: string[] }> {
+  /**
+   * PUT /v1/team/domains: replaces the allowed domains (ASCII, lower-cased; public mail domains
+   * refused). A domain already listed keeps its token and proof; a new one is pending with a new
+   * token until its TXT record is seen; a removed one is forgotten (its proof with it).
+   */
+  async setDomains(ctx: RequestContext, input: unknown): Promise<{ allowed_domains: string[]; domains: DomainRecord[] }> {
     const caller = requireAccount(ctx);
     const { domains } = parseInput(domainsRequestSchema, input);
     const issues: ValidationIssue[] = [];
@@ -474,24 +486,75 @@ export class TeamsService implements WorkspaceProvider {
     if (issues.length) throw new ValidationError(issues);
     return this.transaction(async (sql) => {
       const { workspace } = await this.requireRole(sql, caller, ['owner', 'admin'], 'set the allowed domains');
-      await sql('delete from workspace_domain where workspace_id = ?', [workspace.id]);
-      for (const domain of normalised) await sql('insert into workspace_domain (workspace_id, domain) values (?, ?)', [workspace.id, domain]);
-      return { allowed_domains: [...normalised].sort() };
+      const kept = new Set((await sql('select domain from workspace_domain where workspace_id = ?', [workspace.id])).map((r) => r.domain as string));
+      for (const domain of kept) if (!normalised.includes(domain)) await sql('delete from workspace_domain where workspace_id = ? and domain = ?', [workspace.id, domain]);
+      for (const domain of normalised) {
+        if (kept.has(domain)) continue;
+        await sql(`insert into workspace_domain (workspace_id, domain, status, token, created_at, next_check_at) values (?, ?, 'pending', ?, ?, ?)`, [
+          workspace.id,
+          domain,
+          newDomainToken(),
+          new Date(this.now()),
+          this.deps.domains.firstCheckAt(),
+        ]);
+      }
+      const records = await this.domainRecords(sql, workspace.id);
+      return { allowed_domains: records.map((d) => d.domain), domains: records };
+    });
+  }
+
+  /**
+   * POST /v1/team/domains/{domain}/check: looks the domain's TXT record up now (owner or admin)
+   * and answers its state. The look-up runs outside any transaction (it may take the DNS timeout);
+   * its answer is applied to every workspace's claim of the domain (domain-verifier.ts).
+   */
+  async checkDomain(ctx: RequestContext, rawDomain: string): Promise<DomainRecord> {
+    const caller = requireAccount(ctx);
+    const normalised = normaliseDomain(rawDomain);
+    if ('error' in normalised) {
+      throw new ValidationError([{ type: 'value_error', loc: ['domain'], msg: `Value error, ${normalised.error}`, input: rawDomain, ctx: { error: normalised.error } }]);
+    }
+    const { domain } = normalised;
+    const sql: Sql = (q, p) => this.query(q, p);
+    const { workspace } = await this.requireRole(sql, caller, ['owner', 'admin'], 'check the allowed domains', false);
+    const [listed] = await sql('select 1 from workspace_domain where workspace_id = ? and domain = ?', [workspace.id, domain]);
+    if (!listed) throw new NotFoundError('This domain is not listed in your workspace: add it with PUT /v1/team/domains first');
+    await this.deps.domains.check(domain);
+    const record = (await this.domainRecords(sql, workspace.id)).find((d) => d.domain === domain);
+    if (!record) throw new NotFoundError('This domain was removed from your workspace meanwhile');
+    return record;
+  }
+
+  /** The workspace's claims with the record to publish; a verified claim whose proof is too old shows (and acts) as pending. */
+  private async domainRecords(sql: Sql, workspaceId: string): Promise<DomainRecord[]> {
+    const rows = await sql('select domain, status, token, verified_at, last_seen_at, checked_at, check_error from workspace_domain where workspace_id = ? order by domain', [workspaceId]);
+    const validAfter = this.deps.domains.validAfter().getTime();
+    return rows.map((row) => {
+      const proven = (row.status as DomainStatus) === 'verified' && row.last_seen_at !== null && new Date(row.last_seen_at).getTime() > validAfter;
+      return {
+        domain: row.domain,
+        status: proven ? 'verified' : 'pending',
+        verification: { type: 'TXT' as const, name: challengeName(row.domain), value: challengeValue(row.token) },
+        verified_at: proven && row.verified_at ? iso(row.verified_at) : null,
+        checked_at: row.checked_at ? iso(row.checked_at) : null,
+        check_error: (row.check_error ?? (row.status === 'verified' && !proven ? 'dns_error' : null)) as CheckError | null,
+      };
     });
   }
 
   /**
    * Sign-in of a verified address: an account in no team workspace and without its own paid plan
-   * joins the oldest workspace listing its domain that has a free seat; none free = no join.
-   * Never fails the sign-in.
+   * joins the workspace holding its domain with a proof seen recently enough (at most one: a
+   * partial unique index), when a seat is free; a pending claim joins nobody. Never fails the sign-in.
    */
   async autoJoin(user: { id: string; email: string }): Promise<void> {
     const domain = domainOf(user.email);
     if (!domain) return;
     try {
       const candidates = await this.query(
-        `select w.id from workspace_domain d join workspace w on w.id = d.workspace_id where d.domain = ? order by w.created_at`,
-        [domain],
+        `select w.id from workspace_domain d join workspace w on w.id = d.workspace_id
+          where d.domain = ? and d.status = 'verified' and d.last_seen_at > ? order by w.created_at`,
+        [domain, this.deps.domains.validAfter()],
       );
       for (const { id } of candidates) {
         const joined = await this.transaction(async (sql) => {
@@ -510,6 +573,21 @@ export class TeamsService implements WorkspaceProvider {
     } catch (error) {
       this.deps.logger.error('teams: domain auto-join failed; the sign-in goes on', error);
     }
+  }
+
+  /** Starts the periodic re-check of allowed domains' proofs (the platform does, once; stopped on shutdown). */
+  startDomainRechecks(): void {
+    this.deps.domains.start();
+  }
+
+  /** Stops the periodic re-checks and cancels look-ups in flight. */
+  stopDomainRechecks(): Promise<void> {
+    return this.deps.domains.stop();
+  }
+
+  /** One re-check sweep now, as the timer runs it: the number of domains looked up. */
+  recheckDueDomains(): Promise<number> {
+    return this.deps.domains.recheckDue();
   }
 
   // --- seats ------------------------------------------------------------------------------------

@@ -56,13 +56,31 @@ export const WorkspaceInviteEntity = defineEntity({
 });
 export type WorkspaceInvite = InferEntity<typeof WorkspaceInviteEntity>;
 
-/** A domain whose addresses join the workspace at sign-in while a seat is free. */
+/**
+ * A workspace's claim of a domain. Only a `verified` claim (its DNS proof seen: domain-proof.ts)
+ * auto-joins accounts at sign-in; several workspaces may claim a domain, at most one holds it.
+ */
 export const WorkspaceDomainEntity = defineEntity({
   name: 'WorkspaceDomain',
   tableName: 'workspace_domain',
   properties: {
     workspace_id: p.uuid().primary(),
     domain: p.text().primary().index('workspace_domain_domain_index'),
+    /** pending | verified. */
+    status: p.text().default('pending'),
+    /** The value the TXT record must carry (not a secret: it ends up public in the DNS). */
+    token: p.text(),
+    created_at: p.datetime(),
+    /** When the claim last became verified; null while pending. */
+    verified_at: p.datetime().nullable(),
+    /** The last time the record was seen: a verified claim rests on it (proofValidAfter). */
+    last_seen_at: p.datetime().nullable(),
+    checked_at: p.datetime().nullable(),
+    /** record_missing | dns_error | verified_elsewhere; null after a check that verified. */
+    check_error: p.text().nullable(),
+    /** When the background re-check looks at it next (also its lease while a sweep checks it). */
+    next_check_at: p.datetime().index('workspace_domain_next_check_at_index'),
   },
+  uniques: [{ name: 'workspace_domain_verified_unique', properties: ['domain'], where: "status = 'verified'" }],
 });
 export type WorkspaceDomain = InferEntity<typeof WorkspaceDomainEntity>;

@@ -13,6 +13,7 @@ import { AccountsService } from './accounts.service.js';
 import { ApiKeyService } from './api-key.service.js';
 import { Authenticator, type AccessTokenChecker } from './authenticator.js';
 import { IdentityProviderService } from './identity-providers.js';
+import { MailOutbox } from './mail-outbox.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { OAuthGrantService } from './oauth-grants.service.js';
 import { resolveSessionSecret, TokenSigner } from './tokens.js';
@@ -63,11 +64,13 @@ export async function createAccountsModule(
     settings: { allowAnonymous: settings.allowAnonymous, rateLimits: settings.rateLimits },
   });
   const mailer: Mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger, logContents: settings.mailLog });
+  const outbox = new MailOutbox({ mailer, logger, maxPending: settings.mailOutboxMaxPending });
   const tokens = new TokenSigner(resolveSessionSecret(settings.sessionSecret, config.dataDir));
   const accounts = new AccountsService({
     orm,
     tokens,
     mailer,
+    outbox,
     counters,
     usage,
     logger,
@@ -97,6 +100,8 @@ export async function createAccountsModule(
     mailer,
     async close() {
       await recorder.flush();
+      // mail queued by the last requests goes out before the database and the transport close
+      await outbox.drain();
       await counters.close();
       mailer.close();
     },

@@ -33,6 +33,8 @@ export interface AccountsModule {
   redis: Redis | null;
   /** Outgoing mail (teams sends its invites through it). */
   mailer: Mailer;
+  /** Mail sent after the answer (password reset, what a proof ended); `drain()` waits for it. */
+  outbox: MailOutbox;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function createAccountsModule(
     counters,
     redis,
     mailer,
+    outbox,
     async close() {
       await recorder.flush();
       // mail queued by the last requests goes out before the database and the transport close

@@ -10,6 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
+import { callerContext, type AccountCaller } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
@@ -198,6 +199,25 @@ describe('credentials made before an address is proven end when it is proven', (
     expect((await call(`${base}/auth/me`, 'GET', undefined, { key: key.key })).status).toBe(401);
     const revoked = await smtp.waitForText(email, /API keys revoked: .*ci pipeline/);
     expect(revoked).toContain(key.key_prefix);
+  });
+
+  it('leaves no key behind from a request authenticated just before the proof committed', async () => {
+    const email = 'race@example.org';
+    await register(email, SQUATTER_PASSWORD);
+    const session = await login(email, SQUATTER_PASSWORD);
+    const key = await createKey(session, 'squatter');
+    const authenticate = async (credentials: { cookie?: string; authorization?: string }) =>
+      (await platform.accounts.authenticator.authenticate({ authorization: credentials.authorization, cookie: credentials.cookie, ip: '127.0.0.1' })) as AccountCaller;
+    // both requests passed authentication; then the owner's reset commits; then they reach the key store
+    const bySession = await authenticate({ cookie: session });
+    const byKey = await authenticate({ authorization: `Bearer ${key.key}` });
+    expect([bySession.kind, byKey.kind]).toEqual(['user', 'api_key']);
+    await resetPassword(email);
+    for (const caller of [bySession, byKey]) {
+      await expect(platform.accounts.apiKeys.create(callerContext(caller), { name: 'slipped in' })).rejects.toMatchObject({ code: 'unauthorized' });
+    }
+    const names = ((await platform.orm.em.fork().getConnection().execute('select name from api_key where user_id = ?', [await userId(email)])) as { name: string }[]).map((r) => r.name);
+    expect(names).toEqual(['squatter']);
   });
 
   it('answers a reset request before the mail is handed to the mail server, for a known address as for an unknown one', async () => {

@@ -7,7 +7,7 @@
  */
 import { effectivePlanSql } from './effective-plan.js';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LockMode, type MikroORM } from '@mikro-orm/core';
+import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -65,6 +65,17 @@ const UNPROVEN_KEY_NOTICE = {
     'since keys made before the address is proven could belong to someone else. Verify the address, then create the keys you keep.',
 };
 
+/**
+ * Whether the caller's credential still stands inside the key-creation transaction (the account
+ * row locked): an API key not revoked since, a session or OAuth token issued after the account's
+ * last sign-out-everything (`sessions_valid_after`).
+ */
+async function credentialStands(tx: EntityManager, caller: AccountCaller, validAfter: Date | string | null | undefined): Promise<boolean> {
+  if (caller.keyId) return (await tx.count(ApiKeyEntity, { id: caller.keyId, revoked_at: null })) === 1;
+  if (!validAfter || caller.credentialIssuedAtMs === undefined) return true;
+  return caller.credentialIssuedAtMs >= new Date(validAfter).getTime();
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class ApiKeyService {
@@ -96,8 +107,13 @@ export class ApiKeyService {
     const key = generateApiKey();
     const created = await this.deps.orm.em.fork().transactional(async (tx) => {
       // the account row is the lock that serialises concurrent creations for one account
-      const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id', 'email_verified', 'email_proven_at'] });
+      const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id', 'email_verified', 'email_proven_at', 'sessions_valid_after'] });
       if (!owner) throw new DomainError('unauthorized', 'Account no longer exists');
+      // The request was authenticated before this lock: a proof of the address (or a reset) that
+      // committed in between ended its credential, which must not leave a new key behind.
+      if (!(await credentialStands(tx, caller, owner.sessions_valid_after))) {
+        throw new DomainError('unauthorized', 'Your sign-in was ended (the e-mail address was proven or the password reset); sign in again');
+      }
       const active = await tx.count(ApiKeyEntity, { user_id: caller.userId, revoked_at: null });
       if (active >= MAX_ACTIVE_KEYS) {
         throw new DomainError(

@@ -107,7 +107,7 @@ export class ApiKeyService {
     const key = generateApiKey();
     const created = await this.deps.orm.em.fork().transactional(async (tx) => {
       // the account row is the lock that serialises concurrent creations for one account
-      const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id', 'email_verified', 'email_proven_at', 'sessions_valid_after'] });
+      const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id', 'email_verified', 'sessions_valid_after'] });
       if (!owner) throw new DomainError('unauthorized', 'Account no longer exists');
       // The request was authenticated before this lock: a proof of the address (or a reset) that
       // committed in between ended its credential, which must not leave a new key behind.
@@ -132,7 +132,7 @@ export class ApiKeyService {
         revoked_at: null,
       });
       await tx.persist(row).flush();
-      return { row, proven: Boolean(owner.email_verified && owner.email_proven_at) };
+      return { row, proven: Boolean(owner.email_verified) };
     });
     return { ...record(created.row), key, ...(created.proven ? {} : UNPROVEN_KEY_NOTICE) };
   }

@@ -66,7 +66,7 @@ export class AccountsService {
   ) {
     const { orm, settings } = deps;
     this.sessions = new SessionService({ orm, tokens: deps.tokens, settings });
-    this.passwords = new PasswordAccountsService({ orm, sessions: this.sessions, outbox: deps.outbox, counters: deps.counters, logger: deps.logger, settings });
+    this.passwords = new PasswordAccountsService({ orm, sessions: this.sessions, outbox: deps.outbox, counters: deps.counters, settings });
     this.linking = new IdentityLinkingService({ orm, sessions: this.sessions, outbox: deps.outbox, baseUrl: settings.baseUrl });
     this.deletion = new AccountDeletionService({ orm, usage: deps.usage });
   }

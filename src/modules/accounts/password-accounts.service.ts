@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { RequestContext } from '../../context.js';
 import { DomainError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
 import {
@@ -41,7 +40,6 @@ export class PasswordAccountsService {
       sessions: SessionService;
       outbox: MailOutbox;
       counters: CounterStore;
-      logger: Logger;
       settings: { termsVersion: string; baseUrl: string };
     },
   ) {

@@ -3,7 +3,7 @@
  * (sessions, API keys by name and masked prefix, OAuth clients by name), and after a reset the keys
  * that stay, with how to revoke them. Never a secret: keys appear only as their masked prefix.
  * Key and client names are chosen by whoever made them (a squatter, any client registering), so
- * they are flattened to one line, and cut short: they cannot add lines of their own to the mail.
+ * they are flattened to one line and cut short: they cannot add lines of their own to the mail.
  */
 import type { MailMessage } from './mailer.js';
 import type { KeyMention, ProofOutcome } from './email-proof.js';

@@ -12,6 +12,7 @@ import { Migration20261123173835_ended_sessions } from './Migration2026112317383
 import { Migration20261123180722_billing } from './Migration20261123180722_billing.js';
 import { Migration20261123185125_teams } from './Migration20261123185125_teams.js';
 import { Migration20261123185829_admin } from './Migration20261123185829_admin.js';
+import { Migration20261127100443_email_proven_at } from './Migration20261127100443_email_proven_at.js';
 import { Migration20261127100529_team_domain_proofs } from './Migration20261127100529_team_domain_proofs.js';
 
 export const migrationsList: MigrationObject[] = [
@@ -23,5 +24,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123180722_billing', class: Migration20261123180722_billing },
   { name: 'Migration20261123185125_teams', class: Migration20261123185125_teams },
   { name: 'Migration20261123185829_admin', class: Migration20261123185829_admin },
+  { name: 'Migration20261127100443_email_proven_at', class: Migration20261127100443_email_proven_at },
   { name: 'Migration20261127100529_team_domain_proofs', class: Migration20261127100529_team_domain_proofs },
 ];

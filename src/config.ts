@@ -81,6 +81,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Legal Search <no-reply@localhost>'),
   DEV_LOGIN: booleanFlag.default(false),
   MAIL_LOG: booleanFlag.default(false),
+  MAIL_OUTBOX_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   TERMS_VERSION: z.string().min(1).default('2025-01'),
   // the password sign-in throttle (README: "Security" > "Sign-in, headers and small leaks")
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
@@ -205,6 +206,8 @@ export interface AccountsSettings {
   devLogin: boolean;
   /** Without SMTP_URL, write whole mails (one-time tokens included) to the log: MAIL_LOG=true or DEV_LOGIN=true. */
   mailLog: boolean;
+  /** Mails queued to be sent after the answer (src/modules/accounts/mail-outbox.ts); past it new ones are dropped and logged. */
+  mailOutboxMaxPending: number;
   termsVersion: string;
   production: boolean;
   /** The password sign-in throttle (src/modules/accounts/sign-in-throttle.ts). */
@@ -494,6 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: e.MAIL_FROM,
       devLogin: e.DEV_LOGIN,
       mailLog: e.MAIL_LOG || e.DEV_LOGIN,
+      mailOutboxMaxPending: e.MAIL_OUTBOX_MAX_PENDING,
       termsVersion: e.TERMS_VERSION,
       production,
       signInThrottle: {

@@ -26,6 +26,8 @@ export interface AccountCaller {
   keyId: string | null;
   /** The payment provider's billing window of a paid plan (ms since epoch); null = rolling 30 days. */
   billingPeriod: { start: number; end: number } | null;
+  /** When the session or OAuth token was issued (ms): a proof of the address after it ends it (accounts' email-proof.ts). */
+  credentialIssuedAtMs?: number;
 }
 
 export interface AnonymousCaller {

@@ -258,6 +258,8 @@ describe('web dashboard', () => {
     await page.goto(link);
     await expectHeading(page, 'Choose a new password');
     await expectAccessible(page, 'reset password');
+    // unticked by default: a reset keeps API keys made after the address was proven
+    expect(await page.getByLabel('Also revoke all API keys').isChecked()).toBe(false);
     await page.getByLabel('New password', { exact: true }).fill('a brand new password');
     await page.getByLabel('Repeat the new password').fill('a brand new password');
     await page.getByRole('button', { name: 'Set the password and sign in' }).click();
@@ -279,6 +281,9 @@ describe('web dashboard', () => {
     const page = await open();
     const email = `verify-${Date.now()}@example.org`;
     await register(page, email);
+    // keys made before the proof end with it: the keys page says so while the address is unverified
+    await page.goto('/dashboard/keys');
+    await page.getByTestId('unverified-key-notice').waitFor();
     await page.getByRole('link', { name: 'Verify it' }).click();
     await expectHeading(page, 'Verify your e-mail');
     await page.getByRole('button', { name: 'Send the verification mail' }).click();
@@ -291,6 +296,9 @@ describe('web dashboard', () => {
     await page.goto('/dashboard/');
     await expectHeading(page, 'Overview');
     expect(await page.getByText('is not verified yet').count()).toBe(0);
+    await page.goto('/dashboard/keys');
+    await expectHeading(page, 'API keys');
+    expect(await page.getByTestId('unverified-key-notice').count()).toBe(0);
     await page.context().close();
   });
 

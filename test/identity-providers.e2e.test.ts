@@ -17,6 +17,8 @@ import { startPlatform, type Platform } from '../src/platform.js';
 import { Browser, formAction } from './helpers/browser.js';
 import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
+import { authorizeAgentWithPassword, mcpStatus, refreshStatus } from './helpers/oauth-grant.js';
+import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
 
 /** The identity the local provider signs in as (changed by the tests). */
 const identity = { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true, name: 'Idp User' };
@@ -31,6 +33,7 @@ const githubEmail = { value: 'IDP.User@example.org' };
 describe('identity providers against a local OpenID provider', () => {
   let platform: Platform;
   let dns: TestDns;
+  let smtp: TestSmtp;
   let idpServer: import('node:http').Server;
   let base: string;
   let issuer: string;
@@ -104,8 +107,10 @@ describe('identity providers against a local OpenID provider', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'idp-e2e-'));
     // allowed domains are proven through a DNS server on a local port
     dns = await startTestDns();
+    smtp = await startTestSmtp();
     platform = await startPlatform(
       loadConfig({
+        SMTP_URL: smtp.url,
         DATA_DIR: dataDir,
         INGEST_ON_START: 'false',
         PORT: String(appPort),
@@ -131,6 +136,7 @@ describe('identity providers against a local OpenID provider', () => {
     await platform?.stop();
     await dns?.stop();
     idpServer?.close();
+    await smtp?.stop();
   });
 
   /** Follows the whole redirect chain like a browser, keeping cookies per host; returns the last response. */
@@ -347,15 +353,18 @@ describe('identity providers against a local OpenID provider', () => {
     Object.assign(identity, { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true });
   });
 
-  it('takes an unverified password account over for the verified owner: password, sessions and keys of the first registrant end', async () => {
+  it('takes an unverified password account over for the verified owner: password, sessions, keys and OAuth grants of the first registrant end', async () => {
     const email = 'squatted@example.org';
     const password = 'a sturdy passphrase 42';
     const reg = await call(`${base}/auth/register`, 'POST', { email, password, accept_terms: true, acknowledge_privacy: true });
     expect(reg.body.email_verified).toBe(false);
     const login = await call(`${base}/auth/login`, 'POST', { email, password });
     const squatterSession = cookieFrom(login.headers, 'session')!;
-    const key = (await call(`${base}/v1/keys`, 'POST', {}, { cookie: squatterSession })).body.key as string;
+    const created = (await call(`${base}/v1/keys`, 'POST', { name: 'squatter key' }, { cookie: squatterSession })).body;
+    const key = created.key as string;
     expect((await call(`${base}/auth/me`, 'GET', undefined, { key })).status).toBe(200);
+    const agent = await authorizeAgentWithPassword(base, email, password, 'Squatter agent');
+    expect(await mcpStatus(base, agent.accessToken)).toBe(200);
 
     Object.assign(identity, { sub: 'idp-owner-3', email: 'Squatted@example.org', email_verified: true });
     try {
@@ -374,8 +383,16 @@ describe('identity providers against a local OpenID provider', () => {
     expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: squatterSession })).status).toBe(401);
     expect((await call(`${base}/auth/me`, 'GET', undefined, { key })).status).toBe(401);
     expect((await call(`${base}/auth/login`, 'POST', { email, password })).status).toBe(401);
+    expect(await mcpStatus(base, agent.accessToken)).toBe(401);
+    expect(await refreshStatus(base, agent)).toBe(400);
     const [row] = await platform.orm.em.fork().getConnection().execute('select password_hash, email_verified from app_user where email_lower = ?', [email]);
     expect(row).toEqual({ password_hash: null, email_verified: true });
+    const [{ n }] = await platform.orm.em.fork().getConnection().execute("select count(*)::int as n from oauth_model where model = 'Grant' and payload->>'accountId' = ?", [reg.body.id]);
+    expect(n).toBe(0);
+    // the owner's mail says what ended
+    const mail = await smtp.waitForText(email, /were ended/);
+    expect(mail).toContain(`squatter key (${created.key_prefix})`);
+    expect(mail).toContain('Squatter agent');
   });
 
   it('joins a team workspace listing the address\'s domain at sign-in, up to its seat limit and not past it', async () => {

@@ -186,7 +186,15 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/auth/password-reset/confirm', {
     post: [
-      { name: 'password_reset_confirm', summary: 'Password Reset Confirm', tags: auth, access: 'open', body: passwordResetConfirmSchema, responses: { 200: detail, 400: 'Invalid or expired token' } },
+      {
+        name: 'password_reset_confirm',
+        summary: 'Password Reset Confirm',
+        description: 'Ends every session and OAuth grant, and API keys made before the address was proven (all keys with revoke_api_keys); signs this browser in.',
+        tags: auth,
+        access: 'open',
+        body: passwordResetConfirmSchema,
+        responses: { 200: detail, 400: 'Invalid or expired token' },
+      },
       jsonBody(),
       async (req, res) => {
         const { detail, session } = await withLoc('body', () => accounts.confirmPasswordReset(ctx(req), req.body));
@@ -207,10 +215,12 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/auth/verify-email/confirm', {
     post: [
-      { name: 'verify_email_confirm', summary: 'Verify Email Confirm', description: 'Consumes the token once and marks the e-mail verified.', tags: auth, access: 'open', body: emailVerificationConfirmSchema, responses: { 200: detail, 400: 'Invalid or expired token' } },
+      { name: 'verify_email_confirm', summary: 'Verify Email Confirm', description: 'Consumes the token once and marks the e-mail verified; the first proof ends every session, API key and OAuth grant made before it, and signs this browser in anew.', tags: auth, access: 'open', body: emailVerificationConfirmSchema, responses: { 200: detail, 400: 'Invalid or expired token' } },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => accounts.confirmEmailVerification(ctx(req), req.body)));
+        const { detail, session } = await withLoc('body', () => accounts.confirmEmailVerification(ctx(req), req.body));
+        setSessionCookie(res, session, baseUrl);
+        res.json({ detail });
       },
     ],
   });

@@ -52,7 +52,9 @@ export const auth = {
   acceptLegal: (token: string | undefined, accept_terms: boolean, acknowledge_privacy: boolean) =>
     post<SignInAnswer>('/auth/legal-acceptance', { ...(token ? { legal_acceptance_token: token } : {}), accept_terms, acknowledge_privacy }),
   requestPasswordReset: (email: string) => post<{ detail: string }>('/auth/password-reset/request', { email }),
-  confirmPasswordReset: (token: string, password: string) => post<{ detail: string }>('/auth/password-reset/confirm', { token, password }),
+  /** `revoke_api_keys`: also end the API keys made after the address was proven (a reset keeps them otherwise). */
+  confirmPasswordReset: (token: string, password: string, revoke_api_keys = false) =>
+    post<{ detail: string }>('/auth/password-reset/confirm', { token, password, revoke_api_keys }),
   requestEmailVerification: () => post<{ detail: string }>('/auth/verify-email/request'),
   confirmEmailVerification: (token: string) => post<{ detail: string }>('/auth/verify-email/confirm', { token }),
 };

@@ -81,6 +81,10 @@ export const passwordResetRequestSchema = z.object({ email: z.string().max(254) 
 export const passwordResetConfirmSchema = z.object({
   token: z.string().min(1),
   password: newPasswordField,
+  // beside the spec's fields: a reset keeps API keys made after the address was proven unless asked
+  revoke_api_keys: laxBool()
+    .prefault(false)
+    .describe('Also revoke every API key (default false: keys made after the address was proven keep working; the mail lists them).'),
 }).meta({ id: '_PasswordResetConfirmBody' });
 
 export const emailVerificationConfirmSchema = z.object({
@@ -135,7 +139,17 @@ export const apiKeyRecordSchema = z.object({
 }).meta({ id: 'KeyListingItem' });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
-export const createdApiKeySchema = apiKeyRecordSchema.extend({ key: z.string().describe('The full key: shown once.') }).meta({ id: 'KeyCreationResponse' });
+export const createdApiKeySchema = apiKeyRecordSchema
+  .extend({
+    key: z.string().describe('The full key: shown once.'),
+    // beside the spec's fields, only for an account whose address is not verified yet
+    ends_when_email_verified: z
+      .literal(true)
+      .optional()
+      .describe('Present when the account has not proven its e-mail address: the key is revoked when the address is verified or the password reset.'),
+    warning: z.string().optional().describe('Says the same in a sentence, when ends_when_email_verified is present.'),
+  })
+  .meta({ id: 'KeyCreationResponse' });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 /** The key revocation response of DELETE /v1/keys/{key_id}. */

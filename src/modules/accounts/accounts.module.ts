@@ -13,6 +13,7 @@ import { AccountsService } from './accounts.service.js';
 import { ApiKeyService } from './api-key.service.js';
 import { Authenticator, type AccessTokenChecker } from './authenticator.js';
 import { IdentityProviderService } from './identity-providers.js';
+import { MailOutbox } from './mail-outbox.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { OAuthGrantService } from './oauth-grants.service.js';
 import { resolveSessionSecret, TokenSigner } from './tokens.js';
@@ -32,6 +33,8 @@ export interface AccountsModule {
   redis: Redis | null;
   /** Outgoing mail (teams sends its invites through it). */
   mailer: Mailer;
+  /** Mail sent after the answer (password reset, what a proof ended); `drain()` waits for it. */
+  outbox: MailOutbox;
   close(): Promise<void>;
 }
 
@@ -63,11 +66,13 @@ export async function createAccountsModule(
     settings: { allowAnonymous: settings.allowAnonymous, rateLimits: settings.rateLimits },
   });
   const mailer: Mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger, logContents: settings.mailLog });
+  const outbox = new MailOutbox({ mailer, logger, maxPending: settings.mailOutboxMaxPending });
   const tokens = new TokenSigner(resolveSessionSecret(settings.sessionSecret, config.dataDir));
   const accounts = new AccountsService({
     orm,
     tokens,
     mailer,
+    outbox,
     counters,
     usage,
     logger,
@@ -96,8 +101,11 @@ export async function createAccountsModule(
     counters,
     redis,
     mailer,
+    outbox,
     async close() {
       await recorder.flush();
+      // mail queued by the last requests goes out before the database and the transport close
+      await outbox.drain();
       await counters.close();
       mailer.close();
     },

@@ -24,7 +24,10 @@ import {
 } from './account.schema.js';
 import { AccountDeletionService } from './account-deletion.service.js';
 import { IdentityLinkingService, type ProviderIdentity } from './identity-linking.service.js';
+import { proveEmail } from './email-proof.js';
+import type { MailOutbox } from './mail-outbox.js';
 import type { Mailer } from './mailer.js';
+import { proofMail } from './proof-mail.js';
 import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from './one-time-tokens.js';
 import { PasswordAccountsService } from './password-accounts.service.js';
 import { SessionService, type CallerOrigin, type CallerRow, type CredentialChecks, type IssuedSession, type SignInResult } from './sessions.js';
@@ -56,6 +59,8 @@ export class AccountsService {
       orm: MikroORM;
       tokens: TokenSigner;
       mailer: Mailer;
+      /** Mail sent after the answer (password reset, what a proof ended). */
+      outbox: MailOutbox;
       counters: CounterStore;
       usage: UsageService;
       logger: Logger;
@@ -64,8 +69,8 @@ export class AccountsService {
   ) {
     const { orm, settings } = deps;
     this.sessions = new SessionService({ orm, tokens: deps.tokens, settings });
-    this.passwords = new PasswordAccountsService({ orm, sessions: this.sessions, mailer: deps.mailer, counters: deps.counters, logger: deps.logger, settings });
-    this.linking = new IdentityLinkingService({ orm, sessions: this.sessions });
+    this.passwords = new PasswordAccountsService({ orm, sessions: this.sessions, outbox: deps.outbox, counters: deps.counters, settings });
+    this.linking = new IdentityLinkingService({ orm, sessions: this.sessions, outbox: deps.outbox, baseUrl: settings.baseUrl });
     this.deletion = new AccountDeletionService({ orm, usage: deps.usage });
   }
 
@@ -89,7 +94,7 @@ export class AccountsService {
     return this.passwords.requestPasswordReset(ctx, input);
   }
 
-  /** Consumes a reset token once, sets the password, ends every other session and starts a new one. */
+  /** Consumes a reset token once, sets the password, ends sessions, grants and pre-proof keys (email-proof.ts), starts a new session. */
   confirmPasswordReset(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
     return this.passwords.confirmPasswordReset(ctx, input);
   }
@@ -155,15 +160,24 @@ export class AccountsService {
     return { detail: 'A verification link has been sent to your email address.' };
   }
 
-  /** Consumes a verification token once and marks its account's e-mail verified (no session needed). */
-  async confirmEmailVerification(_ctx: RequestContext, input: unknown): Promise<{ detail: string }> {
+  /**
+   * Consumes a verification token once and marks its account's e-mail proven (no session needed).
+   * The first proof ends every credential made before it, in the same transaction
+   * (src/modules/accounts/email-proof.ts), and the mail says what ended. The link's holder
+   * proved the mailbox, which a reset link would let them take anyway: they get a fresh session,
+   * so verifying in a signed-in browser does not sign its owner out.
+   */
+  async confirmEmailVerification(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
     const body = parseInput(emailVerificationConfirmSchema, input);
-    await this.deps.orm.em.fork().transactional(async (tx) => {
+    const outcome = await this.deps.orm.em.fork().transactional(async (tx) => {
       const id = await consumeOneTimeToken(tx, 'verify_email', body.token);
-      if (!id) throw new DomainError('bad_request', 'Invalid or expired email verification token');
-      await tx.nativeUpdate(UserEntity, { id }, { email_verified: true });
+      const proven = id ? await proveEmail(tx, id, 'email_verification') : null;
+      if (!proven) throw new DomainError('bad_request', 'Invalid or expired email verification token');
+      return proven;
     });
-    return { detail: 'Email address verified.' };
+    this.deps.outbox.enqueue('email verified', async () => proofMail(outcome, this.deps.settings.baseUrl));
+    const session = await this.sessions.issueSession(outcome.userId);
+    return { detail: 'Email address verified.', session };
   }
 
   /** Signs in as any e-mail (created on first use, terms accepted): only with DEV_LOGIN=true, 404 otherwise. */
@@ -178,6 +192,7 @@ export class AccountsService {
         email: body.email,
         email_lower: body.email.toLowerCase(),
         email_verified: true,
+        email_proven_at: new Date(),
         name: body.name ?? null,
         password_hash: null,
         plan: 'free',

@@ -7,7 +7,7 @@
  */
 import { effectivePlanSql } from './effective-plan.js';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LockMode, type MikroORM } from '@mikro-orm/core';
+import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -57,6 +57,25 @@ function record(key: ApiKey): ApiKeyRecord {
   };
 }
 
+/** Beside the spec's fields of a key made before the account proved its address. */
+const UNPROVEN_KEY_NOTICE = {
+  ends_when_email_verified: true as const,
+  warning:
+    'Your e-mail address is not verified yet: this key will be revoked when it is (by the verification link or a password reset), ' +
+    'since keys made before the address is proven could belong to someone else. Verify the address, then create the keys you keep.',
+};
+
+/**
+ * Whether the caller's credential still stands inside the key-creation transaction (the account
+ * row locked): an API key not revoked since, a session or OAuth token issued after the account's
+ * last sign-out-everything (`sessions_valid_after`).
+ */
+async function credentialStands(tx: EntityManager, caller: AccountCaller, validAfter: Date | string | null | undefined): Promise<boolean> {
+  if (caller.keyId) return (await tx.count(ApiKeyEntity, { id: caller.keyId, revoked_at: null })) === 1;
+  if (!validAfter || caller.credentialIssuedAtMs === undefined) return true;
+  return caller.credentialIssuedAtMs >= new Date(validAfter).getTime();
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class ApiKeyService {
@@ -74,7 +93,12 @@ export class ApiKeyService {
     return keys.map(record);
   }
 
-  /** Creates a key (409 past MAX_ACTIVE_KEYS active keys; revoked ones do not count); the only time the full key is returned. */
+  /**
+   * Creates a key (409 past MAX_ACTIVE_KEYS active keys; revoked ones do not count); the only time
+   * the full key is returned. An account that has not proven its address may create keys (the
+   * spec's register, login, POST /v1/keys flow; deployments without a mail relay cannot verify),
+   * but such a key is revoked when the address is proven (email-proof.ts): the answer says so.
+   */
   async create(ctx: RequestContext, input: unknown): Promise<CreatedApiKey> {
     const caller = requireAccount(ctx);
     // limited per account across doors and processes (the GraphQL directive alone was per process)
@@ -83,8 +107,13 @@ export class ApiKeyService {
     const key = generateApiKey();
     const created = await this.deps.orm.em.fork().transactional(async (tx) => {
       // the account row is the lock that serialises concurrent creations for one account
-      const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
+      const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id', 'email_verified', 'sessions_valid_after'] });
       if (!owner) throw new DomainError('unauthorized', 'Account no longer exists');
+      // The request was authenticated before this lock: a proof of the address (or a reset) that
+      // committed in between ended its credential, which must not leave a new key behind.
+      if (!(await credentialStands(tx, caller, owner.sessions_valid_after))) {
+        throw new DomainError('unauthorized', 'Your sign-in was ended (the e-mail address was proven or the password reset); sign in again');
+      }
       const active = await tx.count(ApiKeyEntity, { user_id: caller.userId, revoked_at: null });
       if (active >= MAX_ACTIVE_KEYS) {
         throw new DomainError(
@@ -103,9 +132,9 @@ export class ApiKeyService {
         revoked_at: null,
       });
       await tx.persist(row).flush();
-      return row;
+      return { row, proven: Boolean(owner.email_verified) };
     });
-    return { ...record(created), key };
+    return { ...record(created.row), key, ...(created.proven ? {} : UNPROVEN_KEY_NOTICE) };
   }
 
   /**

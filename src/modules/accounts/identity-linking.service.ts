@@ -7,9 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { RequestContext } from '../../context.js';
 import { DomainError } from '../../errors.js';
-import { ApiKeyEntity } from './api-key.entity.js';
+import { type ProofOutcome, proveEmail } from './email-proof.js';
 import { IdentityLinkEntity } from './identity-link.entity.js';
+import type { MailOutbox } from './mail-outbox.js';
 import { PasswordResetEntity } from './password-reset.entity.js';
+import { proofMail } from './proof-mail.js';
 import type { SessionService, SignInResult } from './sessions.js';
 import { UserEntity } from './user.entity.js';
 
@@ -24,7 +26,7 @@ export interface ProviderIdentity {
 }
 
 export class IdentityLinkingService {
-  constructor(private readonly deps: { orm: MikroORM; sessions: SessionService }) {}
+  constructor(private readonly deps: { orm: MikroORM; sessions: SessionService; outbox: MailOutbox; baseUrl: string }) {}
 
   /** Signs in with `identity`; 403 when the provider did not verify its e-mail. */
   async signInWithProvider(_ctx: RequestContext, identity: ProviderIdentity): Promise<SignInResult> {
@@ -32,6 +34,7 @@ export class IdentityLinkingService {
       throw new DomainError('forbidden', `Your ${identity.provider} account has no verified email address`);
     }
     const em = this.deps.orm.em.fork();
+    let proof: ProofOutcome | null = null;
     const userId = await em.transactional(async (tx) => {
       const link = await tx.findOne(IdentityLinkEntity, { provider: identity.provider, subject: identity.subject }, { fields: ['user_id'] });
       if (link) return link.user_id;
@@ -43,28 +46,27 @@ export class IdentityLinkingService {
           email: identity.email,
           email_lower: emailLower,
           email_verified: true,
+          email_proven_at: new Date(),
           name: identity.name,
           password_hash: null,
           plan: 'free',
           created_at: new Date(),
         });
         tx.persist(user);
-      } else if (!user.email_verified) {
-        // Nobody proved owning this address before: whoever registered it may not be the person
-        // the provider just verified. The verified owner takes the account over, and everything
-        // the first registrant holds ends here, in this transaction: the password, every other
-        // session, every API key, and the legal acceptance they gave (the owner accepts anew).
-        const now = new Date();
-        Object.assign(user, {
-          email_verified: true,
-          password_hash: null,
-          sessions_valid_after: now,
-          terms_version: null,
-          legal_accepted_at: null,
-          legal_accepted_ip: null,
-        });
-        await tx.nativeUpdate(ApiKeyEntity, { user_id: user.id, revoked_at: null }, { revoked_at: now });
-        await tx.nativeDelete(PasswordResetEntity, { user_id: user.id, used_at: null });
+      } else {
+        // The provider just proved the address: linking it to an existing account is a proof, and
+        // the first proof ends every credential made before it (sessions, API keys, OAuth grants;
+        // src/modules/accounts/email-proof.ts). An account proven before loses nothing here.
+        const unverified = !user.email_verified;
+        proof = await proveEmail(tx, user.id, 'identity_provider');
+        if (unverified) {
+          // Nobody proved owning this address before: whoever registered it may not be the person
+          // the provider just verified. The verified owner takes the account over: the first
+          // registrant's password and pending reset links end too, and so does the legal
+          // acceptance they gave (the owner accepts anew).
+          Object.assign(user, { password_hash: null, terms_version: null, legal_accepted_at: null, legal_accepted_ip: null });
+          await tx.nativeDelete(PasswordResetEntity, { user_id: user.id, used_at: null });
+        }
       }
       const created = tx.create(IdentityLinkEntity, {
         id: randomUUID(),
@@ -77,6 +79,8 @@ export class IdentityLinkingService {
       await tx.persist(created).flush();
       return user.id;
     });
+    const ended = proof as ProofOutcome | null;
+    if (ended?.ended) this.deps.outbox.enqueue('identity provider linked', async () => proofMail(ended, this.deps.baseUrl));
     const user = await em.fork().findOneOrFail(UserEntity, { id: userId });
     return this.deps.sessions.signIn(user);
   }

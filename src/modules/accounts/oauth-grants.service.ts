@@ -10,7 +10,7 @@
  * these queries filter on payload fields (`accountId`, `clientId`), which entity queries cannot
  * express, hence raw SQL.
  */
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { type RequestContext, requireAccount } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import type { OAuthGrantRecord, OAuthGrantRevocation } from './account.schema.js';
@@ -27,6 +27,43 @@ interface GrantRow {
   id: string;
   payload: GrantPayload;
   client: { client_name?: string; client_uri?: string } | null;
+}
+
+/** An OAuth client whose access ended (for the owner's mail): its id and the name it registered with. */
+export interface RevokedClient {
+  client_id: string;
+  client_name: string | null;
+}
+
+/**
+ * Deletes every OAuth grant of `userId` and everything issued under them (refresh tokens,
+ * authorization codes), in `tx`'s transaction: each client's access ends at once (access tokens
+ * carry their grant id, and the per-request check refuses a token whose grant is gone). Returns
+ * the clients, one entry each, for the owner's mail. Used when the account's address is proven
+ * and at a password reset (src/modules/accounts/email-proof.ts).
+ */
+export async function revokeAllGrantsOf(tx: EntityManager, userId: string): Promise<RevokedClient[]> {
+  const connection = tx.getConnection();
+  const trx = tx.getTransactionContext();
+  const grants = (await connection.execute(
+    `select g.id, g.payload->>'clientId' as client_id, c.payload->>'client_name' as client_name
+       from oauth_model g
+       left join oauth_model c on c.model = 'Client' and c.id = g.payload->>'clientId'
+      where g.model = 'Grant' and g.payload->>'accountId' = ?`,
+    [userId],
+    'all',
+    trx,
+  )) as { id: string; client_id: string | null; client_name: string | null }[];
+  if (grants.length === 0) return [];
+  const ids = grants.map((g) => g.id);
+  const marks = ids.map(() => '?').join(', ');
+  await connection.execute(`delete from oauth_model where grant_id in (${marks})`, ids, 'run', trx);
+  await connection.execute(`delete from oauth_model where model = 'Grant' and id in (${marks})`, ids, 'run', trx);
+  const clients = new Map<string, RevokedClient>();
+  for (const grant of grants) {
+    if (grant.client_id && !clients.has(grant.client_id)) clients.set(grant.client_id, { client_id: grant.client_id, client_name: grant.client_name });
+  }
+  return [...clients.values()];
 }
 
 const iso = (seconds: number | undefined) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null);

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { RequestContext } from '../../context.js';
 import { DomainError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
 import {
@@ -19,8 +18,11 @@ import {
 } from '../usage/throttle.js';
 import { loginBodySchema, passwordResetConfirmSchema, passwordResetRequestSchema, registerBodySchema, type UserRecord } from './account.schema.js';
 import { isUniqueViolation } from './hashing.js';
-import type { Mailer } from './mailer.js';
+import { proveEmail } from './email-proof.js';
+import type { MailOutbox } from './mail-outbox.js';
+import { proofMail } from './proof-mail.js';
 import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS } from './one-time-tokens.js';
+import type { MailMessage } from './mailer.js';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import type { IssuedSession, SessionService, SignInResult } from './sessions.js';
 import { SignInThrottle, type SignInThrottleSettings } from './sign-in-throttle.js';
@@ -36,9 +38,8 @@ export class PasswordAccountsService {
     private readonly deps: {
       orm: MikroORM;
       sessions: SessionService;
-      mailer: Mailer;
+      outbox: MailOutbox;
       counters: CounterStore;
-      logger: Logger;
       settings: { termsVersion: string; baseUrl: string; signInThrottle: SignInThrottleSettings };
     },
   ) {
@@ -99,7 +100,9 @@ export class PasswordAccountsService {
   /**
    * Always the same 200 (no account enumeration); mails a one-time token valid one hour when the
    * account exists. Limited per IP (429) and per address: past the address's budget the answer is
-   * unchanged and no mail is sent, whether the account exists or not.
+   * unchanged and no mail is sent, whether the account exists or not. The look-up, the token and
+   * the mail are queued in the outbox and happen after the answer, so the request takes the same
+   * path, and the same time, whether the address has an account or not.
    */
   async requestPasswordReset(ctx: RequestContext, input: unknown): Promise<{ detail: string }> {
     const body = parseInput(passwordResetRequestSchema, input);
@@ -107,45 +110,52 @@ export class PasswordAccountsService {
     await throttleOperation(this.deps.counters, ctx.caller.ip ?? 'unknown', PASSWORD_RESET_IP_LIMIT);
     const email = body.email.trim().toLowerCase();
     if (!(await withinOperationLimit(this.deps.counters, email, PASSWORD_RESET_ADDRESS_LIMIT))) return answer;
-    const em = this.deps.orm.em.fork();
-    const user = await em.findOne(UserEntity, { email_lower: email });
-    if (!user) return answer;
-    const token = await issueOneTimeToken(em, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
-    const link = `${this.deps.settings.baseUrl}/reset-password?token=${token}`;
-    try {
-      await this.deps.mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text:
-          `Someone asked to reset the password of your account.\n\n` +
-          `To choose a new password, open this link within one hour:\n${link}\n\n` +
-          `Reset token: ${token}\n\nIf it was not you, ignore this e-mail.`,
-      });
-    } catch (error) {
-      // the answer must not reveal that the account exists, so the failure is only logged
-      this.deps.logger.error('password reset: could not send the e-mail', error);
-    }
+    this.deps.outbox.enqueue('password reset', () => this.resetMail(email));
     return answer;
   }
 
   /**
-   * Consumes a reset token once, sets the password, ends every other session and starts a new
-   * one. argon2 runs only once the token proved valid (an invalid token costs no hashing). The
-   * account's sign-in failures are forgotten: the reset link is the owner's way past a guesser
-   * who keeps the account slowed down (src/modules/accounts/sign-in-throttle.ts).
+   * Consumes a reset token once and sets the password. The link proved the address: in the same
+   * transaction every session and OAuth grant ends, and the API keys made before the address was
+   * first proven (all of them with `revoke_api_keys`), see src/modules/accounts/email-proof.ts; the
+   * mail says what ended and which keys stay. A new session starts. argon2 runs only once the token
+   * proved valid (an invalid token costs no hashing). The account's sign-in failures are forgotten:
+   * the reset link is the owner's way past a guesser who keeps the account slowed down
+   * (src/modules/accounts/sign-in-throttle.ts).
    */
   async confirmPasswordReset(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
     const body = parseInput(passwordResetConfirmSchema, input);
-    const userId = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const outcome = await this.deps.orm.em.fork().transactional(async (tx) => {
       const id = await consumeOneTimeToken(tx, 'password_reset', body.token);
       if (!id) throw new DomainError('bad_request', 'Invalid or expired password reset token');
       const passwordHash = await hashPassword(body.password);
-      await tx.nativeUpdate(UserEntity, { id }, { password_hash: passwordHash, sessions_valid_after: new Date() });
-      return id;
+      await tx.nativeUpdate(UserEntity, { id }, { password_hash: passwordHash });
+      const proven = await proveEmail(tx, id, 'password_reset', { revokeApiKeys: body.revoke_api_keys });
+      if (!proven) throw new DomainError('bad_request', 'Invalid or expired password reset token');
+      return proven;
     });
-    const owner = await this.deps.orm.em.fork().findOne(UserEntity, { id: userId });
+    this.deps.outbox.enqueue('password changed', async () => proofMail(outcome, this.deps.settings.baseUrl));
+    const owner = await this.deps.orm.em.fork().findOne(UserEntity, { id: outcome.userId });
     if (owner) await this.throttle.clearAccount(owner.email_lower);
-    const session = await this.deps.sessions.issueSession(userId);
-    return { detail: 'Password updated; other sessions have been signed out.', session };
+    const session = await this.deps.sessions.issueSession(outcome.userId);
+    const keys = outcome.revokedKeys.length ? ` ${outcome.revokedKeys.length} API key(s) revoked.` : '';
+    return { detail: `Password updated; other sessions have been signed out.${keys}`, session };
+  }
+
+  /** The reset mail for `email` (a new one-time token), or null when no account has that address. */
+  private async resetMail(email: string): Promise<MailMessage | null> {
+    const em = this.deps.orm.em.fork();
+    const user = await em.findOne(UserEntity, { email_lower: email });
+    if (!user) return null;
+    const token = await issueOneTimeToken(em, user.id, 'password_reset', RESET_TOKEN_TTL_MS);
+    const link = `${this.deps.settings.baseUrl}/reset-password?token=${token}`;
+    return {
+      to: user.email,
+      subject: 'Reset your password',
+      text:
+        `Someone asked to reset the password of your account.\n\n` +
+        `To choose a new password, open this link within one hour:\n${link}\n\n` +
+        `Reset token: ${token}\n\nIf it was not you, ignore this e-mail.`,
+    };
   }
 }

@@ -157,7 +157,7 @@ export class SessionService {
     if (!row || !issuedWhileValid(row, issuedAtMs)) return null;
     if (checks.sessionHash !== undefined && row.session_ended) return null;
     if (checks.grantId !== undefined && !row.grant_live) return null;
-    return this.callerFromRow(row, how);
+    return { ...this.callerFromRow(row, how), credentialIssuedAtMs: issuedAtMs };
   }
 
   /**

@@ -13,6 +13,12 @@ export const UserEntity = defineEntity({
     email: p.text(),
     email_lower: p.text().unique('app_user_email_lower_unique'),
     email_verified: p.boolean().default(false),
+    /**
+     * When the address was first proven (verification link, password-reset link, or a verified
+     * identity-provider sign-in). Every credential made before it ended at that moment; API keys
+     * made after it survive later resets (src/modules/accounts/email-proof.ts). Null: not proven.
+     */
+    email_proven_at: p.datetime().nullable(),
     name: p.text().nullable(),
     /** argon2id PHC string; null for accounts created through an identity provider. */
     password_hash: p.text().nullable(),

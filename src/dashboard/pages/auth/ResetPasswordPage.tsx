@@ -1,4 +1,8 @@
-/** Password reset, step two: the page the mail links to (/reset-password?token=…); signs in afterwards. */
+/**
+ * Password reset, step two: the page the mail links to (/reset-password?token=…); signs in
+ * afterwards. The reset ends every session and OAuth authorisation; API keys stay unless the
+ * box is ticked (integrations would break on every reset otherwise).
+ */
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../../api/auth';
@@ -15,6 +19,7 @@ export default function ResetPasswordPage() {
   const { refresh } = useSession();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
+  const [revokeKeys, setRevokeKeys] = useState(false);
   const confirm = useAction(auth.confirmPasswordReset);
 
   async function submit(e: FormEvent) {
@@ -23,7 +28,7 @@ export default function ResetPasswordPage() {
       confirm.setError(new ApiError('validation', 'The two passwords differ.'));
       return;
     }
-    const answer = await confirm.run(token, password);
+    const answer = await confirm.run(token, password, revokeKeys);
     if (!answer) return;
     await refresh();
     navigate('/', { replace: true, state: { passwordChanged: true } });
@@ -38,7 +43,7 @@ export default function ResetPasswordPage() {
     );
   }
   return (
-    <Page title="Choose a new password" lead="Your other sessions end when the password changes.">
+    <Page title="Choose a new password" lead="Your other sessions and the AI agents you authorised are signed out when the password changes.">
       <form onSubmit={submit} className="card">
         <Field id="new-password" label="New password" hint="At least 8 characters." error={confirm.error?.fieldMessage('password')}>
           <input id="new-password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="new-password-hint" />
@@ -46,6 +51,13 @@ export default function ResetPasswordPage() {
         <Field id="repeat-password" label="Repeat the new password">
           <input id="repeat-password" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
         </Field>
+        <div className="check">
+          <input id="revoke-api-keys" type="checkbox" checked={revokeKeys} onChange={(e) => setRevokeKeys(e.target.checked)} aria-describedby="revoke-api-keys-hint" />
+          <label htmlFor="revoke-api-keys">Also revoke all API keys</label>
+        </div>
+        <p className="hint" id="revoke-api-keys-hint">
+          Tick it if someone else may have used your account: programs that use your keys stop working until you create new ones. Otherwise the mail lists the keys that stay active.
+        </p>
         <FormError error={confirm.error} />
         {confirm.error?.status === 400 && (
           <p>

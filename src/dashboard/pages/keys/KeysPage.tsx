@@ -5,6 +5,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from '../../app/hooks';
+import { useSession } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatDate, formatDateTime } from '../../components/format';
@@ -19,6 +20,7 @@ type Key = KeysQuery['keys'][number];
 
 export default function KeysPage() {
   const keys = useQuery(KeysDocument);
+  const { me } = useSession();
   const create = useMutation(CreateKeyDocument);
   const revoke = useMutation(RevokeKeyDocument);
   const [name, setName] = useState('');
@@ -71,6 +73,12 @@ export default function KeysPage() {
 
       <section className="card" aria-labelledby="create-title">
         <h2 id="create-title">Create a key</h2>
+        {me && !me.user.email_verified && (
+          <p className="notice" data-testid="unverified-key-notice">
+            Your e-mail address is not verified yet: keys you create now are revoked when it is, since keys made before the address is proven could belong to
+            someone else. <Link to="/verify-email">Verify it</Link> first, then create the keys you keep.
+          </p>
+        )}
         {atLimit ? (
           <p className="notice" role="status">
             You have {MAX_ACTIVE_KEYS} active keys, the most an account can hold. Revoke a key you no longer use to create another.

@@ -144,7 +144,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   let url: string | null = null;
   if (options.listen !== false) {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = createHttpServer(app.app, config.http, { isTrustedProxy: isTrustedPeer(app.app) });
+      const s = createHttpServer(app.app, config.http, { isTrustedProxy: isTrustedPeer(app.app), logger });
       s.once('error', reject);
       s.listen(config.port, '0.0.0.0', () => resolve(s));
     });

@@ -12,8 +12,14 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientAddressKey } from './client-address.js';
 
-/** Counts `server`'s open sockets per peer address (an IPv6 peer by its /64) and destroys those past `max`; `exempt` peers are not counted. */
-export function limitConnectionsPerAddress(server: Server, options: { max: number; exempt: (address: string) => boolean }): void {
+/**
+ * Counts `server`'s open sockets per peer address (an IPv6 peer by its /64) and destroys those
+ * past `max`; `exempt` peers are not counted; `onRefused` hears of each refused socket's key.
+ */
+export function limitConnectionsPerAddress(
+  server: Server,
+  options: { max: number; exempt: (address: string) => boolean; onRefused?: (key: string) => void },
+): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
@@ -22,6 +28,7 @@ export function limitConnectionsPerAddress(server: Server, options: { max: numbe
     const count = open.get(key) ?? 0;
     if (count >= options.max) {
       socket.destroy();
+      options.onRefused?.(key);
       return;
     }
     open.set(key, count + 1);

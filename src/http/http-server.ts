@@ -13,6 +13,7 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { HttpServerLimits } from '../config.js';
+import type { Logger } from '../logger.js';
 import { limitConnectionsPerAddress } from './connection-limits.js';
 
 /**
@@ -22,8 +23,18 @@ import { limitConnectionsPerAddress } from './connection-limits.js';
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
-/** An HTTP server for `handler` with the configured timeouts and connection caps; `isTrustedProxy` exempts a proxy's address from the per-address cap. */
-export function createHttpServer(handler: RequestListener, limits: HttpServerLimits, options: { isTrustedProxy: (address: string) => boolean }): Server {
+/** Refused sockets are logged as one summary line per this window, not one line each (a flood would flood the log). */
+const REFUSAL_REPORT_WINDOW_MS = 10_000;
+
+/**
+ * An HTTP server for `handler` with the configured timeouts and connection caps; `isTrustedProxy`
+ * exempts a proxy's address from the per-address cap; refused sockets are summarised in the log.
+ */
+export function createHttpServer(
+  handler: RequestListener,
+  limits: HttpServerLimits,
+  options: { isTrustedProxy: (address: string) => boolean; logger: Pick<Logger, 'warn'>; reportEveryMs?: number },
+): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -35,6 +46,41 @@ export function createHttpServer(handler: RequestListener, limits: HttpServerLim
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // Node closes (without reading) every connection past this one: better than failing to open files
   server.maxConnections = limits.maxConnections;
-  limitConnectionsPerAddress(server, { max: limits.maxConnectionsPerIp, exempt: options.isTrustedProxy });
+  const refusals = refusalReport(options.logger, options.reportEveryMs ?? REFUSAL_REPORT_WINDOW_MS);
+  server.on('drop', () => refusals.overall());
+  limitConnectionsPerAddress(server, { max: limits.maxConnectionsPerIp, exempt: options.isTrustedProxy, onRefused: refusals.perAddress });
   return server;
+}
+
+/** Counts refused sockets and logs what a window saw, with the address refused most (what an operator would block). */
+function refusalReport(logger: Pick<Logger, 'warn'>, windowMs: number): { perAddress(key: string): void; overall(): void } {
+  let byAddress = new Map<string, number>();
+  let overall = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    timer = null;
+    const perAddress = [...byAddress.values()].reduce((a, b) => a + b, 0);
+    const [top, topCount] = [...byAddress.entries()].reduce((a, b) => (b[1] > a[1] ? b : a), ['', 0]);
+    const parts = [];
+    if (perAddress > 0) parts.push(`${perAddress} past HTTP_MAX_CONNECTIONS_PER_IP from ${byAddress.size} address(es), most from ${top} (${topCount})`);
+    if (overall > 0) parts.push(`${overall} past HTTP_MAX_CONNECTIONS`);
+    logger.warn(`http: refused sockets in the last ${windowMs / 1000} s: ${parts.join('; ')}`);
+    byAddress = new Map();
+    overall = 0;
+  };
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(flush, windowMs);
+    timer.unref();
+  };
+  return {
+    perAddress(key) {
+      byAddress.set(key, (byAddress.get(key) ?? 0) + 1);
+      schedule();
+    },
+    overall() {
+      overall++;
+      schedule();
+    },
+  };
 }

@@ -7,6 +7,8 @@
  * One platform on a tiny slice of the real corpus, real HTTP. TRUST_PROXY=loopback lets the test
  * play clients at several addresses through X-Forwarded-For, as a proxy on the same host would.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { startTestPlatform } from './helpers/platform.js';
@@ -145,6 +147,20 @@ describe('MCP SSE streams: idle timeout and per-client caps', () => {
     // once the client stops posting, the active stream closes too
     await Promise.race([active.ended, sleep(IDLE_SECONDS * 1000 + 6000)]);
     expect(active.isEnded()).toBe(true);
+  });
+
+  it('an MCP SDK client whose stream was closed as idle reconnects by itself (EventSource) and goes on in the new session', async () => {
+    const key = await newKey();
+    const client = new Client({ name: 'jest-agent', version: '1.0.0' });
+    await client.connect(new SSEClientTransport(new URL(`${url}/sse`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await until(() => platform.app.openStreams() === 0, IDLE_SECONDS * 1000 + 3000); // closed as idle
+      await until(() => platform.app.openStreams() === 1, 8000); // the client's EventSource opened a new one
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
   });
 
   it('caps the streams of one client address (SSE_MAX_SESSIONS_PER_IP), whatever the accounts', async () => {

@@ -157,6 +157,7 @@ describe('MCP SSE streams: idle timeout and per-client caps', () => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       await until(() => platform.app.openStreams() === 0, IDLE_SECONDS * 1000 + 3000); // closed as idle
       await until(() => platform.app.openStreams() === 1, 8000); // the client's EventSource opened a new one
+      await sleep(250); // ...and reads its endpoint event (sent at once; the new stream lives 2 s)
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
       await client.close();

@@ -62,7 +62,7 @@ try {
   console.log(`usage_event rows: ${counts[0].events}; users with usage: ${counts[0].users}`);
 
   const service = new AdminUsersService({ orm, isAdmin: () => false });
-  const ctx = callerContext({ kind: 'api_key', ip: null, userId: randomUUID(), email: 'admin@example.org', plan: 'free', isAdmin: true, seats: 1, keyId: null, billingPeriod: null });
+  const ctx = callerContext({ kind: 'api_key', ip: null, userId: randomUUID(), email: 'admin@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null });
   started = performance.now();
   await time('GET /v1/admin/stats', () => service.stats(ctx));
   await time('GET /v1/admin/users?sort=requests', () => service.users(ctx, { sort: 'requests' }));

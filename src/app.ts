@@ -54,6 +54,8 @@ export interface BuiltApp {
   rest: RestApi;
   /** Ends long-lived responses (MCP SSE streams); call it before closing the HTTP server, which waits for them. */
   closeStreams(): Promise<void>;
+  /** Open long-lived responses (MCP SSE streams). */
+  openStreams(): number;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function buildApp(options: {
     app,
     rest,
     closeStreams: () => mcp.close(),
+    openStreams: () => mcp.openStreams(),
     async stop() {
       await mcp.close();
       await graphql.stop();

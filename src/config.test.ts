@@ -148,9 +148,25 @@ describe('TRUST_PROXY', () => {
   });
 
   it('caps SSE sessions with defaults', () => {
-    expect(loadConfig({}).sse).toEqual({ maxSessions: 500, maxSessionsPerAccount: 5 });
-    expect(loadConfig({ SSE_MAX_SESSIONS: '10', SSE_MAX_SESSIONS_PER_ACCOUNT: '1' }).sse).toEqual({ maxSessions: 10, maxSessionsPerAccount: 1 });
+    expect(loadConfig({}).sse).toEqual({ maxSessions: 500, maxSessionsPerAccount: 5, maxSessionsPerIp: 20, maxSessionsUnverified: 1, idleTimeoutSeconds: 300 });
+    expect(
+      loadConfig({ SSE_MAX_SESSIONS: '10', SSE_MAX_SESSIONS_PER_ACCOUNT: '1', SSE_MAX_SESSIONS_PER_IP: '3', SSE_MAX_SESSIONS_UNVERIFIED: '0', SSE_IDLE_TIMEOUT_SECONDS: '60' }).sse,
+    ).toEqual({ maxSessions: 10, maxSessionsPerAccount: 1, maxSessionsPerIp: 3, maxSessionsUnverified: 0, idleTimeoutSeconds: 60 });
     expect(() => loadConfig({ SSE_MAX_SESSIONS_PER_ACCOUNT: '0' })).toThrow(/SSE_MAX_SESSIONS_PER_ACCOUNT/);
+    expect(() => loadConfig({ SSE_MAX_SESSIONS_PER_IP: '0' })).toThrow(/SSE_MAX_SESSIONS_PER_IP/);
+    expect(() => loadConfig({ SSE_IDLE_TIMEOUT_SECONDS: '0' })).toThrow(/SSE_IDLE_TIMEOUT_SECONDS/);
+  });
+
+  it('sets the HTTP server\'s timeouts and connection caps, with defaults; the headers timeout within the request timeout', () => {
+    expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 4096, maxConnectionsPerIp: 64 });
+    expect(
+      loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '5', HTTP_REQUEST_TIMEOUT_SECONDS: '5', HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '2', HTTP_MAX_CONNECTIONS: '100', HTTP_MAX_CONNECTIONS_PER_IP: '10' }).http,
+    ).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 5000, keepAliveTimeoutMs: 2000, maxConnections: 100, maxConnectionsPerIp: 10 });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '40' })).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS \(30\)/);
+    // 0 would mean "no timeout" to Node: refused
+    for (const name of ['HTTP_HEADERS_TIMEOUT_SECONDS', 'HTTP_REQUEST_TIMEOUT_SECONDS', 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 'HTTP_MAX_CONNECTIONS', 'HTTP_MAX_CONNECTIONS_PER_IP']) {
+      expect(() => loadConfig({ [name]: '0' })).toThrow(new RegExp(name));
+    }
   });
 });
 

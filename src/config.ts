@@ -66,6 +66,16 @@ const envSchema = z.object({
   DASHBOARD_DIR: z.string().min(1).optional(),
   SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500),
   SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5),
+  // who may hold the SSE streams, and for how long (README: "Security", "Connections and streams")
+  SSE_MAX_SESSIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  SSE_MAX_SESSIONS_UNVERIFIED: z.coerce.number().int().min(0).max(10_000).default(1),
+  SSE_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  // the HTTP server's sockets: timeouts and caps against slow and crowding clients
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
+  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(64),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   SUBGRAPH_URLS: z
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
@@ -301,8 +311,10 @@ export interface Config {
   subgraphUrls: Record<string, string>;
   /** Which proxies in front of the service are believed about the client's IP (TRUST_PROXY). */
   trustProxy: TrustProxySetting;
-  /** Caps on open MCP SSE streams (GET /sse): in all, and per account. */
+  /** Caps on open MCP SSE streams (GET /sse): in all, per account, per client address, and how long one may sit idle. */
   sse: SseLimits;
+  /** Timeouts and connection caps of the HTTP server (src/http/http-server.ts). */
+  http: HttpServerLimits;
   /**
    * The external vector index the vector leg uses instead of the search engine's own
    * (PINECONE_INDEX or PINECONE_HOST set); null = the engine's own vectors.
@@ -360,6 +372,25 @@ export interface PineconeSettings {
 export interface SseLimits {
   maxSessions: number;
   maxSessionsPerAccount: number;
+  /** Per client address (`req.ip`, an IPv6 client by its /64): one address cannot take the whole server's share. */
+  maxSessionsPerIp: number;
+  /** Per account whose e-mail is not verified (at most maxSessionsPerAccount): fresh accounts cost nothing to make. */
+  maxSessionsUnverified: number;
+  /** A stream on which the client posted no message for this long is closed, freeing its slot. */
+  idleTimeoutSeconds: number;
+}
+
+export interface HttpServerLimits {
+  /** Receiving a request's headers (Node's `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** Receiving a whole request, headers and body (Node's `requestTimeout`; a response may take longer). */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection between two requests (Node's `keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
+  /** Open sockets in this process (Node's `maxConnections`): kept below the file-descriptor limit. */
+  maxConnections: number;
+  /** Open sockets per peer address, a trusted proxy's exempt (src/http/connection-limits.ts). */
+  maxConnectionsPerIp: number;
 }
 
 export class ConfigError extends Error {
@@ -396,6 +427,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // the log would hold every one-time token (password reset, e-mail verification): never in production
   if (production && e.MAIL_LOG) productionProblems.push('MAIL_LOG: must not be true when NODE_ENV=production (it writes password-reset and verification tokens to the log; set SMTP_URL)');
   if (productionProblems.length) throw new ConfigError(productionProblems);
+  if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    // the headers are part of the request: Node refuses a headers timeout past the request's
+    throw new ConfigError([`HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${e.HTTP_REQUEST_TIMEOUT_SECONDS}) (got "${e.HTTP_HEADERS_TIMEOUT_SECONDS}")`]);
+  }
   const identityProviders: AccountsSettings['identityProviders'] = {};
   for (const name of IDENTITY_PROVIDERS) {
     const prefix = name.toUpperCase() as 'GITHUB' | 'GOOGLE' | 'MICROSOFT';
@@ -477,7 +512,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((pair) => pair.split('=', 2) as [string, string]),
     ),
     trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
-    sse: { maxSessions: e.SSE_MAX_SESSIONS, maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT },
+    sse: {
+      maxSessions: e.SSE_MAX_SESSIONS,
+      maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT,
+      maxSessionsPerIp: e.SSE_MAX_SESSIONS_PER_IP,
+      maxSessionsUnverified: e.SSE_MAX_SESSIONS_UNVERIFIED,
+      idleTimeoutSeconds: e.SSE_IDLE_TIMEOUT_SECONDS,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerIp: e.HTTP_MAX_CONNECTIONS_PER_IP,
+    },
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,

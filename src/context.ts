@@ -18,6 +18,8 @@ export interface AccountCaller {
   plan: PlanId;
   /** E-mail listed in ADMIN_EMAILS: counted, never limited. */
   isAdmin: boolean;
+  /** The account has proven its e-mail address: an unverified one gets fewer long-lived MCP streams (SSE_MAX_SESSIONS_UNVERIFIED). */
+  emailVerified: boolean;
   /** Seats of the plan (per-seat period limits): the team workspace's seat limit, else 1. */
   seats: number;
   /** The team workspace whose plan and pooled period allowance the account uses (teams); unset outside one. */

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
+import { createHttpServer } from './http/http-server.js';
+import { isTrustedPeer } from './http/trust-proxy.js';
 import type { Config, EmbedderSetting } from './config.js';
 import { DomainError } from './errors.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -144,7 +146,9 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   let url: string | null = null;
   if (options.listen !== false) {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = app.app.listen(config.port, '0.0.0.0', (error?: Error) => (error ? reject(error) : resolve(s)));
+      const s = createHttpServer(app.app, config.http, { isTrustedProxy: isTrustedPeer(app.app), logger });
+      s.once('error', reject);
+      s.listen(config.port, '0.0.0.0', () => resolve(s));
     });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     logger.info(`listening on ${url} (public URL ${config.baseUrl})`);

@@ -245,6 +245,35 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('deploy/nginx.conf', () => {
+  const nginx = read('deploy/nginx.conf').replace(/#.*$/gm, '');
+  /** An nginx time (`4s`, `5m`, `1h`, `30`) in seconds. */
+  const seconds = (value: string) => {
+    const [, n, unit] = /^(\d+)([smh]?)$/.exec(value)!;
+    return Number(n) * ({ '': 1, s: 1, m: 60, h: 3600 } as Record<string, number>)[unit!]!;
+  };
+  const env = resolved('app-1').environment as Record<string, string>;
+
+  it('sets X-Forwarded-For to the peer in every location, never appends to what the client sent (issue #31 item 7)', () => {
+    expect(nginx).not.toMatch(/\$proxy_add_x_forwarded_for/);
+    const locations = [...nginx.matchAll(/location ([^{]+)\{([^}]*)\}/g)].filter((m) => /proxy_pass/.test(m[2]!));
+    expect(locations.length).toBeGreaterThanOrEqual(3);
+    for (const [, where, body] of locations) expect({ where, xff: /proxy_set_header X-Forwarded-For \$remote_addr;/.test(body!) }).toEqual({ where, xff: true });
+  });
+
+  it('bounds each client\'s connections and slow requests, and keeps its timeouts consistent with the service\'s', () => {
+    expect(nginx).toMatch(/limit_conn_zone \$binary_remote_addr zone=(\w+):\w+;[\s\S]*limit_conn \1 \d+;/);
+    for (const directive of ['client_header_timeout', 'client_body_timeout', 'send_timeout', 'keepalive_timeout']) expect(nginx).toMatch(new RegExp(`^\\s*${directive} \\d+s;`, 'm'));
+    // the upstream drops an idle connection before the service does (else it may reuse one being closed)
+    const upstreamKeepAlive = /upstream legal_search \{[^}]*keepalive_timeout (\w+);/.exec(nginx)![1]!;
+    expect(seconds(upstreamKeepAlive)).toBeLessThan(Number(env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS));
+    // the SSE location outlasts the service's idle timeout, unbuffered: the service decides when a stream is idle
+    const sse = /location \/sse \{([^}]*)\}/.exec(nginx)![1]!;
+    expect(sse).toMatch(/proxy_buffering off;/);
+    expect(seconds(/proxy_read_timeout (\w+);/.exec(sse)![1]!)).toBeGreaterThan(Number(env.SSE_IDLE_TIMEOUT_SECONDS));
+  });
+});
+
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const ignored = read('.dockerignore')

@@ -37,6 +37,8 @@ describe('HTTP hardening', () => {
       TRUST_PROXY: 'loopback, 10.0.0.0/8',
       SSE_MAX_SESSIONS: '3',
       SSE_MAX_SESSIONS_PER_ACCOUNT: '2',
+      // the accounts here are not verified: let them reach the per-account cap (sse-streams.e2e tests the lower one)
+      SSE_MAX_SESSIONS_UNVERIFIED: '2',
     });
     url = platform.url!;
   });

@@ -18,6 +18,7 @@ import type { SseLimits } from '../config.js';
 import type { Logger } from '../logger.js';
 import { protectedResourceMetadataUrl } from '../oauth/protected-resource.js';
 import { contextOf } from '../http/request-context.js';
+import { SseSessionSlots, type SseSessionSlot } from '../modules/usage/sse-session-slots.js';
 import { CALLER_KEY, createMcpServer } from './mcp-server.js';
 import type { ToolServices } from './tools.js';
 
@@ -28,22 +29,19 @@ type AuthedRequest = Request & { auth?: AuthInfo };
 interface SseSession {
   transport: SSEServerTransport;
   userId: string;
+  slot: SseSessionSlot;
 }
 
 export interface McpDoor {
   router: Router;
   /** Ends the open SSE streams (the HTTP server cannot close while they are open). */
   close(): Promise<void>;
+  /** Open SSE streams. */
+  openStreams(): number;
 }
 
-/** Default caps on open SSE streams (SSE_MAX_SESSIONS, SSE_MAX_SESSIONS_PER_ACCOUNT). */
-export const DEFAULT_SSE_LIMITS: SseLimits = { maxSessions: 500, maxSessionsPerAccount: 5 };
-
-/**
- * Seconds a client refused at the SSE cap is told to wait: a stream frees its slot only when a
- * client disconnects, which no clock predicts, so this is a polite pause, not a promise.
- */
-const SSE_RETRY_AFTER_SECONDS = 30;
+/** Default caps on open SSE streams (the SSE_* variables' defaults, src/config.ts). */
+export const DEFAULT_SSE_LIMITS: SseLimits = { maxSessions: 500, maxSessionsPerAccount: 5, maxSessionsPerIp: 20, maxSessionsUnverified: 1, idleTimeoutSeconds: 300 };
 
 /** Builds the MCP router over the shared services. */
 export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger; sse?: SseLimits }): McpDoor {
@@ -51,7 +49,7 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
   const limits = options.sse ?? DEFAULT_SSE_LIMITS;
   const router = Router();
   const sessions = new Map<string, SseSession>();
-  const openOf = (userId: string) => [...sessions.values()].filter((s) => s.userId === userId).length;
+  const slots = new SseSessionSlots(limits);
   const newServer = () => createMcpServer(services, { version, logger });
 
   router.post('/mcp', requireBearer(baseUrl, '/mcp'), async (req: AuthedRequest, res, next) => {
@@ -78,31 +76,30 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
   router.get('/sse', requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
     try {
       const caller = req.auth!.extra![CALLER_KEY] as AccountCaller;
-      // Each stream holds a socket and a server instance until the client leaves: cap them so
-      // one account (or many) cannot exhaust the process.
-      const refusal =
-        openOf(caller.userId) >= limits.maxSessionsPerAccount
-          ? `Too many open SSE sessions for this account (at most ${limits.maxSessionsPerAccount}): close one, or use the streamable HTTP endpoint /mcp`
-          : sessions.size >= limits.maxSessions
-            ? 'Too many open SSE sessions on this server: retry later, or use the streamable HTTP endpoint /mcp'
-            : null;
-      if (refusal) {
-        res.setHeader('Retry-After', String(SSE_RETRY_AFTER_SECONDS));
-        res.status(429).json({ detail: refusal });
-        return;
-      }
-      const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
-      sessions.set(transport.sessionId, { transport, userId: caller.userId });
+      // Each stream holds a socket and a server instance until the client leaves: the slots'
+      // caps (429 past one) and idle timeout keep any one client from holding them all.
+      let transport: SSEServerTransport | undefined;
+      const slot = slots.claim(caller, () => void transport?.close());
+      transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
+      const sessionId = transport.sessionId;
+      sessions.set(sessionId, { transport, userId: caller.userId, slot });
       const server = newServer();
       let closed = false;
       // server.close() closes the transport, which calls onclose again: close once.
-      transport.onclose = () => {
+      const end = () => {
         if (closed) return;
         closed = true;
-        sessions.delete(transport.sessionId);
+        sessions.delete(sessionId);
+        slot.release();
         void server.close();
       };
-      await server.connect(transport);
+      transport.onclose = end;
+      try {
+        await server.connect(transport);
+      } catch (error) {
+        end(); // a stream that never started must not keep its slot
+        throw error;
+      }
     } catch (error) {
       next(error);
     }
@@ -122,6 +119,7 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
         res.status(403).json({ detail: 'This SSE session belongs to another account' });
         return;
       }
+      session.slot.touch(); // the client is there: the stream is not idle
       await session.transport.handlePostMessage(req, res);
     } catch (error) {
       next(error);
@@ -134,6 +132,7 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       sessions.clear();
     },
+    openStreams: () => sessions.size,
   };
 }
 

@@ -180,6 +180,7 @@ export class SessionService {
       email: row.email,
       plan: row.plan as AccountCaller['plan'],
       isAdmin: this.isAdmin(row.email, row.email_verified),
+      emailVerified: Boolean(row.email_verified),
       seats: 1,
       keyId: how.keyId,
       billingPeriod: start !== null && end !== null ? { start, end } : null,

@@ -10,7 +10,7 @@ import { UsageRecorder, UsageService } from './usage.service.js';
 function account(userId: string = randomUUID(), overrides: Partial<AccountCaller> = {}): RequestContext {
   return {
     requestId: randomUUID(),
-    caller: { kind: 'api_key', ip: '127.0.0.1', userId, email: 'u@example.org', plan: 'free', isAdmin: false, seats: 1, keyId: null, billingPeriod: null, ...overrides },
+    caller: { kind: 'api_key', ip: '127.0.0.1', userId, email: 'u@example.org', plan: 'free', isAdmin: false, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides },
   };
 }
 

@@ -1,0 +1,61 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createHttpServer } from './http-server.js';
+
+const LIMITS = { headersTimeoutMs: 4000, requestTimeoutMs: 6000, keepAliveTimeoutMs: 3000, maxConnections: 3, maxConnectionsPerIp: 2 };
+
+describe('createHttpServer', () => {
+  const servers: Server[] = [];
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.destroy();
+    await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+
+  async function start(trusted: string | null): Promise<{ port: number; warnings: string[]; server: Server }> {
+    const warnings: string[] = [];
+    const server = createHttpServer((_req, res) => res.end('ok'), LIMITS, {
+      isTrustedProxy: (address) => address === trusted,
+      logger: { warn: (message: string) => warnings.push(message) },
+      reportEveryMs: 200,
+    });
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { port: (server.address() as AddressInfo).port, warnings, server };
+  }
+
+  /** Opens `n` sockets from `localAddress`; answers how many the server closed within a moment. */
+  async function closedOf(port: number, localAddress: string, n: number): Promise<number> {
+    let closed = 0;
+    for (let i = 0; i < n; i++) {
+      const socket = connect({ host: '127.0.0.1', port, localAddress });
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => closed++);
+      await once(socket, 'connect');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return closed;
+  }
+
+  it('sets the configured timeouts', async () => {
+    const { server } = await start(null);
+    expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout, server.maxConnections]).toEqual([4000, 6000, 3000, 3]);
+  });
+
+  it('closes the sockets of an address past the per-address cap, and summarises the refusals in one log line', async () => {
+    const { port, warnings } = await start(null);
+    expect(await closedOf(port, '127.0.0.4', 4)).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warnings).toEqual(['http: refused sockets in the last 0.2 s: 2 past HTTP_MAX_CONNECTIONS_PER_IP from 1 address(es), most from 127.0.0.4 (2)']);
+  });
+
+  it('exempts a trusted proxy from the per-address cap, not from the overall one', async () => {
+    const { port, warnings } = await start('127.0.0.5');
+    expect(await closedOf(port, '127.0.0.5', 5)).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warnings).toEqual(['http: refused sockets in the last 0.2 s: 2 past HTTP_MAX_CONNECTIONS']);
+  });
+});

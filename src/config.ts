@@ -66,6 +66,8 @@ const envSchema = z.object({
   DASHBOARD_DIR: z.string().min(1).optional(),
   SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500),
   SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5),
+  // how long a shutdown waits for the requests in flight (README: "Reliability" > "Shutdown")
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   SUBGRAPH_URLS: z
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
@@ -250,6 +252,8 @@ export interface Config {
   trustProxy: TrustProxySetting;
   /** Caps on open MCP SSE streams (GET /sse): in all, and per account. */
   sse: SseLimits;
+  /** SHUTDOWN_DRAIN_SECONDS: how long a shutdown lets the requests in flight finish before closing their connections. */
+  shutdownDrainSeconds: number;
   /**
    * The external vector index the vector leg uses instead of the search engine's own
    * (PINECONE_INDEX or PINECONE_HOST set); null = the engine's own vectors.
@@ -423,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
     sse: { maxSessions: e.SSE_MAX_SESSIONS, maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT },
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,

@@ -45,12 +45,17 @@ export const DEFAULT_SSE_LIMITS: SseLimits = { maxSessions: 500, maxSessionsPerA
  */
 const SSE_RETRY_AFTER_SECONDS = 30;
 
+/** Seconds a client refused by a shutting-down process is told to wait: a restart or another instance takes over. */
+const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
 /** Builds the MCP router over the shared services. */
 export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger; sse?: SseLimits }): McpDoor {
   const { services, baseUrl, version, logger } = options;
   const limits = options.sse ?? DEFAULT_SSE_LIMITS;
   const router = Router();
   const sessions = new Map<string, SseSession>();
+  /** Set by close() (a shutdown): a stream opened after it would only hold the HTTP drain until its deadline. */
+  let closing = false;
   const openOf = (userId: string) => [...sessions.values()].filter((s) => s.userId === userId).length;
   const newServer = () => createMcpServer(services, { version, logger });
 
@@ -77,6 +82,11 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
 
   router.get('/sse', requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
     try {
+      if (closing) {
+        res.setHeader('Retry-After', String(SHUTDOWN_RETRY_AFTER_SECONDS));
+        res.status(503).json({ detail: 'The server is shutting down: open the stream again in a moment' });
+        return;
+      }
       const caller = req.auth!.extra![CALLER_KEY] as AccountCaller;
       // Each stream holds a socket and a server instance until the client leaves: cap them so
       // one account (or many) cannot exhaust the process.
@@ -131,6 +141,7 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
   return {
     router,
     async close() {
+      closing = true;
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       sessions.clear();
     },

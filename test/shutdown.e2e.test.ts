@@ -71,8 +71,9 @@ type Outcome =
   | { kind: 'cut'; code: string };
 
 /**
- * One POST on a connection of its own (`Connection: close`): either refused, answered in full,
- * or cut after the answer began. `writeBody` sends the body (all at once by default).
+ * One POST on a connection of its own (`Connection: close`), or on `agent`'s kept-alive ones:
+ * either refused, answered in full, or cut after the answer began. `writeBody` sends the body
+ * (all at once by default).
  */
 function post(
   url: string,
@@ -80,13 +81,14 @@ function post(
   body: string,
   key: string,
   writeBody: (req: http.ClientRequest) => void | Promise<void> = (req) => void req.end(body),
+  agent?: http.Agent,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     let answering = false;
     const req = http.request(`${url}${route}`, {
       method: 'POST',
-      agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${key}`, connection: 'close' },
+      agent: agent ?? false,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${key}`, ...(agent ? {} : { connection: 'close' }) },
     });
     req.on('response', (res) => {
       answering = true;
@@ -170,9 +172,11 @@ describe('shutdown of the service process (SIGTERM under load, idle, past the dr
     const outcomes: Outcome[] = [];
     let signalled = false;
     // several clients, each sending one request after the other until the service refuses them
-    const clients = Array.from({ length: 6 }, async () => {
+    // (and two more on kept-alive connections, which must not hold the drain open: 20 s here)
+    const keepAlive = new http.Agent({ keepAlive: true });
+    const clients = Array.from({ length: 8 }, async (_, i) => {
       for (;;) {
-        const outcome = await post(service.url, '/v1/search', body, key);
+        const outcome = await post(service.url, '/v1/search', body, key, undefined, i < 2 ? keepAlive : undefined);
         outcomes.push(outcome);
         if (outcome.kind !== 'answered' && signalled) return;
         if (outcome.kind !== 'answered') throw new Error(`request failed before the signal: ${JSON.stringify(outcome)}`);
@@ -195,8 +199,10 @@ describe('shutdown of the service process (SIGTERM under load, idle, past the dr
     const exit = await exiting;
     await Promise.all(clients);
     const slowOutcome = await slow;
+    keepAlive.destroy();
 
     expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit.ms).toBeLessThan(10_000);
     expect(slowOutcome).toEqual({ kind: 'answered', status: 200, complete: true });
     // nothing cut mid-answer, every answer complete and 200, every failure a refusal
     expect(outcomes.filter((o) => o.kind === 'cut')).toEqual([]);
@@ -247,5 +253,26 @@ describe('shutdown of the service process (SIGTERM under load, idle, past the dr
     expect((await slow).kind).not.toBe('answered');
     expect(existsSync(path.join(dataDir, '.lock'))).toBe(false);
     expect(service.messages()).toContainEqual(expect.stringMatching(/still open after the 3 s drain deadline/));
+  }, START_TIMEOUT_MS + 60_000);
+
+  it('a third signal during a shutdown exits 1 at once (the second is only logged)', async () => {
+    const { service, key } = await start({ SHUTDOWN_DRAIN_SECONDS: '120' });
+    // a request that would hold the drain for its whole 120 s
+    const body = JSON.stringify({ q: 'Vertrag', padding: 'x'.repeat(1000) });
+    let trickling = true;
+    const slow = post(service.url, '/v1/search', body, key, async (req) => {
+      for (let i = 0; i < body.length && trickling; i++) {
+        req.write(body[i]);
+        await sleep(300);
+      }
+    });
+    await sleep(1_000);
+    const exit = await signalAndWait(service, ['SIGTERM', 'SIGINT', 'SIGTERM'], 500);
+    trickling = false;
+    await slow;
+    expect(exit).toMatchObject({ code: 1, signal: null });
+    expect(exit.ms).toBeLessThan(10_000);
+    expect(service.messages()).toContainEqual(expect.stringMatching(/already stopping/));
+    expect(service.messages()).toContainEqual(expect.stringMatching(/signal 3 while stopping: exiting now/));
   }, START_TIMEOUT_MS + 60_000);
 });

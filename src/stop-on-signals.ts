@@ -5,9 +5,9 @@
  * `process.exit(1)` cut the shutdown short.
  *
  * Repeated signals: the second is logged and ignored, the third exits 1 at once. A single
- * Ctrl-C under `npm start` already delivers SIGINT twice (the terminal signals the whole
- * process group and npm forwards its own copy), and an orchestrator may repeat SIGTERM; neither
- * must cut the drain short. A human who really wants out presses Ctrl-C again; the drain's
+ * Ctrl-C under `npm start` can deliver SIGINT more than once (the terminal signals the whole
+ * process group, and npm and tsx pass signals on), and an orchestrator may repeat SIGTERM;
+ * neither must cut the drain short. A human who really wants out presses Ctrl-C again; the drain's
  * own deadline (SHUTDOWN_DRAIN_SECONDS) bounds the wait otherwise.
  */
 import type { Logger } from './logger.js';

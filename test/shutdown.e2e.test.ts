@@ -16,7 +16,9 @@ import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { closeOrm, createOrm } from '../src/db/orm.js';
+import { DEFAULT_SLICES, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call } from './helpers/http.js';
 import { spawnService, type ServiceProcess } from './helpers/service-process.js';
 import { TEST_POSTGRES_ADMIN_URL } from './helpers/test-databases.js';
@@ -60,6 +62,20 @@ async function signalAndWait(service: ServiceProcess, signals: NodeJS.Signals[],
   const [code, signal] = await exited;
   clearTimeout(timer);
   return { code, signal, ms: Date.now() - started };
+}
+
+/** Pids of the running processes whose command line mentions `text` (Linux: /proc). */
+function processesMentioning(text: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) pids.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
 }
 
 /** What one client request came to. */
@@ -275,4 +291,19 @@ describe('shutdown of the service process (SIGTERM under load, idle, past the dr
     expect(service.messages()).toContainEqual(expect.stringMatching(/already stopping/));
     expect(service.messages()).toContainEqual(expect.stringMatching(/signal 3 while stopping: exiting now/));
   }, START_TIMEOUT_MS + 60_000);
+
+  it('stops the training child of EMBEDDER=auto on SIGTERM and waits for it: none outlives the service', async () => {
+    const corpus = await writeCorpusSlice(DEFAULT_SLICES);
+    const { service, dataDir } = await start({ EMBEDDER: 'auto', INGEST_ON_START: 'true', CORPUS_DIR: corpus.dir });
+    // the trainer's command line names its output folder under this DATA_DIR
+    const deadline = Date.now() + 60_000;
+    while (processesMentioning(`${dataDir}/models`).length === 0) {
+      if (Date.now() > deadline) throw new Error(`no training child seen:\n${service.lines.slice(-20).join('\n')}`);
+      await sleep(100);
+    }
+    const exit = await signalAndWait(service, ['SIGTERM']);
+    expect(processesMentioning(`${dataDir}/models`)).toEqual([]);
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(existsSync(path.join(dataDir, '.lock'))).toBe(false);
+  }, START_TIMEOUT_MS + 120_000);
 });

@@ -76,6 +76,8 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(64),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  // how long a shutdown waits for the requests in flight (README: "Reliability" > "Shutdown")
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   SUBGRAPH_URLS: z
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
@@ -315,6 +317,8 @@ export interface Config {
   sse: SseLimits;
   /** Timeouts and connection caps of the HTTP server (src/http/http-server.ts). */
   http: HttpServerLimits;
+  /** SHUTDOWN_DRAIN_SECONDS: how long a shutdown lets the requests in flight finish before closing their connections. */
+  shutdownDrainSeconds: number;
   /**
    * The external vector index the vector leg uses instead of the search engine's own
    * (PINECONE_INDEX or PINECONE_HOST set); null = the engine's own vectors.
@@ -526,6 +530,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnections: e.HTTP_MAX_CONNECTIONS,
       maxConnectionsPerIp: e.HTTP_MAX_CONNECTIONS_PER_IP,
     },
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,

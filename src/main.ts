@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startPlatform } from './platform.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { collectGarbage } from './util/collect-garbage.js';
 
 let config;
@@ -23,18 +24,4 @@ const platform = await startPlatform(config, logger).catch((error: Error) => {
 await collectGarbage();
 void platform.ingestDone.then(collectGarbage, () => undefined);
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    logger.info(`${signal}: stopping (the ingest resumes at the next start)`);
-    platform.stop().then(
-      () => process.exit(0),
-      (error) => {
-        logger.error('shutdown failed', error);
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignals(() => platform.stop(), logger);

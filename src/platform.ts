@@ -14,6 +14,7 @@ import { isTrustedPeer } from './http/trust-proxy.js';
 import type { Config, EmbedderSetting } from './config.js';
 import { DomainError } from './errors.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { drainable, type DrainableServer } from './http/drain-http-server.js';
 import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
 import { createSearchEngine, engineSettings } from './engines/create-search-engine.js';
@@ -143,6 +144,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
 
   let server: Server | null = null;
+  let http: DrainableServer | null = null;
   let url: string | null = null;
   if (options.listen !== false) {
     server = await new Promise<Server>((resolve, reject) => {
@@ -150,6 +152,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
       s.once('error', reject);
       s.listen(config.port, '0.0.0.0', () => resolve(s));
     });
+    http = drainable(server);
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     logger.info(`listening on ${url} (public URL ${config.baseUrl})`);
   }
@@ -185,18 +188,34 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     url,
     ingestDone,
     async stop() {
-      abort.abort();
-      await ingestDone.catch(() => null);
-      await app.closeStreams();
-      await teams.stopDomainRechecks();
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
-      await app.stop();
-      admin.close();
-      await billing.close();
-      await accounts.close();
-      await engine.close();
-      await closeOrm(orm);
-      lock.release();
+      // Every step runs even when one before it failed (the lock is released whatever happens);
+      // the usage rows are written only once no request can add one any more.
+      const failed: string[] = [];
+      const step = async (name: string, run: () => unknown) => {
+        try {
+          await run();
+        } catch (error) {
+          failed.push(name);
+          logger.error(`shutdown: ${name} failed`, error);
+        }
+      };
+      abort.abort(); // the ingest and training children stop meanwhile
+      const drained = http?.drain(config.shutdownDrainSeconds * 1000);
+      await step('ending the MCP streams', () => app.closeStreams());
+      await step('stopping the team domain re-checks', () => teams.stopDomainRechecks());
+      await step('draining the HTTP server', async () => {
+        const { cut } = (await drained) ?? { cut: 0 };
+        if (cut) logger.warn(`shutdown: ${cut} connection(s) still open after the ${config.shutdownDrainSeconds} s drain deadline (SHUTDOWN_DRAIN_SECONDS): closed`);
+      });
+      await step('stopping the ingest', () => ingestDone.catch(() => null)); // its failure was logged when it happened
+      await step('stopping GraphQL and MCP', () => app.stop());
+      await step('closing the administration', () => admin.close());
+      await step('closing billing', () => billing.close());
+      await step('writing the last usage rows and mails', () => accounts.close());
+      await step('closing the search engine', () => engine.close());
+      await step('closing the database', () => closeOrm(orm));
+      await step('releasing the data-folder lock', () => lock.release());
+      if (failed.length) throw new Error(`${failed.join(', ')} failed`);
     },
   };
 }
@@ -246,6 +265,8 @@ async function runStartupIngest(
     // writes nothing (so no refresh after an optimize), yet the statistics must be read anew.
     if (deps.afterWaiting && !summary.interrupted) await indexed();
     legalData.setIngestState(null, !summary.interrupted);
+    // Interrupted (a shutdown): wait for the training child too, so that none outlives the service.
+    if (summary.interrupted) await training;
     if (!training || summary.interrupted) return summary;
     // The keyword index is complete; once the model is trained, embed the index with it (in
     // the ingest's child process too: the chunks it reads and the HNSW build's memory go back).
@@ -265,6 +286,7 @@ async function runStartupIngest(
     return embedded;
   } catch (error) {
     logger.error('ingest failed; serving what is indexed', error);
+    if (deps.signal.aborted) await training; // a shutdown waits for the training child (see above)
     return null;
   }
 }

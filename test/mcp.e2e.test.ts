@@ -241,4 +241,19 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
   it('keeps discovery open and unbilled on REST', async () => {
     expect((await call(`${url}/v1/discover/countries`, 'GET')).status).toBe(200);
   });
+
+  // Last: it ends the process's SSE streams, as the start of a shutdown does.
+  it('at shutdown ends the open SSE streams and answers a new GET /sse with 503 and Retry-After', async () => {
+    const { key } = await newKey('leaving-agent@example.org');
+    const stream = await fetch(`${url}/sse`, { headers: { authorization: `Bearer ${key}` } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^event: endpoint/);
+    await platform.app.closeStreams();
+    expect((await reader.read()).done).toBe(true);
+    const refused = await call(`${url}/sse`, 'GET', undefined, { key });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.body.detail).toMatch(/shutting down/);
+  }, 20_000);
 });

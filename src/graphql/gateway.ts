@@ -72,6 +72,7 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
 
   const server = new ApolloServer<GraphqlContext>({
     gateway,
+    stopOnTerminationSignals: false, // src/stop-on-signals.ts owns SIGINT/SIGTERM; platform.stop() stops Apollo after the HTTP drain
     includeStacktraceInErrorResponses: false,
     logger: logger ? apolloLogger(logger) : undefined,
     plugins: [operationResolutionPlugin()],

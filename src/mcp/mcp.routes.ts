@@ -43,6 +43,9 @@ export interface McpDoor {
 /** Default caps on open SSE streams (the SSE_* variables' defaults, src/config.ts). */
 export const DEFAULT_SSE_LIMITS: SseLimits = { maxSessions: 500, maxSessionsPerAccount: 5, maxSessionsPerIp: 20, maxSessionsUnverified: 1, idleTimeoutSeconds: 300 };
 
+/** Seconds a client refused by a shutting-down process is told to wait: a restart or another instance takes over. */
+const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
 /** Builds the MCP router over the shared services. */
 export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger; sse?: SseLimits }): McpDoor {
   const { services, baseUrl, version, logger } = options;
@@ -50,6 +53,8 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
   const router = Router();
   const sessions = new Map<string, SseSession>();
   const slots = new SseSessionSlots(limits);
+  /** Set by close() (a shutdown): a stream opened after it would only hold the HTTP drain until its deadline. */
+  let closing = false;
   const newServer = () => createMcpServer(services, { version, logger });
 
   router.post('/mcp', requireBearer(baseUrl, '/mcp'), async (req: AuthedRequest, res, next) => {
@@ -75,6 +80,11 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
 
   router.get('/sse', requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
     try {
+      if (closing) {
+        res.setHeader('Retry-After', String(SHUTDOWN_RETRY_AFTER_SECONDS));
+        res.status(503).json({ detail: 'The server is shutting down: open the stream again in a moment' });
+        return;
+      }
       const caller = req.auth!.extra![CALLER_KEY] as AccountCaller;
       // Each stream holds a socket and a server instance until the client leaves: the slots'
       // caps (429 past one) and idle timeout keep any one client from holding them all.
@@ -129,6 +139,7 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
   return {
     router,
     async close() {
+      closing = true;
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
       sessions.clear();
     },

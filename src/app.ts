@@ -22,7 +22,7 @@ import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
 import { applyTrustProxy } from './http/trust-proxy.js';
 import { refuseCrossSiteCookieRequests } from './http/cross-site.js';
-import type { SseLimits, TrustProxySetting } from './config.js';
+import type { GraphqlSettings, SseLimits, TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
 import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
@@ -67,6 +67,8 @@ export async function buildApp(options: {
   trustProxy?: TrustProxySetting;
   /** Caps on open SSE streams (default: the configuration's defaults). */
   sse?: SseLimits;
+  /** GraphQL introspection and operation bounds (default: introspection on, the configuration's default bounds). */
+  graphql?: GraphqlSettings;
   /** The web dashboard at /dashboard (omitted: not served). */
   dashboard?: DashboardSettings;
 }): Promise<BuiltApp> {
@@ -98,7 +100,7 @@ export async function buildApp(options: {
   if (services.contributors) app.use(contributorsRouter(services.contributors, rest));
   if (services.admin) app.use(adminRouter(services.admin, rest));
   app.use(resolveRouter(services.legalData, rest));
-  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
+  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return {

@@ -126,6 +126,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     version: VERSION,
     trustProxy: config.trustProxy,
     sse: config.sse,
+    graphql: config.graphql,
     dashboard: {
       dir: config.dashboardDir,
       client: {

@@ -20,11 +20,11 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../dist/dashboard', import.
  */
 export const GRAPHQL_LIMIT_DEFAULTS: GraphqlOperationLimits = {
   maxBodyBytes: 100 * 1024,
-  maxTokens: 1000,
-  maxAliases: 15,
+  maxTokens: 500,
+  maxAliases: 10,
   maxDepth: 8,
   maxDirectives: 10,
-  maxCost: 2000,
+  maxCost: 1000,
 };
 
 const booleanFlag = z

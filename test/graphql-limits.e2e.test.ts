@@ -13,6 +13,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { Agent, get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { GRAPHQL_LIMIT_DEFAULTS } from '../src/config.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { spawnService, type ServiceProcess } from './helpers/service-process.js';
 
@@ -42,12 +43,16 @@ interface Attack {
   concurrent?: number;
 }
 
+/** Attacks on the other bounds stay within the token bound (else that one refuses them first): this many tokens. */
+const UNDER_TOKENS = GRAPHQL_LIMIT_DEFAULTS.maxTokens - 20;
+
 const ATTACKS: Attack[] = [
   { name: 'Aliases3000', query: aliasesOfMe('Aliases3000', 3000), code: 'GRAPHQL_TOO_MANY_TOKENS' },
   { name: 'Aliases1500', query: aliasesOfMe('Aliases1500', 1500), code: 'GRAPHQL_TOO_MANY_TOKENS' },
   { name: 'Aliases16', query: aliasesOfMe('Aliases16', 16), code: 'GRAPHQL_TOO_MANY_ALIASES' },
-  { name: 'Deep', query: `query Deep ${'{ ... on Query '.repeat(150)}{ me { plan } }${' }'.repeat(150)}`, code: 'GRAPHQL_TOO_DEEP' },
-  { name: 'Directives', query: `query Directives { me { ${repeat(120, () => 'plan @include(if: true)')} } }`, code: 'GRAPHQL_TOO_MANY_DIRECTIVES' },
+  // 5 tokens a level, 8 a directive
+  { name: 'Deep', query: `query Deep ${'{ ... on Query '.repeat(Math.floor(UNDER_TOKENS / 5))}{ me { plan } }${' }'.repeat(Math.floor(UNDER_TOKENS / 5))}`, code: 'GRAPHQL_TOO_DEEP' },
+  { name: 'Directives', query: `query Directives { me { ${repeat(Math.floor(UNDER_TOKENS / 8), () => 'plan @include(if: true)')} } }`, code: 'GRAPHQL_TOO_MANY_DIRECTIVES' },
   { name: 'Costly', query: `query Costly { me { ...F0 } } ${repeat(12, (i) => `fragment F${i} on MeType { plan ...F${i + 1} ...F${i + 1} }`)} fragment F12 on MeType { plan }`, code: 'GRAPHQL_TOO_COSTLY' },
   { name: 'HugeTokens', query: `query HugeTokens { ${repeat(8500, () => '__typename')} }`, code: 'GRAPHQL_TOO_MANY_TOKENS' },
   {

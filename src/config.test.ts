@@ -121,7 +121,7 @@ describe('TRUST_PROXY', () => {
 
 describe('GRAPHQL_*', () => {
   it('bounds GraphQL operations with defaults, each overridable and validated', () => {
-    expect(loadConfig({}).graphql.limits).toEqual({ maxBodyBytes: 102_400, maxTokens: 500, maxAliases: 10, maxDepth: 8, maxDirectives: 10, maxCost: 1000 });
+    expect(loadConfig({}).graphql.limits).toEqual({ maxBodyBytes: 102_400, maxTokens: 500, maxAliases: 5, maxDepth: 8, maxDirectives: 10, maxCost: 1000 });
     const env = { GRAPHQL_MAX_BODY_BYTES: '2048', GRAPHQL_MAX_TOKENS: '50', GRAPHQL_MAX_ALIASES: '0', GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_DIRECTIVES: '1', GRAPHQL_MAX_COST: '99' };
     expect(loadConfig(env).graphql.limits).toEqual({ maxBodyBytes: 2048, maxTokens: 50, maxAliases: 0, maxDepth: 3, maxDirectives: 1, maxCost: 99 });
     for (const [name, bad] of [['GRAPHQL_MAX_TOKENS', '0'], ['GRAPHQL_MAX_DEPTH', 'deep'], ['GRAPHQL_MAX_BODY_BYTES', '10'], ['GRAPHQL_MAX_COST', '1.5']]) {

@@ -21,7 +21,7 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../dist/dashboard', import.
 export const GRAPHQL_LIMIT_DEFAULTS: GraphqlOperationLimits = {
   maxBodyBytes: 100 * 1024,
   maxTokens: 500,
-  maxAliases: 10,
+  maxAliases: 5,
   maxDepth: 8,
   maxDirectives: 10,
   maxCost: 1000,

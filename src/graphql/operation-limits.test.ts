@@ -96,6 +96,11 @@ describe('POST /graphql: bounds on an operation (default limits)', () => {
     });
   });
 
+  it('refuses a batch (a JSON array of operations): the bounds are per operation, a batch would multiply them', async () => {
+    const answer = await gateway.post([{ query: '{ __typename }' }, { query: '{ __typename }' }]);
+    expect(answer).toEqual({ status: 400, body: { errors: [{ message: 'Operation batching disabled.', extensions: { code: 'BAD_REQUEST' } }] } });
+  });
+
   it('leaves other validation errors as Apollo gives them', async () => {
     const answer = await gateway.post({ query: '{ noSuchField }' });
     expect(answer.status).toBe(400);

@@ -31,7 +31,7 @@ import { buildSchema, getNamedType, type GraphQLNamedType, isLeafType, isNonNull
 import { loadConfig } from '../src/config.js';
 import { operationLimitRules } from '../src/graphql/operation-limits.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
-import { fmt, percentile, printCalibration, startService } from './lib.js';
+import { fmt, percentile, printCalibration, startService, waitReady } from './lib.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PLANNED = 'graphql: query plan resolved';
@@ -203,6 +203,7 @@ const service = await startService(
 const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 try {
+  await waitReady(service.url, 300_000); // the start-up ingest of the slice done: nothing else runs meanwhile
   // an account with an API key: the accepted operations run once more with it (resolvers run)
   const email = `bench-${salt()}@example.org`;
   const password = `bench-${randomBytes(12).toString('hex')}`;

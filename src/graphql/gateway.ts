@@ -73,8 +73,9 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
       if (!schema) throw new Error(`Supergraph names subgraph "${name}", which is not registered`);
       return new LocalGraphQLDataSource(schema);
     },
-    // Every operation that reaches the planner says so (debug level): how the tests and
-    // `npm run bench:graphql-limits` check that a refused operation never does.
+    // Every operation that reaches the planner (planned, or its plan taken from the cache) says
+    // so at debug level: how the tests and `npm run bench:graphql-limits` check that a refused
+    // operation never does.
     experimental_didResolveQueryPlan: logger
       ? ({ requestContext }) => logger.debug('graphql: query plan resolved', { operation: requestContext.operationName ?? null })
       : undefined,

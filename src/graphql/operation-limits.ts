@@ -68,7 +68,8 @@ export function operationLimitRules(limits: GraphqlOperationLimits, onMeasure?: 
   });
   return new ApolloArmor({
     // The token bound is graphql-js's parser option (one parse instead of Armor's second one);
-    // field suggestions are Apollo's hideSchemaDetailsFromClientErrors (gateway.ts).
+    // field suggestions are stripped where errors are formatted (field-suggestions.ts), which
+    // also covers variable errors that Armor's plugin would leave half-masked.
     maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: false },
     // Every alias counts, `__typename` ones too (Armor allows those by default): planning each

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { type Calibration, calibrate, formatCalibration } from './calibrate.js';
 
 export interface RunningService {
   url: string;
@@ -148,3 +149,10 @@ export async function runConcurrent(tasks: (() => Promise<unknown>)[], concurren
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** Runs the machine's calibration workload (bench/calibrate.ts) and prints its line: every benchmark prints it above its results. */
+export function printCalibration(): Calibration {
+  const calibration = calibrate();
+  console.log(formatCalibration(calibration));
+  return calibration;
+}

@@ -22,7 +22,7 @@ import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
 import { applyTrustProxy } from './http/trust-proxy.js';
 import { refuseCrossSiteCookieRequests } from './http/cross-site.js';
-import { DEFAULT_HSTS_MAX_AGE_SECONDS, type SseLimits, type TrustProxySetting } from './config.js';
+import { DEFAULT_HSTS_MAX_AGE_SECONDS, type GraphqlSettings, type SseLimits, type TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
 import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
@@ -72,6 +72,8 @@ export async function buildApp(options: {
   hstsMaxAgeSeconds?: number;
   /** Caps on open SSE streams (default: the configuration's defaults). */
   sse?: SseLimits;
+  /** GraphQL introspection and operation bounds (default: introspection on, the configuration's default bounds). */
+  graphql?: GraphqlSettings;
   /** The web dashboard at /dashboard (omitted: not served). */
   dashboard?: DashboardSettings;
 }): Promise<BuiltApp> {
@@ -106,7 +108,7 @@ export async function buildApp(options: {
   if (services.contributors) app.use(contributorsRouter(services.contributors, rest));
   if (services.admin) app.use(adminRouter(services.admin, rest));
   app.use(resolveRouter(services.legalData, rest));
-  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger });
+  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return {

@@ -186,3 +186,23 @@ describe('DNS and team domain re-checks', () => {
     expect(() => loadConfig({ DNS_TIMEOUT_MS: '10' })).toThrow(/DNS_TIMEOUT_MS/);
   });
 });
+
+describe('GRAPHQL_*', () => {
+  it('bounds GraphQL operations with defaults, each overridable and validated', () => {
+    expect(loadConfig({}).graphql.limits).toEqual({ maxBodyBytes: 102_400, maxTokens: 500, maxAliases: 5, maxDepth: 12, maxDirectives: 10, maxCost: 1000 });
+    const env = { GRAPHQL_MAX_BODY_BYTES: '2048', GRAPHQL_MAX_TOKENS: '50', GRAPHQL_MAX_ALIASES: '0', GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_DIRECTIVES: '1', GRAPHQL_MAX_COST: '99' };
+    expect(loadConfig(env).graphql.limits).toEqual({ maxBodyBytes: 2048, maxTokens: 50, maxAliases: 0, maxDepth: 3, maxDirectives: 1, maxCost: 99 });
+    for (const [name, bad] of [['GRAPHQL_MAX_TOKENS', '0'], ['GRAPHQL_MAX_DEPTH', 'deep'], ['GRAPHQL_MAX_BODY_BYTES', '10'], ['GRAPHQL_MAX_COST', '1.5']]) {
+      expect(() => loadConfig({ [name!]: bad })).toThrow(new RegExp(name!));
+    }
+  });
+
+  it('turns introspection (and with it field suggestions) off in production unless GRAPHQL_INTROSPECTION says otherwise', () => {
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({}).graphql.introspection).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret }).graphql.introspection).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, GRAPHQL_INTROSPECTION: 'true' }).graphql.introspection).toBe(true);
+    expect(loadConfig({ GRAPHQL_INTROSPECTION: 'off' }).graphql.introspection).toBe(false);
+    expect(() => loadConfig({ GRAPHQL_INTROSPECTION: 'maybe' })).toThrow(/GRAPHQL_INTROSPECTION/);
+  });
+});

@@ -15,6 +15,21 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../dist/dashboard', import.
 /** One year: the Strict-Transport-Security max-age browsers' preload lists expect at least. */
 export const DEFAULT_HSTS_MAX_AGE_SECONDS = 31_536_000;
 
+/**
+ * Default bounds on a GraphQL operation (GRAPHQL_MAX_*): the largest operation they accept keeps
+ * the event loop under ~100 ms (`npm run bench:graphql-limits`), every dashboard operation stays
+ * within half of each (src/graphql/operation-limits.test.ts). The reasons for each value are in
+ * the README, "Security", "GraphQL operations".
+ */
+export const GRAPHQL_LIMIT_DEFAULTS: GraphqlOperationLimits = {
+  maxBodyBytes: 100 * 1024,
+  maxTokens: 500,
+  maxAliases: 5,
+  maxDepth: 12,
+  maxDirectives: 10,
+  maxCost: 1000,
+};
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -82,6 +97,14 @@ const envSchema = z.object({
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
     .optional(),
+  // bounds on a GraphQL operation, checked before it is planned (README: "Security", "GraphQL operations")
+  GRAPHQL_INTROSPECTION: booleanFlag.optional(),
+  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(GRAPHQL_LIMIT_DEFAULTS.maxBodyBytes),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxTokens),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxAliases),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(GRAPHQL_LIMIT_DEFAULTS.maxDepth),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxDirectives),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxCost),
   // accounts, keys, usage and limits (README: "Accounts" and "Usage and limits")
   NODE_ENV: z.string().optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -319,6 +342,8 @@ export interface Config {
   http: HttpServerLimits;
   /** SHUTDOWN_DRAIN_SECONDS: how long a shutdown lets the requests in flight finish before closing their connections. */
   shutdownDrainSeconds: number;
+  /** Introspection and the bounds on an operation at /graphql. */
+  graphql: GraphqlSettings;
   /**
    * The external vector index the vector leg uses instead of the search engine's own
    * (PINECONE_INDEX or PINECONE_HOST set); null = the engine's own vectors.
@@ -371,6 +396,24 @@ export interface PineconeSettings {
   host: string | undefined;
   /** Timeout of one data-plane request. */
   timeoutMs: number;
+}
+
+/** The GraphQL door's settings (GRAPHQL_*). */
+export interface GraphqlSettings {
+  /** Introspection queries, and field suggestions ("Did you mean …") in errors: both or neither (GRAPHQL_INTROSPECTION; default off in production). */
+  introspection: boolean;
+  limits: GraphqlOperationLimits;
+}
+
+/** Bounds on one GraphQL request, checked before its operation is planned (src/graphql/operation-limits.ts). */
+export interface GraphqlOperationLimits {
+  maxBodyBytes: number;
+  maxTokens: number;
+  maxAliases: number;
+  maxDepth: number;
+  maxDirectives: number;
+  /** GraphQL Armor's cost: objects 2, scalars 1, each level deeper ×1.5. */
+  maxCost: number;
 }
 
 export interface SseLimits {
@@ -531,6 +574,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerIp: e.HTTP_MAX_CONNECTIONS_PER_IP,
     },
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
+    graphql: {
+      introspection: e.GRAPHQL_INTROSPECTION ?? !production,
+      limits: {
+        maxBodyBytes: e.GRAPHQL_MAX_BODY_BYTES,
+        maxTokens: e.GRAPHQL_MAX_TOKENS,
+        maxAliases: e.GRAPHQL_MAX_ALIASES,
+        maxDepth: e.GRAPHQL_MAX_DEPTH,
+        maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+        maxCost: e.GRAPHQL_MAX_COST,
+      },
+    },
     pinecone,
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,

@@ -131,6 +131,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     trustProxy: config.trustProxy,
     hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
     sse: config.sse,
+    graphql: config.graphql,
     dashboard: {
       dir: config.dashboardDir,
       client: {

@@ -20,9 +20,11 @@ import type { RequestContext } from '../context.js';
 import type { Authenticator } from '../modules/accounts/authenticator.js';
 import { authenticateRequests, contextOf } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
-import type { TrustProxySetting } from '../config.js';
+import { GRAPHQL_LIMIT_DEFAULTS, type GraphqlSettings, type TrustProxySetting } from '../config.js';
 import { applyTrustProxy } from '../http/trust-proxy.js';
 import { composeSupergraph } from './compose.js';
+import { withoutFieldSuggestions } from './field-suggestions.js';
+import { operationLimitOptions, refuseLargeBodies, withLimitErrorCode } from './operation-limits.js';
 import { operationResolutionPlugin } from './operation-resolution.js';
 import { type GraphqlContext, graphqlContext } from './context.js';
 import { buildSubgraphs, type GraphqlServices, SUBGRAPHS } from './subgraphs.js';
@@ -35,6 +37,8 @@ export interface MountGraphqlOptions {
   /** Remote subgraph URLs by subgraph name (config.subgraphUrls); the others run in process. */
   subgraphUrls: Record<string, string>;
   logger?: Logger;
+  /** Introspection and the operation bounds (config.graphql); omitted: introspection on, the default bounds. */
+  settings?: GraphqlSettings;
 }
 
 export interface MountedGraphql {
@@ -45,6 +49,7 @@ export interface MountedGraphql {
 
 export async function mountGraphql(app: express.Express, options: MountGraphqlOptions): Promise<MountedGraphql> {
   const { services, subgraphUrls, logger } = options;
+  const settings = options.settings ?? { introspection: true, limits: GRAPHQL_LIMIT_DEFAULTS };
   const unknown = Object.keys(subgraphUrls).filter((name) => !SUBGRAPHS.some((s) => s.name === name));
   if (unknown.length > 0) {
     throw new Error(
@@ -68,6 +73,12 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
       if (!schema) throw new Error(`Supergraph names subgraph "${name}", which is not registered`);
       return new LocalGraphQLDataSource(schema);
     },
+    // Every operation that reaches the planner (planned, or its plan taken from the cache) says
+    // so at debug level: how the tests and `npm run bench:graphql-limits` check that a refused
+    // operation never does.
+    experimental_didResolveQueryPlan: logger
+      ? ({ requestContext }) => logger.debug('graphql: query plan resolved', { operation: requestContext.operationName ?? null })
+      : undefined,
   });
 
   const server = new ApolloServer<GraphqlContext>({
@@ -76,12 +87,21 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
     includeStacktraceInErrorResponses: false,
     logger: logger ? apolloLogger(logger) : undefined,
     plugins: [operationResolutionPlugin()],
+    // Said explicitly, not left to Apollo's reading of NODE_ENV: config.ts decides. Suggestions
+    // ("Did you mean adminUsers?") would give away the schema that introspection hides.
+    introspection: settings.introspection,
+    ...operationLimitOptions<GraphqlContext>(settings.limits),
+    formatError(formatted, error) {
+      const coded = withLimitErrorCode(formatted, error, settings.limits);
+      return settings.introspection ? coded : withoutFieldSuggestions(coded);
+    },
   });
   await server.start();
   app.use(
     '/graphql',
-    express.json(),
+    express.json({ limit: settings.limits.maxBodyBytes }),
     expressMiddleware(server, { context: async ({ req }) => graphqlContext(httpRequestContext(req), forwardable(req)) }),
+    refuseLargeBodies(settings.limits.maxBodyBytes),
   );
   return { supergraphSdl, stop: () => server.stop() };
 }

@@ -237,9 +237,9 @@ export const envSchema = z.object({
   TEAM_DOMAIN_RETRY_MINUTES: z.coerce.number().positive().max(1440).default(60).describe('after a failed look-up, the next try comes this soon (also the first background check of a new domain)'),
   TEAM_DOMAIN_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300).describe('how often each process looks for due domain re-checks (`0` = not this process)'),
   TEAM_DOMAIN_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(100).describe('how many claims one sweep takes at most'),
-  ...identityProviderEnv('GITHUB', 'GitHub', 'GitHub\'s endpoints (no OpenID discovery)'),
-  ...identityProviderEnv('GOOGLE', 'Google', '`https://accounts.google.com` (OpenID discovery)'),
-  ...identityProviderEnv('MICROSOFT', 'Microsoft', '`https://login.microsoftonline.com/common/v2.0` (OpenID discovery)'),
+  ...identityProviderEnv('GITHUB'),
+  ...identityProviderEnv('GOOGLE'),
+  ...identityProviderEnv('MICROSOFT'),
 });
 
 /**
@@ -297,7 +297,13 @@ export function parseDnsServers(value: string): string[] | null {
  * CLIENT_ID, CLIENT_SECRET and the endpoint overrides of one identity provider, documented
  * with its display name and what its endpoints are when no override is set.
  */
-function identityProviderEnv<P extends string>(prefix: P, name: string, endpoints: string) {
+function identityProviderEnv<P extends 'GITHUB' | 'GOOGLE' | 'MICROSOFT'>(prefix: P) {
+  // the table is here, not beside the schema: the schema calls this before later constants exist
+  const { name, endpoints } = {
+    GITHUB: { name: 'GitHub', endpoints: "GitHub's endpoints (no OpenID discovery)" },
+    GOOGLE: { name: 'Google', endpoints: '`https://accounts.google.com` (OpenID discovery)' },
+    MICROSOFT: { name: 'Microsoft', endpoints: '`https://login.microsoftonline.com/common/v2.0` (OpenID discovery)' },
+  }[prefix];
   const url = z.url();
   const override = (endpoint: string) => url.optional().meta({ unset: endpoints, description: `${name}'s ${endpoint} endpoint instead of its default (tests, a proxy)` });
   return {

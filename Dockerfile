@@ -30,7 +30,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no
 #    composed supergraph, the billing catalogue and the built dashboard; runs as the unprivileged `node` user.
 FROM ${NODE_IMAGE} AS runtime
 # MALLOC_ARENA_MAX: glibc's allocator, not the service's setting: LanceDB's native threads
-# otherwise each get an arena and fragment them (~220 MiB more RSS on the shared corpus; README).
+# otherwise each get an arena and fragment them (~220 MiB more RSS on the shared corpus; docs/SCALING.md, "Memory of one process").
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     PORT=8000 \

@@ -31,7 +31,7 @@ export async function startService(env: Record<string, string>, onLog?: (line: s
   const node = path.resolve('node_modules/.bin/node');
   const child = spawn(node, ['--import', 'tsx', 'src/main.ts'], {
     // Benchmarks measure the open path unless they say otherwise: no credentials, no limits.
-    // MALLOC_ARENA_MAX=2 as `npm start` and the Dockerfile set it (README: "Memory").
+    // MALLOC_ARENA_MAX=2 as `npm start` and the Dockerfile set it (docs/SCALING.md, "Memory of one process").
     env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', PORT: String(port), LOG_LEVEL: 'info', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,7 @@
 /**
- * The only reader of `process.env`. Every setting is documented in the README's
- * configuration table; an invalid value stops the boot with a readable list of problems.
+ * The only reader of `process.env`. Every setting is documented in its schema below, from which
+ * docs/configuration.md is generated; an invalid value stops the boot with a readable list of
+ * problems.
  */
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -19,7 +20,7 @@ export const DEFAULT_HSTS_MAX_AGE_SECONDS = 31_536_000;
  * Default bounds on a GraphQL operation (GRAPHQL_MAX_*): the largest operation they accept keeps
  * the event loop under ~100 ms (`npm run bench:graphql-limits`), every dashboard operation stays
  * within half of each (src/graphql/operation-limits.test.ts). The reasons for each value are in
- * the README, "Security", "GraphQL operations".
+ * docs/reliability.md, "GraphQL operations".
  */
 export const GRAPHQL_LIMIT_DEFAULTS: GraphqlOperationLimits = {
   maxBodyBytes: 100 * 1024,
@@ -34,118 +35,208 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
-  BASE_URL: z.url().optional(),
+/**
+ * Every variable the service reads, each with its meaning: `npm run docs:config` renders this
+ * schema into docs/configuration.md (src/config-docs.ts), and a test fails when they differ.
+ * `.describe()` carries the meaning; `.meta({ unset })` says what an unset variable without a
+ * schema default means. Keep one key per line: test/docker-compose.test.ts reads the names here.
+ */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000).describe('HTTP port'),
+  BASE_URL: z.url().optional().meta({
+    unset: '`http://localhost:$PORT`',
+    description:
+      'public URL of the service (links, OAuth metadata); the issuer of the OAuth authorization server: every URL of its metadata, redirects and cookie paths, and the `aud` of its access tokens, derive from it',
+  }),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for embedded PGlite)')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  CORPUS_DIR: z.string().min(1).optional(),
-  SEARCH_ENGINE: z.enum(['embedded', 'elasticsearch']).default('embedded'),
+    .optional()
+    .describe('`postgres://…` for PostgreSQL; unset = embedded PGlite (PostgreSQL in WASM) under `DATA_DIR/pglite`'),
+  DATA_DIR: z.string().min(1).default('./data').describe('index, embedded database and models (git-ignored)'),
+  CORPUS_DIR: z.string().min(1).optional().meta({
+    unset: '`../shared/corpus` when it exists',
+    description: 'corpus folder in the format of `shared/corpus/FORMAT.md`',
+  }),
+  SEARCH_ENGINE: z
+    .enum(['embedded', 'elasticsearch'])
+    .default('embedded')
+    .describe('`embedded` = LanceDB on disk in `DATA_DIR/index`; `elasticsearch` = documents, keyword leg and filters in Elasticsearch ([search.md, "Engines"](search.md#engines))'),
   // scale engines (docs/search.md "Engines")
-  VECTOR_ENGINE: z.enum(['embedded', 'elasticsearch', 'pinecone']).optional(),
-  ELASTICSEARCH_URL: z.url().optional(),
-  ELASTICSEARCH_API_KEY: z.string().min(1).optional(),
-  ELASTICSEARCH_USERNAME: z.string().min(1).optional(),
-  ELASTICSEARCH_PASSWORD: z.string().min(1).optional(),
+  VECTOR_ENGINE: z
+    .enum(['embedded', 'elasticsearch', 'pinecone'])
+    .optional()
+    .meta({ unset: 'as `SEARCH_ENGINE` (`pinecone` when `PINECONE_INDEX` or `PINECONE_HOST` is set)', description: 'where vectors live: `embedded`, `elasticsearch` (dense_vector kNN) or `pinecone`' }),
+  ELASTICSEARCH_URL: z.url().optional().describe('the Elasticsearch cluster; required with `SEARCH_ENGINE=elasticsearch`'),
+  ELASTICSEARCH_API_KEY: z.string().min(1).optional().describe('Elasticsearch API key, sent as `Authorization: ApiKey` (wins over username and password; never logged)'),
+  ELASTICSEARCH_USERNAME: z.string().min(1).optional().describe('Elasticsearch user for basic authentication (with `ELASTICSEARCH_PASSWORD`)'),
+  ELASTICSEARCH_PASSWORD: z.string().min(1).optional().describe('password of `ELASTICSEARCH_USERNAME` (never logged)'),
   ELASTICSEARCH_INDEX_PREFIX: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'must be lowercase letters, digits, "_", "-" or "." (an Elasticsearch index name prefix)')
     .max(100)
-    .default('legal-'),
+    .default('legal-')
+    .describe('prefix of the Elasticsearch aliases and indexes (`legal-` → `legal-documents`, `legal-chunks`, `legal-meta`)'),
   // shards and replicas of the indexes a rebuild or a first start creates (docs/SCALING.md)
-  ELASTICSEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
-  ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
+  ELASTICSEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1).describe('primary shards of the indexes the service creates (first start, `--rebuild`); existing indexes keep theirs ([SCALING.md](SCALING.md))'),
+  ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).default(0).describe('replicas of the indexes the service creates; existing indexes keep theirs'),
   EMBEDDER: z
     .string()
     .regex(/^(none|auto|static:.+|onnx:.+|hosted:.+)$/, 'must be "auto", "none", "static:<model directory>", "onnx:<model directory or Hugging Face id>" or "hosted:<Pinecone model>"')
-    .default('auto'),
-  PINECONE_API_KEY: z.string().min(1).optional(),
-  PINECONE_CONTROLLER_HOST: z.url().optional(),
-  // the Pinecone vector leg (README: "Scaling out"; src/engines/pinecone)
-  PINECONE_INDEX: z.string().regex(/^[a-z0-9-]{1,45}$/, 'must be a Pinecone index name (lower-case letters, digits and hyphens)').optional(),
-  PINECONE_HOST: z.url().optional(),
-  PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  VECTOR_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-  SEARCH_FEEDBACK_PASSAGES: z.coerce.number().int().min(0).max(20).default(3),
-  SEARCH_AUTHORITY_WEIGHT: z.coerce.number().min(0).max(1).default(0.1),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  INGEST_ON_START: booleanFlag.default(true),
-  RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+    .default('auto')
+    .describe(
+      '`auto` = the domain model trained from the corpus into `DATA_DIR/models/domain-static` (trained in the background at the first start, see [search.md](search.md)); `static:<dir>` = a model2vec-format model (tokenizer.json + model.safetensors + config.json); `onnx:<dir or Hugging Face id>` = a sentence-transformers ONNX export (tokenizer.json + onnx/model*.onnx) run with @huggingface/transformers; `hosted:<model>` = Pinecone Inference embeddings (e.g. `hosted:multilingual-e5-large`); `none` = no vectors, keyword results for every alpha (a start logs one line saying so)',
+    ),
+  PINECONE_API_KEY: z.string().min(1).optional().describe('API key for `EMBEDDER=hosted:…` and for the Pinecone vector leg (`PINECONE_INDEX` / `PINECONE_HOST`; any value for a local index)'),
+  PINECONE_CONTROLLER_HOST: z.url().optional().meta({ unset: '`https://api.pinecone.io`', description: 'base URL of the Pinecone API for `EMBEDDER=hosted:…` (a proxy, or a local test server)' }),
+  // the Pinecone vector leg (docs/SCALING.md; src/engines/pinecone)
+  PINECONE_INDEX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,45}$/, 'must be a Pinecone index name (lower-case letters, digits and hyphens)')
+    .optional()
+    .describe(
+      "keep the passages' vectors in this Pinecone index (the vector leg then queries it; everything else stays with the search engine), its host looked up through the control plane; `PINECONE_API_KEY` required ([SCALING.md](SCALING.md))",
+    ),
+  PINECONE_HOST: z.url().optional().describe("the same by the index's data-plane URL (a local `pinecone-index` container, a proxy); `PINECONE_API_KEY` required"),
+  PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('timeout of one Pinecone data-plane request'),
+  VECTOR_TIMEOUT_MS: z
+    .coerce.number().int().min(0).max(60_000).default(2000)
+    .describe("wall-time budget of a search's vector leg (query embedding + vector search; `0` = none): when it fails or runs out, the search answers from the keyword leg with `degraded: [\"vector\"]` and a warning in the log"),
+  SEARCH_FEEDBACK_PASSAGES: z
+    .coerce.number().int().min(0).max(20).default(3)
+    .describe("relevance feedback of hybrid search: the keyword leg's best passages the vector leg's query moves towards (`0` = none; see [search.md](search.md))"),
+  SEARCH_AUTHORITY_WEIGHT: z
+    .coerce.number().min(0).max(1).default(0.1)
+    .describe("citation authority prior of search: the boost added to the score of a provision cited by 50 or more of the corpus's decisions and guidance documents (less for fewer, logarithmically; `0` = none; see [search.md](search.md))"),
+  LOG_LEVEL: z
+    .enum(['debug', 'info', 'warn', 'error', 'silent'])
+    .default('info')
+    .describe("`debug`, `info`, `warn`, `error`, `silent`; the log is pino's JSON, one object per line on stderr, with authorization headers, cookies, tokens, secrets, keys and passwords in structured fields replaced by `[REDACTED]` (`src/logger.ts`)"),
+  INGEST_ON_START: booleanFlag.default(true).describe('index `CORPUS_DIR` in the background at start'),
+  RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500).describe('wall-time budget of one `POST /v1/resolve`; on overrun the answer is 200 with `match_type: "timeout"`'),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxyValue, 'must be true, false, a hop count, or comma-separated addresses, CIDR ranges and the names loopback, linklocal, uniquelocal')
-    .default('loopback'),
-  DASHBOARD_DIR: z.string().min(1).optional(),
-  SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500),
-  SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5),
-  // who may hold the SSE streams, and for how long (README: "Security", "Connections and streams")
-  SSE_MAX_SESSIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
-  SSE_MAX_SESSIONS_UNVERIFIED: z.coerce.number().int().min(0).max(10_000).default(1),
-  SSE_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    .default('loopback')
+    .describe(
+      "which proxies in front of the service are believed about the client (express's `trust proxy`): `true` (every hop: only behind a proxy that overwrites `X-Forwarded-For`), `false` (none), a hop count (`1`), or comma-separated addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal` (`loopback, 10.0.0.0/8`). The client IP it yields keys the per-IP sign-in throttle, the Anonymous plan and the client-registration budget: behind any proxy not listed here every client shares the proxy's IP. Applied to every express app in one place (`src/http/trust-proxy.ts`). **With the default `loopback`, any process on the same host can claim any client address through `X-Forwarded-For`**, which makes every per-IP limit bypassable: a same-host sidecar or proxy must overwrite the header (never append; `deploy/nginx.conf` shows how), and a service that nothing proxies should run with `false`. Trusted proxies are also exempt from `HTTP_MAX_CONNECTIONS_PER_IP`",
+    ),
+  DASHBOARD_DIR: z.string().min(1).optional().meta({ unset: '`dist/dashboard` of the checkout', description: 'the built web dashboard served at `/dashboard` (see [dashboard.md](dashboard.md))' }),
+  SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500).describe('open MCP SSE streams (`GET /sse`) in this process; past any SSE cap `GET /sse` answers 429 with `Retry-After: 30`'),
+  SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5).describe('open MCP SSE streams per account'),
+  // who may hold the SSE streams, and for how long (docs/security.md, "Connections and streams")
+  SSE_MAX_SESSIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20).describe('open SSE streams per client address (`req.ip`, the client a trusted proxy names; an IPv6 client by its /64), whatever the accounts'),
+  SSE_MAX_SESSIONS_UNVERIFIED: z.coerce.number().int().min(0).max(10_000).default(1).describe('open SSE streams of an account whose e-mail is not verified (at most the per-account cap; `0` = none, `/mcp` still works)'),
+  SSE_IDLE_TIMEOUT_SECONDS: z
+    .coerce.number().int().min(1).max(86_400).default(300)
+    .describe('an SSE stream on which the client posted no message for this long is closed and its slot freed (server-sent events do not count; an MCP `ping` from the client does)'),
   // the HTTP server's sockets: timeouts and caps against slow and crowding clients
-  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
-  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
-  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
-  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(64),
-  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
-  // how long a shutdown waits for the requests in flight (README: "Reliability" > "Shutdown")
-  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10).describe("time to receive a request's headers; past it 408 and the socket closes (at most `HTTP_REQUEST_TIMEOUT_SECONDS`)"),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z
+    .coerce.number().int().min(1).max(3600).default(30)
+    .describe('time to receive a whole request, headers and body (a slow body is closed with 408); the response is not bounded by it, so SSE streams live on'),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(5).describe("an idle kept-alive connection is closed after this long (keep a proxy's upstream keep-alive below it)"),
+  HTTP_MAX_CONNECTIONS_PER_IP: z
+    .coerce.number().int().min(1).max(1_000_000).default(64)
+    .describe("open sockets per peer address (an IPv6 peer by its /64); the excess is closed at once. A trusted proxy's address (`TRUST_PROXY`) is exempt: the proxy must limit per client (`deploy/nginx.conf`)"),
+  HTTP_MAX_CONNECTIONS: z
+    .coerce.number().int().min(1).max(1_000_000).default(4096)
+    .describe('open sockets in this process, the excess closed at once; keep it below the file-descriptor limit (`ulimit -n`) minus what the database, Redis and the search engine need'),
+  // how long a shutdown waits for the requests in flight (docs/reliability.md, "Shutdown")
+  SHUTDOWN_DRAIN_SECONDS: z
+    .coerce.number().int().min(0).max(3600).default(10)
+    .describe('on SIGTERM/SIGINT, how long the service lets the requests it had accepted finish before it closes their connections (`0` = at once); see [reliability.md](reliability.md#shutdown)'),
   SUBGRAPH_URLS: z
     .string()
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
-    .optional(),
-  // bounds on a GraphQL operation, checked before it is planned (README: "Security", "GraphQL operations")
-  GRAPHQL_INTROSPECTION: booleanFlag.optional(),
-  GRAPHQL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(GRAPHQL_LIMIT_DEFAULTS.maxBodyBytes),
-  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxTokens),
-  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxAliases),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(GRAPHQL_LIMIT_DEFAULTS.maxDepth),
-  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxDirectives),
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxCost),
-  // accounts, keys, usage and limits (README: "Accounts" and "Usage and limits")
-  NODE_ENV: z.string().optional(),
-  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ADMIN_EMAILS: z.string().optional(),
-  ALLOW_ANONYMOUS: booleanFlag.default(false),
-  RATE_LIMITS: booleanFlag.default(true),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
-  MAIL_FROM: z.string().min(3).default('Legal Search <no-reply@localhost>'),
-  DEV_LOGIN: booleanFlag.default(false),
-  MAIL_LOG: booleanFlag.default(false),
-  MAIL_OUTBOX_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-  TERMS_VERSION: z.string().min(1).default('2025-01'),
-  // the password sign-in throttle (README: "Security" > "Sign-in, headers and small leaks")
-  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
-  LOGIN_FREE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
-  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    .optional()
+    .describe('`name=url,…`: serve these GraphQL subgraphs from remote URLs instead of in-process'),
+  // bounds on a GraphQL operation, checked before it is planned (docs/reliability.md, "GraphQL operations")
+  GRAPHQL_INTROSPECTION: booleanFlag.optional().meta({
+    unset: '`true`, `false` with `NODE_ENV=production`',
+    description: 'GraphQL introspection, and with it the field suggestions of error messages ("Did you mean …"): both on or both off (see [reliability.md](reliability.md#graphql-operations))',
+  }),
+  GRAPHQL_MAX_BODY_BYTES: z
+    .coerce.number().int().min(1024).max(10 * 1024 * 1024).default(GRAPHQL_LIMIT_DEFAULTS.maxBodyBytes)
+    .describe('bytes of one `POST /graphql` body; over it 413 `GRAPHQL_REQUEST_TOO_LARGE` (this and the five bounds below are checked before the operation is planned: [reliability.md](reliability.md#graphql-operations))'),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxTokens).describe('tokens of one operation; over it 400 `GRAPHQL_TOO_MANY_TOKENS`'),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxAliases).describe('aliases of one operation; over it 400 `GRAPHQL_TOO_MANY_ALIASES`'),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(GRAPHQL_LIMIT_DEFAULTS.maxDepth).describe('depth of one operation; over it 400 `GRAPHQL_TOO_DEEP`'),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxDirectives).describe('directives of one operation; over it 400 `GRAPHQL_TOO_MANY_DIRECTIVES`'),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxCost).describe('cost of one operation (objects 2, scalars 1, ×1.5 a level); over it 400 `GRAPHQL_TOO_COSTLY`'),
+  // accounts, keys, usage and limits (docs/accounts.md)
+  NODE_ENV: z.string().optional().describe('`production` makes `SESSION_SECRET` required, refuses `DEV_LOGIN` and `MAIL_LOG`, and turns GraphQL introspection off (`GRAPHQL_INTROSPECTION`)'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
+    unset: 'generated',
+    description:
+      "HMAC secret (≥ 32 characters) of session cookies and legal-acceptance tokens, and (through derived keys) of the authorization server's cookies and the consent page's `mcp_flow`; required in production, and the same for every process behind one `BASE_URL`; in development a random secret is generated once into `DATA_DIR/session-secret` and reused (never logged)",
+  }),
+  ADMIN_EMAILS: z.string().optional().describe('comma-separated e-mails of the administrators (counted, never limited); an account is an administrator only once its e-mail is verified (`/auth/verify-email/*` or an identity provider)'),
+  ALLOW_ANONYMOUS: booleanFlag.default(false).describe('let callers without credentials use search, documents and resolve under the Anonymous plan, counted per client IP'),
+  RATE_LIMITS: booleanFlag.default(true).describe('`false` = usage is counted but never limited (self-hosted deployments)'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional().describe('`redis://…`: rate-limit counters in Redis (shared by several server processes); unset = in process'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .describe('`smtp://user:pass@host:port` for outgoing mail (password reset, e-mail verification); unset = the mail is not sent and the log says so (recipient hashed, no contents)'),
+  MAIL_FROM: z.string().min(3).default('Legal Search <no-reply@localhost>').describe('sender of outgoing mail'),
+  DEV_LOGIN: booleanFlag.default(false).describe('`true` enables `POST /auth/dev-login` (sign in as any e-mail; local development only; refused at boot with `NODE_ENV=production`)'),
+  MAIL_LOG: booleanFlag
+    .default(false)
+    .describe('without `SMTP_URL`, `true` writes whole mails, one-time tokens included, to the log (local development; `DEV_LOGIN=true` implies it; refused at boot with `NODE_ENV=production`)'),
+  MAIL_OUTBOX_MAX_PENDING: z
+    .coerce.number().int().min(1).max(1_000_000).default(1000)
+    .describe('mails queued to go out after the answer (password reset, what a proof of the address ended); past it new ones are dropped and logged (see [security.md](security.md#credentials-and-the-proof-of-an-address))'),
+  TERMS_VERSION: z.string().min(1).default('2025-01').describe('current terms version; accounts that have not accepted it get a legal-acceptance token instead of a session'),
+  // the password sign-in throttle (docs/security.md, "Sign-in, headers and small leaks")
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900).describe('how long the sign-in throttle remembers a failed password (see [security.md](security.md#sign-in-headers-and-small-leaks))'),
+  LOGIN_FREE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5).describe('failed passwords on one account within the window before its attempts are spaced out'),
+  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60).describe('the longest wait between two sign-in attempts on one account (the delay doubles from 1 s up to this)'),
+  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100).describe('failed passwords from one client IP, over every account, within the window; then 429'),
   // Strict-Transport-Security max-age, sent only when BASE_URL is https (0 tells browsers to forget it)
-  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(DEFAULT_HSTS_MAX_AGE_SECONDS),
-  // billing through Stripe (README: "Billing")
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
-  STRIPE_API_BASE: z.url().optional(),
-  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
-  STRIPE_MAX_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
-  BILLING_CATALOGUE: z.string().min(1).optional(),
-  BILLING_EXTRA_REQUEST_PRICE_USD: z.coerce.number().positive().max(10).optional(),
-  // contributor credits (README: "Contributor credits")
-  CONTRIBUTORS_GITHUB_REPO: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name').optional(),
-  GITHUB_TOKEN: z.string().min(1).optional(),
-  GITHUB_API_BASE: z.url().default('https://api.github.com'),
-  // team allowed domains: the DNS proof of ownership (README: "Security", "Team allowed domains")
-  DNS_SERVERS: z.string().refine((v) => parseDnsServers(v) !== null, 'must be comma-separated IP addresses, each with an optional port: 10.0.0.2, 127.0.0.1:5353, [::1]:53').optional(),
-  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
-  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
-  TEAM_DOMAIN_RECHECK_HOURS: z.coerce.number().positive().max(720).default(24),
-  TEAM_DOMAIN_GRACE_HOURS: z.coerce.number().min(0).max(720).default(72),
-  TEAM_DOMAIN_RETRY_MINUTES: z.coerce.number().positive().max(1440).default(60),
-  TEAM_DOMAIN_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
-  TEAM_DOMAIN_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(100),
+  HSTS_MAX_AGE_SECONDS: z
+    .coerce.number().int().min(0).max(63_072_000).default(DEFAULT_HSTS_MAX_AGE_SECONDS)
+    .describe('`Strict-Transport-Security` max-age, sent only when `BASE_URL` is https (`0` tells browsers to forget it)'),
+  // billing through Stripe (docs/billing.md)
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_…)')
+    .optional()
+    .describe('billing through Stripe (`sk_test_…`, `sk_live_…` or a restricted `rk_…`); unset = billing off: plans and status answer, the paying paths 503 (see [billing.md](billing.md))'),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional().describe("the webhook endpoint's signing secret (`whsec_…`); without it webhooks cannot be verified and answer 503"),
+  STRIPE_API_BASE: z.url().optional().meta({ unset: "Stripe's API", description: 'a server speaking the Stripe protocol to talk to instead of api.stripe.com (tests, local development)' }),
+  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000).describe('timeout of one Stripe request'),
+  STRIPE_MAX_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2).describe("retries of a Stripe request after a network error (the Stripe client's own, with idempotency keys)"),
+  BILLING_CATALOGUE: z.string().min(1).optional().meta({ unset: '`billing-catalogue.json` of the checkout', description: 'the catalogue file: prices, Stripe price ids, features, audience texts' }),
+  BILLING_EXTRA_REQUEST_PRICE_USD: z.coerce.number().positive().max(10).optional().meta({ unset: "the catalogue's", description: 'price of one request drawn from extra credits, overriding the catalogue' }),
+  // contributor credits (docs/admin.md, "Contributor credits")
+  CONTRIBUTORS_GITHUB_REPO: z
+    .string()
+    .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
+    .optional()
+    .describe("contributor credits from that repository's issues and pull requests on GitHub (`owner/name`) instead of `contributions.jsonl.gz` in `CORPUS_DIR`; see [admin.md](admin.md)"),
+  GITHUB_TOKEN: z.string().min(1).optional().describe("token for GitHub's API when reading contributor credits (optional; never logged)"),
+  GITHUB_API_BASE: z.url().default('https://api.github.com').describe("base URL of GitHub's REST API for contributor credits (a proxy, or a local test server)"),
+  // team allowed domains: the DNS proof of ownership (docs/security.md, "Team allowed domains need proof of ownership")
+  DNS_SERVERS: z
+    .string()
+    .refine((v) => parseDnsServers(v) !== null, 'must be comma-separated IP addresses, each with an optional port: 10.0.0.2, 127.0.0.1:5353, [::1]:53')
+    .optional()
+    .meta({
+      unset: "the system's (`/etc/resolv.conf`)",
+      description:
+        "comma-separated resolvers (IP addresses, each with an optional port: `10.0.0.2, 127.0.0.1:5353, [::1]:53`) the team domains' TXT proofs are looked up through (`node:dns` `Resolver`); see [security.md](security.md#team-allowed-domains-need-proof-of-ownership)",
+    }),
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000).describe('timeout of one DNS attempt of those look-ups'),
+  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2).describe('attempts per DNS server of those look-ups'),
+  TEAM_DOMAIN_RECHECK_HOURS: z.coerce.number().positive().max(720).default(24).describe("a team's allowed domain is looked up again this long after its last answer (its proof re-checked)"),
+  TEAM_DOMAIN_GRACE_HOURS: z
+    .coerce.number().min(0).max(720).default(72)
+    .describe('a verified domain whose look-ups fail (timeout, SERVFAIL) keeps auto-joining while its record was seen within `TEAM_DOMAIN_RECHECK_HOURS` + this'),
+  TEAM_DOMAIN_RETRY_MINUTES: z.coerce.number().positive().max(1440).default(60).describe('after a failed look-up, the next try comes this soon (also the first background check of a new domain)'),
+  TEAM_DOMAIN_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300).describe('how often each process looks for due domain re-checks (`0` = not this process)'),
+  TEAM_DOMAIN_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(100).describe('how many claims one sweep takes at most'),
   ...identityProviderEnv('GITHUB'),
   ...identityProviderEnv('GOOGLE'),
   ...identityProviderEnv('MICROSOFT'),
@@ -202,16 +293,26 @@ export function parseDnsServers(value: string): string[] | null {
   return entries.length > 0 && entries.every(valid) ? entries : null;
 }
 
-/** CLIENT_ID, CLIENT_SECRET and the endpoint overrides of one identity provider. */
-function identityProviderEnv<P extends string>(prefix: P) {
+/**
+ * CLIENT_ID, CLIENT_SECRET and the endpoint overrides of one identity provider, documented
+ * with its display name and what its endpoints are when no override is set.
+ */
+function identityProviderEnv<P extends 'GITHUB' | 'GOOGLE' | 'MICROSOFT'>(prefix: P) {
+  // the table is here, not beside the schema: the schema calls this before later constants exist
+  const { name, endpoints } = {
+    GITHUB: { name: 'GitHub', endpoints: "GitHub's endpoints (no OpenID discovery)" },
+    GOOGLE: { name: 'Google', endpoints: '`https://accounts.google.com` (OpenID discovery)' },
+    MICROSOFT: { name: 'Microsoft', endpoints: '`https://login.microsoftonline.com/common/v2.0` (OpenID discovery)' },
+  }[prefix];
   const url = z.url();
+  const override = (endpoint: string) => url.optional().meta({ unset: endpoints, description: `${name}'s ${endpoint} endpoint instead of its default (tests, a proxy)` });
   return {
-    [`${prefix}_CLIENT_ID`]: z.string().min(1).optional(),
-    [`${prefix}_CLIENT_SECRET`]: z.string().min(1).optional(),
-    [`${prefix}_ISSUER`]: url.optional(),
-    [`${prefix}_AUTHORIZATION_URL`]: url.optional(),
-    [`${prefix}_TOKEN_URL`]: url.optional(),
-    [`${prefix}_USERINFO_URL`]: url.optional(),
+    [`${prefix}_CLIENT_ID`]: z.string().min(1).optional().describe(`enables sign-in with ${name} (with \`${prefix}_CLIENT_SECRET\`)`),
+    [`${prefix}_CLIENT_SECRET`]: z.string().min(1).optional().describe(`the client secret of \`${prefix}_CLIENT_ID\` (never logged)`),
+    [`${prefix}_ISSUER`]: url.optional().meta({ unset: endpoints, description: `an OpenID issuer whose discovery gives ${name}'s endpoints (tests, another tenant)` }),
+    [`${prefix}_AUTHORIZATION_URL`]: override('authorization'),
+    [`${prefix}_TOKEN_URL`]: override('token'),
+    [`${prefix}_USERINFO_URL`]: override('userinfo'),
   } as Record<`${P}_${'CLIENT_ID' | 'CLIENT_SECRET' | 'ISSUER' | 'AUTHORIZATION_URL' | 'TOKEN_URL' | 'USERINFO_URL'}`, z.ZodOptional<z.ZodString>>;
 }
 

@@ -6,7 +6,7 @@
  */
 import { pino, stdSerializers, stdTimeFunctions, type Logger as PinoLogger } from 'pino';
 
-/** LOG_LEVEL's values (README, "Configuration"); `silent` in tests. */
+/** LOG_LEVEL's values (docs/configuration.md); `silent` in tests. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /** Structured fields of a log line (redacted by the paths below). */

@@ -69,7 +69,7 @@ export interface TrainSummary {
   seconds: number;
 }
 
-/** Default hyper-parameters (chosen on the held-out pairs and the timing budget, see README). */
+/** Default hyper-parameters (chosen on the held-out pairs and the timing budget, see docs/search.md). */
 export const TRAIN_DEFAULTS = {
   seed: 42,
   dimension: 256,

@@ -28,4 +28,15 @@ describe('docs/configuration.md', () => {
     expect(row('GRAPHQL_MAX_DEPTH')).toMatch(/\| `12` \|/);
     expect(row('DATABASE_URL')).toMatch(/^\| `DATABASE_URL` \| unset \|/);
   });
+
+  it("gives in the README's security summary each limit's default as the schema does", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const summary = readme.slice(readme.indexOf('**Security.**'), readme.indexOf('Proving an address'));
+    const pairs = [...summary.matchAll(/`([A-Z0-9_]+)`=([0-9a-z]+)/g)].map((m) => [m[1]!, m[2]!]);
+    expect(pairs.length).toBeGreaterThan(25);
+    for (const [name, value] of pairs) {
+      const row = renderConfigDocs().split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      expect({ name, row: row?.includes(`| \`${value}\` |`) }).toEqual({ name, row: true });
+    }
+  });
 });

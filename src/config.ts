@@ -20,7 +20,7 @@ export const DEFAULT_HSTS_MAX_AGE_SECONDS = 31_536_000;
  * Default bounds on a GraphQL operation (GRAPHQL_MAX_*): the largest operation they accept keeps
  * the event loop under ~100 ms (`npm run bench:graphql-limits`), every dashboard operation stays
  * within half of each (src/graphql/operation-limits.test.ts). The reasons for each value are in
- * docs/reliability.md, "GraphQL operations".
+ * docs/security.md, "GraphQL operations".
  */
 export const GRAPHQL_LIMIT_DEFAULTS: GraphqlOperationLimits = {
   maxBodyBytes: 100 * 1024,
@@ -151,14 +151,14 @@ export const envSchema = z.object({
     .regex(/^([a-z-]+=https?:\/\/\S+)(,[a-z-]+=https?:\/\/\S+)*$/, 'must be name=url pairs separated by commas')
     .optional()
     .describe('`name=url,…`: serve these GraphQL subgraphs from remote URLs instead of in-process'),
-  // bounds on a GraphQL operation, checked before it is planned (docs/reliability.md, "GraphQL operations")
+  // bounds on a GraphQL operation, checked before it is planned (docs/security.md, "GraphQL operations")
   GRAPHQL_INTROSPECTION: booleanFlag.optional().meta({
     unset: '`true`, `false` with `NODE_ENV=production`',
-    description: 'GraphQL introspection, and with it the field suggestions of error messages ("Did you mean …"): both on or both off (see [reliability.md](reliability.md#graphql-operations))',
+    description: 'GraphQL introspection, and with it the field suggestions of error messages ("Did you mean …"): both on or both off (see [reliability.md](security.md#graphql-operations))',
   }),
   GRAPHQL_MAX_BODY_BYTES: z
     .coerce.number().int().min(1024).max(10 * 1024 * 1024).default(GRAPHQL_LIMIT_DEFAULTS.maxBodyBytes)
-    .describe('bytes of one `POST /graphql` body; over it 413 `GRAPHQL_REQUEST_TOO_LARGE` (this and the five bounds below are checked before the operation is planned: [reliability.md](reliability.md#graphql-operations))'),
+    .describe('bytes of one `POST /graphql` body; over it 413 `GRAPHQL_REQUEST_TOO_LARGE` (this and the five bounds below are checked before the operation is planned: [reliability.md](security.md#graphql-operations))'),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxTokens).describe('tokens of one operation; over it 400 `GRAPHQL_TOO_MANY_TOKENS`'),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxAliases).describe('aliases of one operation; over it 400 `GRAPHQL_TOO_MANY_ALIASES`'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(GRAPHQL_LIMIT_DEFAULTS.maxDepth).describe('depth of one operation; over it 400 `GRAPHQL_TOO_DEEP`'),

@@ -22,7 +22,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, type GraphQLFormattedError, type ValidationContext, type ValidationRule } from 'graphql';
 import type { GraphqlOperationLimits } from '../config.js';
 
-/** `extensions.code` of each refusal (documented in docs/reliability.md, "GraphQL operations"). */
+/** `extensions.code` of each refusal (documented in docs/security.md, "GraphQL operations"). */
 export const OPERATION_LIMIT_CODES = {
   body: 'GRAPHQL_REQUEST_TOO_LARGE',
   tokens: 'GRAPHQL_TOO_MANY_TOKENS',

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { catalogSourceSchema, type CatalogSource } from '../modules/legal-data/catalog.schema.js';
-import { documentId, NAMESPACES, type LegalDocument } from '../modules/legal-data/legal-document.js';
+import { documentId, NAMESPACES, type LegalDocument } from '../domain/legal-document.js';
 
 export interface CorpusFile {
   /** Path relative to the corpus folder, e.g. `documents/legislation/DE-GesetzeImInternet.jsonl.gz`. */

@@ -11,7 +11,7 @@
  */
 import type { CorpusFile } from '../../corpus/corpus-reader.js';
 import { parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
-import type { DocumentMetadata, LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, LegalDocument } from '../../domain/legal-document.js';
 import { findCitations, type TextCitation } from '../../modules/legal-data/resolver/citations-in-text.js';
 import { ReferenceIndex } from '../../modules/legal-data/resolver/reference-index.js';
 

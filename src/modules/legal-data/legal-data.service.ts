@@ -20,7 +20,7 @@ import type { CatalogSource } from '../../corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { CitationCounts } from './ingest/citation-counts.js';
 import type { LegalDataApi } from './legal-data.port.js';
-import { documentId, NAMESPACES, type LegalDocument } from './legal-document.js';
+import { documentId, NAMESPACES, type LegalDocument } from '../../domain/legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import { ReferenceResolver } from './resolver/resolve.service.js';
 import type { ResolveHints } from './resolver/resolver.js';

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { Embedder } from '../../../engines/embedder.js';
 import type { DocumentInput, SearchEngine } from '../../../engines/search-engine.js';
 import type { Logger } from '../../../logger.js';
-import type { LegalDocument } from '../legal-document.js';
+import type { LegalDocument } from '../../../domain/legal-document.js';
 import { CHUNKER_VERSION, chunkText } from '../../../corpus/chunker.js';
 import {
   countLines,

@@ -16,7 +16,7 @@ import { broadcast } from '../../util/broadcast.js';
 import type { StageTimer } from '../../util/stage-timer.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
-import type { CatalogSource } from '../../corpus/corpus-reader.js';
+import type { CatalogSource } from './corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { CitationCounts } from './ingest/citation-counts.js';
 import type { LegalDataApi } from './legal-data.port.js';

@@ -9,8 +9,8 @@
  * only a citation naming one provision of one act of the corpus counts. The scan has no time
  * budget here (the clock is fixed), so the pairs are the same on every machine for a corpus.
  */
-import type { CorpusFile } from '../../../corpus/corpus-reader.js';
-import { parseDocumentRecord, readJsonLines } from '../../../corpus/corpus-reader.js';
+import type { CorpusFile } from '../corpus/corpus-reader.js';
+import { parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
 import type { DocumentMetadata, LegalDocument } from '../../../domain/legal-document.js';
 import { findCitations, type TextCitation } from '../resolver/citations-in-text.js';
 import { ReferenceIndex } from '../resolver/reference-index.js';

@@ -5,7 +5,7 @@
  * A sign-in started from the OAuth consent page returns there instead (see src/http/identity-provider-sign-in.ts).
  */
 import express, { type Request } from 'express';
-import { IDENTITY_PROVIDERS, type IdentityProviderName } from '../config.js';
+import { IDENTITY_PROVIDERS } from '../config.js';
 import { readCookie } from '../util/cookies.js';
 import type { IdentityProviderService } from '../modules/accounts/identity-providers.js';
 import { z } from 'zod';

@@ -12,10 +12,11 @@ describe('measureSource (the file and function size rules)', () => {
     const body = filler(MAX_FUNCTION_LINES - 1); // + the two brace lines = limit + 1
     const text = `export class Store {\n  load() {\n${body}\n  }\n}\nexport const build = () => {\n  const inner = function () {\n${body}\n  };\n};\n`;
     const found = measureSource('a.ts', text).map(({ name, lines, line, reason }) => ({ name, lines, line, reason }));
+    const buildLine = 2 + (MAX_FUNCTION_LINES + 1) + 1; // after load() and the class's closing brace
     expect(found).toEqual([
       { name: 'Store.load', lines: MAX_FUNCTION_LINES + 1, line: 2, reason: null },
-      { name: 'build', lines: MAX_FUNCTION_LINES + 4, line: 6, reason: null },
-      { name: 'inner', lines: MAX_FUNCTION_LINES + 1, line: 7, reason: null },
+      { name: 'build', lines: MAX_FUNCTION_LINES + 3, line: buildLine, reason: null },
+      { name: 'inner', lines: MAX_FUNCTION_LINES + 1, line: buildLine + 1, reason: null },
     ]);
   });
 

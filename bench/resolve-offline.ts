@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import type { DocumentMetadata } from '../src/modules/legal-data/legal-document.js';
+import type { DocumentMetadata } from '../src/domain/legal-document.js';
 import { cleanReference } from '../src/modules/legal-data/resolver/normalise.js';
 import { ReferenceIndex } from '../src/modules/legal-data/resolver/reference-index.js';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation } from '../src/modules/legal-data/resolver/resolver.js';

@@ -21,7 +21,7 @@ import { createSearchEngine, engineSettings } from './engines/create-search-engi
 import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
 import { citationCountsFile, loadCitationCounts } from './modules/legal-data/ingest/citation-counts.js';
-import { trainInBackground } from './engines/training/train-in-background.js';
+import { trainInBackground } from './modules/legal-data/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';

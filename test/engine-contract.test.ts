@@ -20,7 +20,7 @@ import { ElasticsearchEngine } from '../src/engines/elasticsearch/elasticsearch-
 import type { Embedder } from '../src/engines/embedder.js';
 import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
 import type { DocumentHit, DocumentInput, EngineFilters, SearchEngine } from '../src/engines/search-engine.js';
-import type { LegalDocument } from '../src/modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../src/domain/legal-document.js';
 import { search } from '../src/modules/legal-data/search.service.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
 import { FakeElasticsearch } from './helpers/elasticsearch-server.js';

@@ -21,7 +21,7 @@ import { PineconeVectorIndex } from '../src/engines/pinecone/pinecone-vector-ind
 import { withVectorIndex } from '../src/engines/pinecone/with-vector-index.js';
 import type { DocumentInput, EngineFilters } from '../src/engines/search-engine.js';
 import { createLogger, type Logger } from '../src/logger.js';
-import type { LegalDocument } from '../src/modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../src/domain/legal-document.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { corpusDirOrExit, listOrExit, positiveNumberOrExit } from './cli-args.js';
-import { PAIR_KINDS } from '../engines/training/training-pairs.js';
-import { TRAIN_DEFAULTS, trainDomainModel } from '../engines/training/train-domain-model.js';
+import { PAIR_KINDS } from '../modules/legal-data/training/training-pairs.js';
+import { TRAIN_DEFAULTS, trainDomainModel } from '../modules/legal-data/training/train-domain-model.js';
 import { defaultModelDir } from '../engines/embedders/create-embedder.js';
-import { progressLine } from '../engines/training/train-in-background.js';
+import { progressLine } from '../modules/legal-data/training/train-in-background.js';
 
 const { values } = parseArgs({
   options: {

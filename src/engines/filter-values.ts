@@ -3,7 +3,7 @@
  * jurisdiction, court tier), normalised once for every engine: each copies them onto what its
  * legs filter (LanceDB's chunk and vector rows, Elasticsearch's passages, Pinecone's metadata).
  */
-import type { LegalDocument } from '../modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../domain/legal-document.js';
 
 export type FilterValues = {
   namespace: string;

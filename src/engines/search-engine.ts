@@ -3,7 +3,7 @@
  * engine implement it (src/engines/create-search-engine.ts chooses from the configuration).
  * Services never know which engine runs.
  */
-import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../domain/legal-document.js';
 import type { CompoundVocabulary } from './compounds.js';
 
 /** Filters shared by the keyword and the vector leg. All conditions are ANDed. */

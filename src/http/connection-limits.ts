@@ -10,7 +10,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientAddressKey } from './client-address.js';
+import { clientAddressKey } from '../util/client-address.js';
 
 /**
  * Counts `server`'s open sockets per peer address (an IPv6 peer by its /64) and destroys those

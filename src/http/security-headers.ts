@@ -23,7 +23,7 @@
  */
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
-import { readCookie } from '../modules/accounts/cookies.js';
+import { readCookie } from '../util/cookies.js';
 import { SESSION_COOKIE } from '../modules/accounts/tokens.js';
 
 /** Path prefixes whose every response is `no-store` (credentials, personal data, account state). */

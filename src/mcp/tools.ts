@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { sourceIssueSchema, type FeedbackService } from '../modules/admin/feedback.service.js';
 import { countryInfoSchema, courtInfoSchema, documentSchema, sourceFiltersSchema, sourceInfoSchema } from '../modules/legal-data/catalog.schema.js';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
-import { NAMESPACES } from '../modules/legal-data/legal-document.js';
+import { NAMESPACES } from '../domain/legal-document.js';
 import { resolveRequestSchema, resolveResponseSchema } from '../modules/legal-data/resolve.schema.js';
 import { searchRequestSchema, searchResponseSchema } from '../modules/legal-data/search.schema.js';
 import { structuredResult, toolError } from './tool-result.js';

@@ -1,7 +1,8 @@
 /**
  * The accounts REST routes: /auth/* (register, sign-in, legal acceptance, password reset,
  * development sign-in, me), /v1/keys, /v1/oauth/grants and /v1/usage/me. Each handler calls one service method
- * with the request context; the session cookie is set here from the session the service issued.
+ * with the request context; the session cookie is set here from the session the service issued
+ * (the cookie helpers are in src/http/session-cookies.ts, which the OAuth consent page shares).
  */
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -24,15 +25,16 @@ import {
   registerBodySchema,
   userRecordSchema,
 } from '../modules/accounts/account.schema.js';
-import type { AccountsService, IssuedSession, SignInResult } from '../modules/accounts/accounts.service.js';
+import type { AccountsService, SignInResult } from '../modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../modules/accounts/api-key.service.js';
 import type { OAuthGrantService } from '../modules/accounts/oauth-grants.service.js';
-import { readCookie } from '../modules/accounts/cookies.js';
-import { LEGAL_TOKEN_TTL_SECONDS, SESSION_COOKIE } from '../modules/accounts/tokens.js';
+import { readCookie } from '../util/cookies.js';
+import { SESSION_COOKIE } from '../modules/accounts/tokens.js';
 import { usageRecordSchema } from '../modules/usage/usage.schema.js';
 import type { UsageService } from '../modules/usage/usage.service.js';
 import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from '../http/request-context.js';
+import { clearSessionCookie, LEGAL_ACCEPTANCE_COOKIE, LEGAL_ACCEPTANCE_PATH, setSessionCookie } from '../http/session-cookies.js';
 import type { RestApi } from './rest-api.js';
 
 export interface AccountsRoutesOptions {
@@ -42,43 +44,6 @@ export interface AccountsRoutesOptions {
   usage: UsageService;
   /** config.baseUrl: the cookie is Secure when it is https. */
   baseUrl: string;
-}
-
-/** Sets the session cookie: HttpOnly, SameSite=Lax, 7 days, Secure behind https. */
-export function setSessionCookie(res: Response, session: IssuedSession, baseUrl: string): void {
-  res.cookie(SESSION_COOKIE, session.token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: baseUrl.startsWith('https://'),
-    maxAge: session.maxAgeSeconds * 1000,
-    path: '/',
-  });
-}
-
-export function clearSessionCookie(res: Response, baseUrl: string): void {
-  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https://'), path: '/' });
-}
-
-/**
- * After an identity-provider sign-in the legal-acceptance token travels in this HttpOnly cookie
- * (not in the redirect URL, where logs, history and Referer would keep it); it is sent only to
- * POST /auth/legal-acceptance, which consumes the token once and clears the cookie.
- */
-export const LEGAL_ACCEPTANCE_COOKIE = 'legal_acceptance';
-const LEGAL_ACCEPTANCE_PATH = '/auth/legal-acceptance';
-
-/**
- * Sets the legal-acceptance cookie (HttpOnly, SameSite=Lax, 15 minutes), sent only to POST
- * /auth/legal-acceptance, or to `path` (the OAuth consent page that accepts the terms itself).
- */
-export function setLegalAcceptanceCookie(res: Response, token: string, baseUrl: string, path: string = LEGAL_ACCEPTANCE_PATH): void {
-  res.cookie(LEGAL_ACCEPTANCE_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: baseUrl.startsWith('https://'),
-    maxAge: LEGAL_TOKEN_TTL_SECONDS * 1000,
-    path,
-  });
 }
 
 /** The legal-acceptance body with the token taken from the cookie when the body has none. */

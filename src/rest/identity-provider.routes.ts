@@ -2,20 +2,19 @@
  * GET /auth/{github,google,microsoft} (redirect to the provider with state and PKCE, kept in a
  * short-lived signed HttpOnly cookie) and GET /auth/{provider}/callback (sign in, set the session
  * cookie, redirect to the dashboard; or to the legal-acceptance page, the token in an HttpOnly cookie).
- * A sign-in started from the OAuth consent page returns there instead (see `startProviderSignIn`).
+ * A sign-in started from the OAuth consent page returns there instead (see src/http/identity-provider-sign-in.ts).
  */
-import express, { type Request, type Response } from 'express';
-import { IDENTITY_PROVIDERS, type IdentityProviderName } from '../config.js';
-import { readCookie } from '../modules/accounts/cookies.js';
-import { OAUTH_STATE_TTL_SECONDS, type IdentityProviderService } from '../modules/accounts/identity-providers.js';
-import { setLegalAcceptanceCookie, setSessionCookie } from './accounts.routes.js';
+import express, { type Request } from 'express';
+import { IDENTITY_PROVIDERS } from '../config.js';
+import { readCookie } from '../util/cookies.js';
+import type { IdentityProviderService } from '../modules/accounts/identity-providers.js';
 import { z } from 'zod';
 import { parseInput } from '../validation.js';
 import { withLoc } from './errors.js';
 import { contextOf } from '../http/request-context.js';
+import { PROVIDER_STATE_COOKIE, providerCallbackPath, startProviderSignIn } from '../http/identity-provider-sign-in.js';
+import { setLegalAcceptanceCookie, setSessionCookie } from '../http/session-cookies.js';
 import type { OperationDoc, RestApi } from './rest-api.js';
-
-const STATE_COOKIE = 'oauth_state';
 
 /**
  * The spec's query of the callback: `code` and `state` are required (422 otherwise), except on the
@@ -27,27 +26,7 @@ function cookie(req: Request, name: string): string | undefined {
   return readCookie(req.header('cookie'), name) ?? undefined;
 }
 
-/**
- * Redirects the browser to the provider, the state in a signed HttpOnly cookie for the callback;
- * `returnTo` (an OAuth consent page) is where the callback sends it back.
- */
-export async function startProviderSignIn(
-  req: Request,
-  res: Response,
-  options: { identityProviders: IdentityProviderService; name: IdentityProviderName; baseUrl: string; returnTo?: string },
-): Promise<void> {
-  const { name } = options;
-  const start = await options.identityProviders.start(contextOf(req), name, { returnTo: options.returnTo });
-  res.cookie(STATE_COOKIE, start.stateCookie, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: options.baseUrl.startsWith('https://'),
-    maxAge: OAUTH_STATE_TTL_SECONDS * 1000,
-    path: `/auth/${name}/callback`,
-  });
-  res.redirect(302, start.url);
-}
-
+/** The sign-in and callback routes of every identity provider, documented in /openapi.json. */
 export function identityProviderRouter(options: { identityProviders: IdentityProviderService; baseUrl: string }, rest: RestApi): express.Router {
   const { identityProviders, baseUrl } = options;
   const router = express.Router();
@@ -75,8 +54,8 @@ export function identityProviderRouter(options: { identityProviders: IdentityPro
       get: [callback, async (req, res) => {
         if (req.query.error === undefined) await withLoc('query', () => parseInput(callbackQuerySchema, req.query));
         const url = `${baseUrl}${req.originalUrl}`;
-        const { signIn: result, returnTo } = await identityProviders.callback(contextOf(req), name, url, cookie(req, STATE_COOKIE));
-        res.clearCookie(STATE_COOKIE, { path: `/auth/${name}/callback` });
+        const { signIn: result, returnTo } = await identityProviders.callback(contextOf(req), name, url, cookie(req, PROVIDER_STATE_COOKIE));
+        res.clearCookie(PROVIDER_STATE_COOKIE, { path: providerCallbackPath(name) });
         if (result.kind === 'session') {
           setSessionCookie(res, result.session, baseUrl);
           res.redirect(302, returnTo ?? `${baseUrl}/`);

@@ -9,7 +9,7 @@ import type { RequestContext } from '../context.js';
 import { NotFoundError, type ValidationIssue } from '../errors.js';
 import type { CountriesResponse, CountryInfo, CourtInfo, Manifest, Readiness, SourceFilters, SourceInfo, SourcesResponse, Stats } from '../modules/legal-data/catalog.schema.js';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
-import { documentId, NAMESPACES, type LegalDocument } from '../modules/legal-data/legal-document.js';
+import { documentId, NAMESPACES, type LegalDocument } from '../domain/legal-document.js';
 import { searchRequestSchema, type SearchRequest, type SearchResponse } from '../modules/legal-data/search.schema.js';
 import { parseInput } from '../validation.js';
 import { errorHandler, notFoundHandler } from './errors.js';

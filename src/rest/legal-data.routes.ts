@@ -9,7 +9,7 @@
 import express, { type Request } from 'express';
 import { z } from 'zod';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
-import { NAMESPACES } from '../modules/legal-data/legal-document.js';
+import { NAMESPACES } from '../domain/legal-document.js';
 import {
   countriesResponseSchema,
   courtInfoSchema,

@@ -9,7 +9,7 @@ import { requestContextOf, type GraphqlContext } from '../../src/graphql/context
 import { nullWhenNotFound, validatedAs } from '../../src/graphql/errors.js';
 import type { RequestContext } from '../../src/context.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
-import type { LegalDocument } from '../../src/modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../../src/domain/legal-document.js';
 import {
   CountryInfo,
   CourtInfo,

@@ -31,7 +31,7 @@ import {
   type Stats,
 } from '../../src/modules/legal-data/catalog.schema.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
-import { documentId, type LegalDocument } from '../../src/modules/legal-data/legal-document.js';
+import { documentId, type LegalDocument } from '../../src/domain/legal-document.js';
 import {
   searchHitSchema,
   searchRequestSchema,

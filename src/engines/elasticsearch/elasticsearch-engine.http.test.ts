@@ -7,7 +7,7 @@
  */
 import { FakeElasticsearch } from '../../../test/helpers/elasticsearch-server.js';
 import { DomainError } from '../../errors.js';
-import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../../domain/legal-document.js';
 import type { DocumentInput, EngineFilters } from '../search-engine.js';
 import { BulkWriteError, ElasticsearchEngine } from './elasticsearch-engine.js';
 import { ES_MAPPING_VERSION } from './es-mapping.js';

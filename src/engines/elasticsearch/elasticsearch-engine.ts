@@ -19,8 +19,8 @@
  */
 import { Client, errors, SniffingTransport, type ClientOptions } from '@elastic/elasticsearch';
 import { DomainError } from '../../errors.js';
-import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../../modules/legal-data/legal-document.js';
-import { DOCUMENT_METADATA_FIELDS } from '../../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../../domain/legal-document.js';
+import { DOCUMENT_METADATA_FIELDS } from '../../domain/legal-document.js';
 import { searchHeader } from '../embedded/lancedb-tables.js';
 import { filterValues } from '../filter-values.js';
 import type {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { writeTinyStaticModel } from '../../../test/fixtures/tiny-static-model.js';
-import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../../domain/legal-document.js';
 import type { Embedder } from '../embedder.js';
 import { loadStaticEmbedder } from '../embedders/static-embedder.js';
 import type { DocumentInput, EngineFilters, StoredChunk } from '../search-engine.js';

@@ -36,7 +36,7 @@ import type {
   StoredChunk,
 } from '../search-engine.js';
 import { documentPlace } from '../search-engine.js';
-import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../domain/legal-document.js';
 import type { CompoundVocabulary } from '../compounds.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { buildWhere, inLists, nullableString, plainRows } from './lancedb-filters.js';

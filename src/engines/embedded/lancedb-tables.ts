@@ -3,7 +3,7 @@
  * generation's `vectors_<n>` schema, and the mapping between LegalDocument and rows.
  */
 import { Field, FixedSizeList, Float32, Int32, Schema } from 'apache-arrow';
-import type { DocumentMetadata, LegalDocument, Namespace } from '../../modules/legal-data/legal-document.js';
+import type { DocumentMetadata, LegalDocument, Namespace } from '../../domain/legal-document.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { FILTER_STRING_COLUMNS, filterFields, intOrNull, nullableString, utf8 } from './lancedb-filters.js';
 

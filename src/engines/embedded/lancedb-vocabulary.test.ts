@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
+import type { LegalDocument } from '../../domain/legal-document.js';
 import { VocabularyCounter } from '../compounds.js';
 import { foldedWords } from '../text-analysis.js';
 import { LanceDbEngine } from './lancedb-engine.js';

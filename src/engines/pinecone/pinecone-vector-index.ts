@@ -24,7 +24,7 @@
  */
 import { Pinecone, type Index, type PineconeRecord } from '@pinecone-database/pinecone';
 import type { Logger } from '../../logger.js';
-import { NAMESPACES, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../modules/legal-data/legal-document.js';
+import { NAMESPACES, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../domain/legal-document.js';
 import type { CompoundVocabulary } from '../compounds.js';
 import type { DocumentHit, DocumentInput, DocumentPlace, EngineFilters, EngineHealth, SearchEngine, StoredChunk } from '../search-engine.js';
 import { pineconeFilter, vectorMetadata, type VectorMetadata } from './pinecone-filters.js';

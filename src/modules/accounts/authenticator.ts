@@ -13,7 +13,7 @@ import { planOf } from '../usage/plans.js';
 import { looksLikeJwt, type AccessTokenCheck } from './access-token.js';
 import type { AccountsService } from './accounts.service.js';
 import type { ApiKeyService } from './api-key.service.js';
-import { hasCookie, readCookie } from './cookies.js';
+import { hasCookie, readCookie } from '../../util/cookies.js';
 import { SESSION_COOKIE } from './tokens.js';
 
 export interface Credentials {

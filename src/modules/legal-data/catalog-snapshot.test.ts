@@ -1,6 +1,6 @@
 import { CatalogSnapshot } from './catalog-snapshot.js';
-import type { CatalogSource } from '../../corpus/corpus-reader.js';
-import type { DocumentMetadata } from './legal-document.js';
+import type { CatalogSource } from './corpus/corpus-reader.js';
+import type { DocumentMetadata } from '../../domain/legal-document.js';
 
 function meta(partial: Partial<DocumentMetadata> & Pick<DocumentMetadata, 'source' | 'source_id' | 'namespace'>): DocumentMetadata {
   const base = Object.fromEntries(

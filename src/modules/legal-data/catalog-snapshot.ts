@@ -2,8 +2,8 @@
  * Discovery, statistics and the manifest, computed once from the index and the sources
  * catalogue (at startup and after each ingest step) and then served from memory.
  */
-import type { CatalogSource } from '../../corpus/corpus-reader.js';
-import { NAMESPACES, type DocumentMetadata, type Namespace } from './legal-document.js';
+import type { CatalogSource } from './corpus/corpus-reader.js';
+import { NAMESPACES, type DocumentMetadata, type Namespace } from '../../domain/legal-document.js';
 import type { CountryInfo, CourtInfo, Manifest, SourceFilters, SourceInfo, Stats } from './catalog.schema.js';
 
 type Counts = Record<Namespace, number>;

@@ -1,6 +1,6 @@
 /** Response shapes of discovery, documents, statistics and the manifest. */
 import { z } from 'zod';
-import { NAMESPACES } from './legal-document.js';
+import { NAMESPACES } from '../../domain/legal-document.js';
 
 const nullableString = z.string().nullable();
 

@@ -4,7 +4,7 @@
  */
 import type { RequestContext } from '../../context.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
-import type { LegalDocument } from './legal-document.js';
+import type { LegalDocument } from '../../domain/legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import type { SearchResponse } from './search.schema.js';
 import type { StageTimer } from '../../util/stage-timer.js';

@@ -4,7 +4,7 @@
  * and /openapi.json is generated from them.
  */
 import { z } from 'zod';
-import { NAMESPACES } from './legal-document.js';
+import { NAMESPACES } from '../../domain/legal-document.js';
 
 export const RESOLVE_HINT_TYPES = ['legislation', 'case_law'] as const;
 export const MATCH_TYPES = ['exact', 'ambiguous', 'pattern', 'title_search', 'fallback_search', 'none', 'error', 'timeout'] as const;

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { laxBool, laxDate, laxFloat, laxInt } from '../../validation.js';
-import { NAMESPACES } from './legal-document.js';
+import { NAMESPACES } from '../../domain/legal-document.js';
 
 export const RESULT_DETAILS = ['snippet', 'summary_only', 'full_text', 'full_metadata'] as const;
 export type ResultDetail = (typeof RESULT_DETAILS)[number];

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LanceDbEngine } from '../../engines/embedded/lancedb-engine.js';
-import type { LegalDocument } from './legal-document.js';
+import type { LegalDocument } from '../../domain/legal-document.js';
 import { FEEDBACK_WEIGHT, search } from './search.service.js';
 import { feedbackQuery } from '../../engines/vector-math.js';
 import { ReferenceIndex } from './resolver/reference-index.js';

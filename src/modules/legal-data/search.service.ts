@@ -9,7 +9,7 @@ import { cosine, feedbackQuery } from '../../engines/vector-math.js';
 import type { Logger } from '../../logger.js';
 import { StageTimer } from '../../util/stage-timer.js';
 import { parseInput } from '../../validation.js';
-import { DOCUMENT_METADATA_FIELDS, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from './legal-document.js';
+import { DOCUMENT_METADATA_FIELDS, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../domain/legal-document.js';
 import {
   searchHitSchema,
   searchRequestSchema,

@@ -19,7 +19,7 @@
 import type { AccountCaller } from '../../context.js';
 import type { SseLimits } from '../../config.js';
 import { DomainError } from '../../errors.js';
-import { clientAddressKey } from '../../http/client-address.js';
+import { clientAddressKey } from '../../util/client-address.js';
 
 /**
  * Seconds a client refused at a cap is told to wait: a slot frees when a stream's client leaves

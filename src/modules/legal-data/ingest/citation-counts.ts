@@ -14,10 +14,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../../../corpus/corpus-reader.js';
-import { citationsByChunk, citesProvisions, referenceIndexOfCorpus } from '../../../engines/training/citation-pairs.js';
+import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
+import { citationsByChunk, citesProvisions, referenceIndexOfCorpus } from '../training/citation-pairs.js';
 import type { Logger } from '../../../logger.js';
-import type { LegalDocument } from '../legal-document.js';
+import type { LegalDocument } from '../../../domain/legal-document.js';
 import { formatDuration, Progress } from './progress.js';
 
 /** Citing documents by cited document id. */

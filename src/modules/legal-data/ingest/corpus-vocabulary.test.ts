@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { listDocumentFiles } from '../../../corpus/corpus-reader.js';
+import { listDocumentFiles } from '../corpus/corpus-reader.js';
 import { createLogger } from '../../../logger.js';
 import { countCorpusVocabulary } from './corpus-vocabulary.js';
 

@@ -9,7 +9,7 @@
 import { type CompoundVocabulary, compoundLanguage, VocabularyCounter } from '../../../engines/compounds.js';
 import { foldedWords, resolveDocumentLanguage } from '../../../engines/text-analysis.js';
 import type { Logger } from '../../../logger.js';
-import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../../../corpus/corpus-reader.js';
+import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
 import { formatDuration, Progress } from './progress.js';
 
 const MAX_WORDS = 3_000_000;

@@ -9,8 +9,8 @@ import { createReadStream } from 'node:fs';
 import type { Embedder } from '../../../engines/embedder.js';
 import type { DocumentInput, SearchEngine } from '../../../engines/search-engine.js';
 import type { Logger } from '../../../logger.js';
-import type { LegalDocument } from '../legal-document.js';
-import { CHUNKER_VERSION, chunkText } from '../../../corpus/chunker.js';
+import type { LegalDocument } from '../../../domain/legal-document.js';
+import { CHUNKER_VERSION, chunkText } from '../corpus/chunker.js';
 import {
   countLines,
   listDocumentFiles,
@@ -19,7 +19,7 @@ import {
   readSourcesCatalogue,
   type CatalogSource,
   type CorpusFile,
-} from '../../../corpus/corpus-reader.js';
+} from '../corpus/corpus-reader.js';
 import { countCorpusVocabulary } from './corpus-vocabulary.js';
 import { updateCitationCounts } from './citation-counts.js';
 import { formatDuration, Progress } from './progress.js';

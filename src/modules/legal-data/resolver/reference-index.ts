@@ -3,7 +3,7 @@
  * ELI, file number, act abbreviation or title, article number), built from the search
  * engine's metadata scan at startup and after each ingest step, like the catalogue snapshot.
  */
-import type { DocumentMetadata, Namespace } from '../legal-document.js';
+import type { DocumentMetadata, Namespace } from '../../../domain/legal-document.js';
 import { documentPlace, type DocumentPlace } from '../../../engines/search-engine.js';
 import { ACT_ALIASES, type ActAlias } from './aliases.js';
 import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';

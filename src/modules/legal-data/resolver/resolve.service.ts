@@ -6,7 +6,7 @@
  */
 import type { DocumentPlace, SearchEngine } from '../../../engines/search-engine.js';
 import { parseInput } from '../../../validation.js';
-import type { DocumentMetadata, Namespace } from '../legal-document.js';
+import type { DocumentMetadata, Namespace } from '../../../domain/legal-document.js';
 import {
   resolveRequestSchema,
   type MatchType,

@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipLines, readRecords, writeCorpusSlice } from '../../../test/fixtures/corpus-slice.js';
+import { gzipLines, readRecords, writeCorpusSlice } from '../../../../test/fixtures/corpus-slice.js';
 import { citationContext } from './citation-pairs.js';
 import { buildCorpusPairs } from './training-pairs.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { loadStaticEmbedder, type StaticEmbedder } from '../embedders/static-embedder.js';
+import { loadStaticEmbedder, type StaticEmbedder } from '../../../engines/embedders/static-embedder.js';
 import { createRandom } from './linalg.js';
 import { trainDomainModel } from './train-domain-model.js';
 import { WordPieceEncoder } from './wordpiece.js';

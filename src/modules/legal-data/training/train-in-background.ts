@@ -35,7 +35,7 @@ function runCliInBackground(
   args: string[],
   options: { what: string; log: (line: string) => void; onProgress: (progress: { step: string; fraction: number }) => void },
 ): BackgroundTraining {
-  const cli = fileURLToPath(new URL(`../../cli/${script}`, import.meta.url));
+  const cli = fileURLToPath(new URL(`../../../cli/${script}`, import.meta.url));
   const root = path.resolve(path.dirname(cli), '..', '..');
   const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
     cwd: root,

@@ -1,4 +1,9 @@
-/** The corpus's document model (see ../shared/corpus/FORMAT.md), as the service holds it. */
+/**
+ * The corpus's document model (see ../shared/corpus/FORMAT.md), as the service holds it.
+ * It lives in src/domain, below every layer, because all of them speak it: the engines store and
+ * return documents, the services search and resolve them, the doors print them. Pure types and
+ * constants only: nothing here imports the rest of the service.
+ */
 
 export const NAMESPACES = ['case_law', 'legislation', 'doctrine'] as const;
 export type Namespace = (typeof NAMESPACES)[number];

@@ -9,11 +9,11 @@
  * only a citation naming one provision of one act of the corpus counts. The scan has no time
  * budget here (the clock is fixed), so the pairs are the same on every machine for a corpus.
  */
-import type { CorpusFile } from '../../corpus/corpus-reader.js';
-import { parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
-import type { DocumentMetadata, LegalDocument } from '../../modules/legal-data/legal-document.js';
-import { findCitations, type TextCitation } from '../../modules/legal-data/resolver/citations-in-text.js';
-import { ReferenceIndex } from '../../modules/legal-data/resolver/reference-index.js';
+import type { CorpusFile } from '../corpus/corpus-reader.js';
+import { parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
+import type { DocumentMetadata, LegalDocument } from '../../../domain/legal-document.js';
+import { findCitations, type TextCitation } from '../resolver/citations-in-text.js';
+import { ReferenceIndex } from '../resolver/reference-index.js';
 
 /** Characters scanned per call of the citation finder (its anchor cap applies per call). */
 const SCAN_CHUNK = 3000;

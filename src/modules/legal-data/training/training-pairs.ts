@@ -21,9 +21,9 @@
  * A document whose id hashes into the held-out share gives validation pairs only.
  */
 import { createHash } from 'node:crypto';
-import { chunkText } from '../../corpus/chunker.js';
-import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../../corpus/corpus-reader.js';
-import type { LegalDocument } from '../../modules/legal-data/legal-document.js';
+import { chunkText } from '../corpus/chunker.js';
+import { listDocumentFiles, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
+import type { LegalDocument } from '../../../domain/legal-document.js';
 import { createRandom } from './linalg.js';
 import { CitationContexts, citesProvisions, DEFAULT_CITATION_LIMITS, referenceIndexOfCorpus, type CitationPairLimits } from './citation-pairs.js';
 

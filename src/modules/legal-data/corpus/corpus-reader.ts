@@ -9,8 +9,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
-import { catalogSourceSchema, type CatalogSource } from '../modules/legal-data/catalog.schema.js';
-import { documentId, NAMESPACES, type LegalDocument } from '../modules/legal-data/legal-document.js';
+import { catalogSourceSchema, type CatalogSource } from '../catalog.schema.js';
+import { documentId, NAMESPACES, type LegalDocument } from '../../../domain/legal-document.js';
 
 export interface CorpusFile {
   /** Path relative to the corpus folder, e.g. `documents/legislation/DE-GesetzeImInternet.jsonl.gz`. */
@@ -61,7 +61,7 @@ const documentLineSchema = z.object({
   extra: z.record(z.string(), z.unknown()).nullish(),
 });
 
-export type { CatalogSource } from '../modules/legal-data/catalog.schema.js';
+export type { CatalogSource } from '../catalog.schema.js';
 
 /** Turns one parsed JSON record into a LegalDocument, or explains why it is not one. */
 export function parseDocumentRecord(record: unknown): { ok: true; value: LegalDocument } | { ok: false; error: string } {

@@ -178,13 +178,9 @@ export class SessionService {
     };
   }
 
-  /**
-   * Administrators: an e-mail listed in ADMIN_EMAILS that its account has proven to own (verified
-   * through /auth/verify-email or an identity provider). Listing alone is not enough: anyone can
-   * register a listed address first.
-   */
+  /** Whether the account is an administrator (see isAdministrator). */
   isAdmin(email: string, emailVerified: boolean | number | null | undefined): boolean {
-    return Boolean(emailVerified) && this.deps.settings.adminEmails.includes(email.toLowerCase());
+    return isAdministrator(this.deps.settings.adminEmails, email, emailVerified);
   }
 
   userRecord(user: User): UserRecord {
@@ -210,6 +206,15 @@ export class SessionService {
     if (!UUID.test(userId)) return null;
     return findCallerRow(this.deps.orm.em.fork(), userId, checks);
   }
+}
+
+/**
+ * Administrators: an e-mail listed in ADMIN_EMAILS (`adminEmails`, lower-cased) that its account
+ * has proven to own (verified through /auth/verify-email or an identity provider). Listing alone
+ * is not enough: anyone can register a listed address first.
+ */
+export function isAdministrator(adminEmails: readonly string[], email: string, emailVerified: boolean | number | null | undefined): boolean {
+  return Boolean(emailVerified) && adminEmails.includes(email.toLowerCase());
 }
 
 function issuedWhileValid(row: CallerRow, issuedAtMs: number): boolean {

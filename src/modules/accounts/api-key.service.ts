@@ -152,9 +152,10 @@ export class ApiKeyService {
   }
 
   /**
-   * The caller an API key stands for, or null when it is unknown or revoked. Raw SQL on purpose:
-   * this runs on every request with a key (measured by `npm run bench:auth`), and one join
-   * fetching only the columns a caller needs costs less than loading two entities.
+   * The caller an API key stands for, or null when it is unknown or revoked. One raw join on
+   * purpose (findKeyCaller): this runs on every request with a key (measured by
+   * `npm run bench:auth`), and fetching only the columns a caller needs costs less than loading
+   * two entities.
    */
   async authenticate(key: string, ip: string | null): Promise<AccountCaller | null> {
     const row = await findKeyCaller(this.deps.orm.em.fork(), sha256(key));

@@ -1,5 +1,6 @@
 import { CompoundVocabulary, VocabularyCounter, compoundLanguage } from './compounds.js';
-import { analyzeDocumentText, analyzeQuery, analyzeQueryConcepts, foldedWords } from './text-analysis.js';
+import { analyzeDocumentText, analyzeQuery, analyzeQueryConcepts } from './text-analysis.js';
+import { foldedWords } from './text-folding.js';
 
 /** A vocabulary from passages, as the engine gathers it (counts = passages that use a word). */
 function vocabulary(passages: [string, string][]): CompoundVocabulary {

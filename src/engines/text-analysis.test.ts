@@ -1,13 +1,5 @@
-import {
-  analyzeDocumentText,
-  analyzeQuery,
-  analyzeQueryConcepts,
-  detectDocumentLanguage,
-  foldToken,
-  normalizeLanguage,
-  queryLanguages,
-  resolveDocumentLanguage,
-} from './text-analysis.js';
+import { analyzeDocumentText, analyzeQuery, analyzeQueryConcepts, resolveDocumentLanguage } from './text-analysis.js';
+import { foldToken } from './text-folding.js';
 
 const terms = (text: string, language: string | null) => analyzeDocumentText(text, language).split(' ').filter(Boolean);
 /** Whether some query term occurs among the document terms. */
@@ -77,33 +69,12 @@ describe('stemming and stopwords per language', () => {
   it('leaves languages without a stemmer folded but unstemmed', () => {
     expect(terms('Umowy Sądów', 'pl')).toEqual(['umowy', 'sadow']);
   });
-
-  it('normalises language tags', () => {
-    expect(normalizeLanguage('DE')).toBe('de');
-    expect(normalizeLanguage('fr-BE')).toBe('fr');
-    expect(normalizeLanguage('deu')).toBe('de');
-    expect(normalizeLanguage('')).toBeNull();
-    expect(normalizeLanguage(null)).toBeNull();
-  });
 });
 
-describe('language detection', () => {
-  it('detects the language of a document without one', () => {
-    expect(detectDocumentLanguage('Die österreichische Finanzmarktaufsicht hat den Bereich auf ihrer Webseite für die Versicherungen aktualisiert.')).toBe('de');
-    expect(detectDocumentLanguage("La Cour rejette le pourvoi et condamne la société aux dépens de l'instance.")).toBe('fr');
-    expect(detectDocumentLanguage('The court dismissed the appeal and ordered the company to pay the costs of the proceedings.')).toBe('en');
-    expect(detectDocumentLanguage('xyz 123')).toBeNull();
+describe('the language a document is analysed in', () => {
+  it('is its own when given, else the detected one', () => {
     expect(resolveDocumentLanguage('anything', 'it')).toBe('it');
-  });
-
-  it('picks one language for a clear query and several for an ambiguous one', () => {
-    expect(queryLanguages('the right to be forgotten')).toEqual(['en']);
-    expect(queryLanguages('Kündigung des Mietvertrags')).toEqual(['de']);
-    expect(queryLanguages('délais de paiement')).toEqual(['fr']);
-    expect(queryLanguages('contrat de travail').length).toBeGreaterThan(1);
-    expect(queryLanguages('contrat de travail')).toContain('fr');
-    expect(queryLanguages('GDPR')).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'it', 'es', 'nl', 'pt']));
-    expect(queryLanguages('anything', 'es')).toEqual(['es']);
+    expect(resolveDocumentLanguage("La Cour rejette le pourvoi et condamne la société aux dépens de l'instance.", null)).toBe('fr');
   });
 });
 

@@ -12,9 +12,15 @@
  *
  * The pipeline result of every distinct raw token is cached per language in a bounded
  * two-generation map, so the ingest pays the Unicode and stemming work once per word form.
+ *
+ * Beside it: text-folding.ts (tokens and accent folding), stopwords.ts, and
+ * language-detection.ts (which language a document or a query is analysed in).
  */
 import { createRequire } from 'node:module';
 import { compoundLanguage, type CompoundVocabulary } from './compounds.js';
+import { detectDocumentLanguage, normalizeLanguage, queryLanguages } from './language-detection.js';
+import { STOPWORDS } from './stopwords.js';
+import { foldToken, TOKEN_RE } from './text-folding.js';
 
 interface SnowballFactory {
   newStemmer(language: string): { stem(word: string): string };
@@ -61,63 +67,6 @@ const STEMMER_BY_LANGUAGE: Record<string, string> = {
   tr: 'turkish',
 };
 
-const THREE_LETTER: Record<string, string> = {
-  deu: 'de', ger: 'de', fra: 'fr', fre: 'fr', eng: 'en', ita: 'it', spa: 'es', nld: 'nl', dut: 'nl',
-  por: 'pt', pol: 'pl', ltz: 'lb', swe: 'sv', dan: 'da', nor: 'no', fin: 'fi', ron: 'ro', rum: 'ro',
-  hun: 'hu', rus: 'ru', ces: 'cs', cze: 'cs', slv: 'sl', tur: 'tr', cat: 'ca', ell: 'el', gre: 'el',
-};
-
-/** Stopwords (already accent-folded) of the major corpus languages. */
-const STOPWORDS_SOURCE: Record<string, string> = {
-  de: `aber alle allem allen aller alles als also am an andere anderen anderer anderes auch auf aus bei beim bin bis bist
-    da dabei damit dann das dass dem den denen denn der deren des dessen die dies diese diesem diesen dieser dieses doch dort
-    du durch ein eine einem einen einer eines er es etwas euch fur gegen hat hatte hatten hier ich ihm ihn ihnen ihr ihre
-    ihrem ihren ihrer ihres im in indem ins ist jede jedem jeden jeder jedes jene kann kein keine mich mir mit muss nach
-    nicht nichts noch nun nur ob oder ohne sehr sein seine seinem seinen seiner seines sich sie sind so soll sollen sondern
-    sowie uber um und uns unter vom von vor war waren was weil welche welchem welchen welcher welches wenn werden wie wir
-    wird wo wurde wurden zu zum zur zwischen`,
-  fr: `a afin ai au aux avec ce ceci cela celle celles celui ces cet cette ceux c d dans de des donc du elle elles en entre
-    est et etaient etait etre eu eux il ils j je l la le les leur leurs lui m ma mais me meme mes moi mon n ne ni nos notre
-    nous on ont ou par pas pour qu que quel quelle quelles quels qui s sa sans se ses si son sont sous sur t ta te tes toi
-    ton tous tout toute toutes tu un une vos votre vous y`,
-  en: `a about above after all also an and any are as at be been before being between both but by can could did do does
-    doing down during each for from had has have having he her here hers him his how i if in into is it its itself me more
-    most my no nor not of off on once only or other our ours out over own same she should so some such than that the their
-    theirs them then there these they this those through to too under until up very was we were what when where which
-    while who whom why will with would you your`,
-  it: `a ad agli ai al alla alle allo all anche avere c che chi ci coi col come con contro cui da dagli dai dal dalla dalle
-    dall dei del della delle dello dell di dove e ed gli ha hanno i il in l la le lo loro ma negli nei nel nella nelle
-    nello nell non o per piu quale quali quando quella quelle quello questa queste questo se si sia sono su sua sue sugli
-    sui sul sulla sulle sull suo suoi tra un una uno`,
-  es: `a al algo ante como con contra cual cuando de del desde donde e el ella ellas ellos en entre era es esa esas ese eso
-    esos esta estas este esto estos fue ha han hasta la las le les lo los mas me mi mis muy ni no nos o para pero por que
-    quien se sea ser si sin sobre son su sus te tiene todo todos tu u un una unas uno unos y ya`,
-  nl: `aan al alle als bij dan dat de deze die dit door een en er had heb hebben heeft het hier hij hoe hun ik in is je kan
-    maar me meer men met mij mijn na naar niet nog nu of om omdat ons onder ook op over te tegen toe tot uit van veel voor
-    want was wat we wel werd wie wij worden wordt zal ze zich zij zijn zo zonder`,
-  pt: `a ao aos as com como da das de dela dele deles do dos e ela elas ele eles em entre era essa esse esta este eu foi ha
-    isso isto ja lhe mais mas me mesmo meu na nao nas nem no nos o os ou para pela pelas pelo pelos por qual quando que
-    quem se sem ser seu seus sua suas tambem te tem um uma umas uns`,
-};
-
-const STOPWORDS: Record<string, Set<string>> = Object.fromEntries(
-  Object.entries(STOPWORDS_SOURCE).map(([lang, words]) => [lang, new Set(words.split(/\s+/).filter(Boolean))]),
-);
-
-/** Languages a query of unknown language is analysed for when nothing hints at one. */
-export const DEFAULT_QUERY_LANGUAGES = ['en', 'de', 'fr', 'it', 'es', 'nl', 'pt'] as const;
-const DETECTABLE = DEFAULT_QUERY_LANGUAGES;
-
-/** Normalises a language tag (`de`, `DE`, `de-CH`, `deu`) to an ISO 639-1 code, or null. */
-export function normalizeLanguage(language: string | null | undefined): string | null {
-  if (!language) return null;
-  const l = language.trim().toLowerCase();
-  const m = /^([a-z]{2,3})(?:[-_].*)?$/.exec(l);
-  if (!m) return null;
-  if (m[1].length === 3) return THREE_LETTER[m[1]] ?? null;
-  return m[1];
-}
-
 /** Whether a Snowball stemmer exists for the language. */
 export function hasStemmer(language: string | null | undefined): boolean {
   const l = normalizeLanguage(language);
@@ -125,44 +74,13 @@ export function hasStemmer(language: string | null | undefined): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Folding and tokenisation
+// Tokenisation of scripts without spaces (folding: text-folding.ts)
 
-/** Raw tokens: runs of letters, digits and combining marks (decomposed accents stay inside). */
-const TOKEN_RE = /[\p{L}\p{N}\p{M}]+/gu;
-/** Combining diacritics (Latin/Greek/Cyrillic), Hebrew points and Arabic harakat: removed by folding. */
-const DIACRITICS_RE = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05c7\u064b-\u065f\u0670]/g;
-const NON_ASCII_RE = /[^\x00-\x7f]/;
-const SPECIAL_FOLDS: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', ς: 'σ', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŀ: 'l', ĸ: 'k',
-};
-const SPECIAL_RE = /[ßẞςæœøłđðþıħŀĸ]/g;
-const SPLIT_RE = /[^\p{L}\p{N}\p{M}]+/u;
 /** Scripts written without spaces between words (plus Hangul): indexed as character bigrams. */
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+/gu;
 const HAS_LETTER_RE = /\p{L}/u;
 const HAS_DIGIT_RE = /\d/;
-
-/**
- * Accent-folds one lowercased token: NFKD, diacritics removed, special letters expanded.
- * May return several pieces (compatibility forms such as `½` decompose into separators).
- */
-export function foldToken(token: string): string[] {
-  if (!NON_ASCII_RE.test(token)) return [token];
-  const folded = token.normalize('NFKD').replace(DIACRITICS_RE, '').replace(SPECIAL_RE, (c) => SPECIAL_FOLDS[c]).toLowerCase();
-  if (!SPLIT_RE.test(folded)) return folded ? [folded] : [];
-  return folded.split(SPLIT_RE).filter(Boolean);
-}
-
-/** The folded words of a text, in order (no stop words dropped, no stemming). */
-export function foldedWords(text: string): string[] {
-  return (text.toLowerCase().match(TOKEN_RE) ?? []).flatMap(foldToken);
-}
-
-/** Lowercased, folded text (for display-independent comparisons). */
-export function foldText(text: string): string {
-  return (text.toLowerCase().match(TOKEN_RE) ?? []).flatMap(foldToken).join(' ');
-}
 
 function cjkBigrams(run: string): string[] {
   const chars = Array.from(run.normalize('NFKC'));
@@ -285,95 +203,6 @@ function pipeline(language: string | null): Pipeline {
     pipelines.set(key, p);
   }
   return p;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Language detection (cheap: stopword votes, distinctive characters and suffixes)
-
-/** Weight of a distinctive character for each language it hints at. */
-const CHAR_HINTS: Record<string, Partial<Record<string, number>>> = {
-  ß: { de: 3 }, ä: { de: 1 }, ö: { de: 1 }, ü: { de: 1 },
-  ç: { fr: 0.7, pt: 0.5 }, œ: { fr: 2 }, â: { fr: 0.7, pt: 0.3 }, ê: { fr: 0.7, pt: 0.3 }, ô: { fr: 0.7, pt: 0.3 },
-  î: { fr: 1 }, û: { fr: 1 }, ë: { fr: 0.5, nl: 0.5 }, ï: { fr: 0.5, nl: 0.5 }, è: { fr: 0.6, it: 0.4 },
-  à: { fr: 0.5, it: 0.5, pt: 0.3 }, ù: { fr: 0.5, it: 0.5 }, ì: { it: 1 }, ò: { it: 1 },
-  é: { fr: 0.4, es: 0.2, pt: 0.2, it: 0.1 }, á: { es: 0.5, pt: 0.5 }, í: { es: 0.5, pt: 0.5 }, ó: { es: 0.5, pt: 0.5 },
-  ú: { es: 0.5, pt: 0.5 }, ñ: { es: 3 }, '¿': { es: 3 }, '¡': { es: 2 }, ã: { pt: 3 }, õ: { pt: 3 },
-};
-const CHAR_HINT_RE = /[ßäöüçœâêôîûëïèàùìòéáíóúñ¿¡ãõ]/g;
-
-/** Suffixes of folded words that hint at a language. */
-const SUFFIX_HINTS: [RegExp, Partial<Record<string, number>>][] = [
-  [/(?:ung|keit|heit|schaft|lich|igkeit|ungen)$/, { de: 1 }],
-  [/(?:ite|ites|aux|eur|eurs|ique|iques|elle|elles|ement)$/, { fr: 0.7 }],
-  [/(?:tion|tions)$/, { fr: 0.4, en: 0.4 }],
-  [/(?:ness|ship|ing|ed|ly)$/, { en: 0.6 }],
-  [/(?:zione|zioni|ita|mento|menti|tto|tti|zza)$/, { it: 0.8 }],
-  [/(?:cion|ciones|idad|idades|ado|ados|iento)$/, { es: 0.8 }],
-  [/(?:cao|coes|dade|dades|mento|ncia)$/, { pt: 0.8 }],
-  [/(?:heid|ijk|lijk|ing|en)$/, { nl: 0.3 }],
-];
-
-export interface LanguageGuess {
-  language: string;
-  score: number;
-}
-
-/**
- * Scores the major corpus languages for a text (best first; languages without any
- * evidence are left out). Looks at the first ~400 tokens only.
- */
-export function detectLanguage(text: string): LanguageGuess[] {
-  const sample = text.length > 4000 ? text.slice(0, 4000) : text;
-  const lower = sample.toLowerCase();
-  const scores: Record<string, number> = {};
-  const add = (hints: Partial<Record<string, number>>, factor = 1) => {
-    for (const [l, w] of Object.entries(hints)) scores[l] = (scores[l] ?? 0) + (w ?? 0) * factor;
-  };
-  const chars = lower.match(CHAR_HINT_RE);
-  if (chars) {
-    const seen = new Map<string, number>();
-    for (const c of chars) seen.set(c, (seen.get(c) ?? 0) + 1);
-    // Distinct characters count fully, repetitions weakly.
-    for (const [c, n] of seen) add(CHAR_HINTS[c] ?? {}, 1 + Math.log2(n) * 0.5);
-  }
-  const tokens = (lower.match(TOKEN_RE) ?? []).slice(0, 400);
-  for (const raw of tokens) {
-    for (const token of foldToken(raw)) {
-      let holders = 0;
-      for (const l of DETECTABLE) if (STOPWORDS[l]?.has(token)) holders++;
-      if (holders > 0) {
-        for (const l of DETECTABLE) if (STOPWORDS[l]?.has(token)) scores[l] = (scores[l] ?? 0) + 1 / holders;
-      } else if (token.length > 4) {
-        for (const [re, hints] of SUFFIX_HINTS) if (re.test(token)) add(hints);
-      }
-    }
-  }
-  return Object.entries(scores)
-    .filter(([, s]) => s > 0)
-    .map(([language, score]) => ({ language, score }))
-    .sort((a, b) => b.score - a.score || a.language.localeCompare(b.language));
-}
-
-/** The language of a document text when the detection is confident, else null. */
-export function detectDocumentLanguage(text: string): string | null {
-  const [first, second] = detectLanguage(text);
-  if (!first || first.score < 3) return null;
-  if (second && second.score * 1.6 > first.score) return null;
-  return first.language;
-}
-
-/**
- * The languages a query is analysed for: the given language, else the detected one when
- * the evidence is clear, else the few plausible ones (all major languages when nothing hints).
- */
-export function queryLanguages(query: string, language?: string | null): string[] {
-  const given = normalizeLanguage(language);
-  if (given) return [given];
-  const guesses = detectLanguage(query);
-  if (guesses.length === 0) return [...DEFAULT_QUERY_LANGUAGES];
-  const [first, second] = guesses;
-  if (first.score >= 2 && (!second || first.score >= 2 * second.score)) return [first.language];
-  return guesses.filter((g) => g.score >= first.score * 0.4).slice(0, 4).map((g) => g.language);
 }
 
 // ---------------------------------------------------------------------------------------------

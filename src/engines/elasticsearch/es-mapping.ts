@@ -22,7 +22,7 @@
  * Readers go through the aliases; a rebuild writes new generations and switches both aliases
  * in one `_aliases` call at the end, so a search never sees a half-built index.
  */
-import { normalizeLanguage } from '../text-analysis.js';
+import { normalizeLanguage } from '../language-detection.js';
 
 /**
  * Languages of the corpus (ISO 639-1, see ../shared/corpus/STATS-*.md: fr, en, de, es, pt,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LegalDocument } from '../../domain/legal-document.js';
 import { VocabularyCounter } from '../compounds.js';
-import { foldedWords } from '../text-analysis.js';
+import { foldedWords } from '../text-folding.js';
 import { LanceDbEngine } from './lancedb-engine.js';
 import { VOCABULARY_FILE } from './lancedb-vocabulary.js';
 import { makeDocument } from '../../../test/fixtures/legal-document.js';

@@ -19,7 +19,8 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import { compoundLanguage, CompoundVocabulary, type CompoundVocabularyData, VocabularyCounter } from '../compounds.js';
-import { detectDocumentLanguage, foldedWords } from '../text-analysis.js';
+import { detectDocumentLanguage } from '../language-detection.js';
+import { foldedWords } from '../text-folding.js';
 
 export const VOCABULARY_FILE = 'compound-vocabulary.json';
 /** Share of passages added or removed since the last build after which the vocabulary is rebuilt. */

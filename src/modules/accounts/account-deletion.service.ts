@@ -7,12 +7,14 @@
  * tokens stop at once: they are checked against the user row on every request. Stripe
  * subscriptions are cancelled after the commit (best effort, retried later, never undoing it).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { type RequestContext, requireAccount } from '../../context.js';
 import { parseInput } from '../../validation.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { deleteAccountBodySchema } from './account.schema.js';
+import { anonymiseKeptRows, deleteAccountRows, deleteOwnedWorkspaces, deleteUserRow, insertDeletionLog, liveSubscriptionIds } from './account-deletion.queries.js';
+import { lockUser } from './app-user.queries.js';
 
 export interface ErasureRequest {
   userId: string;
@@ -29,9 +31,7 @@ export interface SubscriptionCanceller {
   cancelOwed(subscriptionIds: string[]): Promise<void>;
 }
 
-/** Stripe subscription states that still bill or may bill again. */
-const LIVE_SUBSCRIPTION = "status not in ('canceled', 'incomplete_expired')";
-
+/** The deletion log's hash of an address: SHA-256 of the trimmed, lower-cased e-mail. */
 export function emailHash(email: string): string {
   return createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 }
@@ -54,8 +54,7 @@ export class AccountDeletionService {
 
   /**
    * Erases the account; false when there is none. `inTransaction` runs inside the erasure's
-   * transaction (the admin audit entry). Bulk statements in raw SQL: they touch tables of other
-   * modules and the jsonb match on `oauth_model` has no entity query form.
+   * transaction (the admin audit entry). The statements are in account-deletion.queries.ts.
    */
   async erase(request: ErasureRequest, inTransaction?: (tx: EntityManager) => Promise<void> | void): Promise<boolean> {
     const { userId } = request;
@@ -65,49 +64,29 @@ export class AccountDeletionService {
     try {
       await this.deps.usage.flush();
       const erased = await this.deps.orm.em.fork().transactional(async (tx) => {
-        const connection = tx.getConnection();
-        const trx = tx.getTransactionContext();
-        const rows = (sql: string, params: unknown[] = [userId]) => connection.execute(sql, params, 'all', trx) as Promise<Record<string, any>[]>;
-        const run = (sql: string) => connection.execute(sql, [userId], 'run', trx);
-        const [user] = await rows('select id, email from app_user where id = ? for update');
+        const user = await lockUser(tx, userId);
         if (!user) return false;
         // (1) the deletion log first, in this transaction
-        await connection.execute(
-          'insert into user_deletion_log (id, user_id, email_hash, actor_user_id, actor_email, reason, created_at) values (?, ?, ?, ?, ?, ?, ?)',
-          [randomUUID(), userId, emailHash(user.email), request.actor?.userId ?? null, request.actor?.email ?? null, request.reason, new Date()],
-          'run',
-          trx,
-        );
+        await insertDeletionLog(tx, {
+          userId,
+          emailHash: emailHash(user.email),
+          actorUserId: request.actor?.userId ?? null,
+          actorEmail: request.actor?.email ?? null,
+          reason: request.reason,
+        });
         // (4) the subscriptions to cancel at Stripe after the commit, owed durably from now
-        owed = (await rows(`select id from billing_subscription where user_id = ? and ${LIVE_SUBSCRIPTION}`)).map((r) => r.id as string);
+        owed = await liveSubscriptionIds(tx, userId);
         if (owed.length && this.canceller) await this.canceller.owe(tx, userId, owed);
-        // (3) kept, anonymised (the usage totals' trigger takes them off the user's figures)
-        await run('update usage_event set user_id = null, api_key_id = null where user_id = ?');
-        await run('update feedback_report set user_id = null, api_key_id = null where user_id = ?');
-        // (2) gone
-        await run('delete from api_key where user_id = ?');
-        await run('delete from identity_link where user_id = ?');
-        await run('delete from password_reset where user_id = ?');
-        await run('delete from ended_session where user_id = ?');
-        // its seat in a team workspace is free again (teams; an owner's members fall back to Free with it)
-        await run('delete from workspace_member where user_id = ?');
-        // the authorization server's grants, codes, refresh tokens and sign-in sessions of the account
-        await run("delete from oauth_model where payload->>'accountId' = ?");
-        await run('delete from billing_subscription where user_id = ?');
-        await run('delete from billing_checkout_session where user_id = ?');
-        await run('delete from credit_ledger where user_id = ?');
-        await run('delete from legal_assent where user_id = ?');
-        await run('delete from billing_account where user_id = ?');
-        await run('delete from plan_override where user_id = ?');
+        // (3) kept, anonymised
+        await anonymiseKeptRows(tx, userId);
+        // (2) gone: keys, links, tokens, sessions, its seat, OAuth grants, billing rows, plan override
+        await deleteAccountRows(tx, userId);
         // Its team workspace ends with it: the subscription paying for it is the erased account's and
         // is cancelled, so no one could carry it on; members, invites and domains go, and the
         // members are back in their personal workspaces on Free, their keys working (docs/admin.md).
-        for (const table of ['workspace_member', 'workspace_invite', 'workspace_domain']) {
-          await run(`delete from ${table} where workspace_id in (select id from workspace where owner_user_id = ?)`);
-        }
-        await run('delete from workspace where owner_user_id = ?');
+        await deleteOwnedWorkspaces(tx, userId);
         await inTransaction?.(tx);
-        await run('delete from app_user where id = ?');
+        await deleteUserRow(tx, userId);
         return true;
       });
       if (!erased) forgotten.undo();

@@ -23,6 +23,7 @@ import {
   type UserRecord,
 } from './account.schema.js';
 import { AccountDeletionService } from './account-deletion.service.js';
+import { workspaceRoleOf } from './app-user.queries.js';
 import { IdentityLinkingService, type ProviderIdentity } from './identity-linking.service.js';
 import { proveEmail } from './email-proof.js';
 import type { MailOutbox } from './mail-outbox.js';
@@ -212,11 +213,11 @@ export class AccountsService {
     const user = await this.deps.orm.em.fork().findOne(UserEntity, { id: caller.userId });
     if (!user) throw new DomainError('unauthorized', 'Account no longer exists');
     // the role in its team workspace (teams' table); alone in its personal workspace it is the owner
-    const [membership] = (await this.deps.orm.em.fork().getConnection().execute('select role from workspace_member where user_id = ?', [caller.userId])) as { role: string }[];
+    const role = await workspaceRoleOf(this.deps.orm.em.fork(), caller.userId);
     return {
       user: this.userRecord(user),
       plan: caller.plan,
-      workspace_role: membership?.role ?? 'owner',
+      workspace_role: role ?? 'owner',
       legal_acceptance: {
         accepted: user.terms_version === this.deps.settings.termsVersion,
         terms_version: user.terms_version ?? null,

@@ -5,7 +5,6 @@
  * written at most once a minute per key. Plain CRUD goes through the entity; the per-request
  * lookup and the last_used_at write are raw SQL (see there why).
  */
-import { effectivePlanSql } from './effective-plan.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
@@ -17,8 +16,8 @@ import { CREATE_KEY_LIMIT, throttleOperation } from '../usage/throttle.js';
 import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
 import type { AccountsService } from './accounts.service.js';
 import { sha256 } from './hashing.js';
-import type { CallerRow } from './sessions.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
+import { findKeyCaller, touchApiKey } from './api-key.queries.js';
 import { UserEntity } from './user.entity.js';
 
 export const MAX_ACTIVE_KEYS = 10;
@@ -153,20 +152,13 @@ export class ApiKeyService {
   }
 
   /**
-   * The caller an API key stands for, or null when it is unknown or revoked. Raw SQL on purpose:
-   * this runs on every request with a key (measured by `npm run bench:auth`), and one join
-   * fetching only the columns a caller needs costs less than loading two entities.
+   * The caller an API key stands for, or null when it is unknown or revoked. One raw join on
+   * purpose (findKeyCaller): this runs on every request with a key (measured by
+   * `npm run bench:auth`), and fetching only the columns a caller needs costs less than loading
+   * two entities.
    */
   async authenticate(key: string, ip: string | null): Promise<AccountCaller | null> {
-    const [row] = (await this.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `select k.id as key_id, k.last_used_at, u.id, u.email, u.email_verified, ${effectivePlanSql('u')}, u.billing_period_start, u.billing_period_end
-           from api_key k join app_user u on u.id = k.user_id
-          where k.key_hash = ? and k.revoked_at is null`,
-        [sha256(key)],
-      )) as (CallerRow & { key_id: string; last_used_at: string | Date | null })[];
+    const row = await findKeyCaller(this.deps.orm.em.fork(), sha256(key));
     if (!row) return null;
     this.touch(row.key_id, row.last_used_at);
     return this.deps.accounts.callerFromRow(row, { kind: 'api_key', ip, keyId: row.key_id });
@@ -183,10 +175,6 @@ export class ApiKeyService {
     if (now - written < LAST_USED_EVERY_MS) return;
     this.touched.set(keyId, now);
     if (this.touched.size > 10_000) this.touched.clear();
-    void this.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute('update api_key set last_used_at = ? where id = ?', [new Date(now), keyId], 'run')
-      .catch((error) => this.deps.logger.error('api keys: could not update last_used_at', error));
+    void touchApiKey(this.deps.orm.em.fork(), keyId, new Date(now)).catch((error) => this.deps.logger.error('api keys: could not update last_used_at', error));
   }
 }

@@ -6,28 +6,14 @@
  * (src/oauth/access-token-verifier.ts), and the per-request account lookup refuses a token whose
  * grant is gone, so the client's access ends at once too.
  *
- * The authorization server keeps its state as jsonb rows of `oauth_model` (src/oauth/oidc-adapter.ts);
- * these queries filter on payload fields (`accountId`, `clientId`), which entity queries cannot
- * express, hence raw SQL.
+ * The authorization server keeps its state as jsonb rows of `oauth_model`; the queries are in
+ * oauth-grant.queries.ts.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { type RequestContext, requireAccount } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import type { OAuthGrantRecord, OAuthGrantRevocation } from './account.schema.js';
-
-interface GrantPayload {
-  clientId?: string;
-  iat?: number;
-  exp?: number;
-  openid?: { scope?: string };
-  resources?: Record<string, string>;
-}
-
-interface GrantRow {
-  id: string;
-  payload: GrantPayload;
-  client: { client_name?: string; client_uri?: string } | null;
-}
+import { deleteGrants, grantClientsOf, grantIdsOf, type GrantWithClient, liveGrantsOf } from './oauth-grant.queries.js';
 
 /** An OAuth client whose access ended (for the owner's mail): its id and the name it registered with. */
 export interface RevokedClient {
@@ -43,22 +29,9 @@ export interface RevokedClient {
  * and at a password reset (src/modules/accounts/email-proof.ts).
  */
 export async function revokeAllGrantsOf(tx: EntityManager, userId: string): Promise<RevokedClient[]> {
-  const connection = tx.getConnection();
-  const trx = tx.getTransactionContext();
-  const grants = (await connection.execute(
-    `select g.id, g.payload->>'clientId' as client_id, c.payload->>'client_name' as client_name
-       from oauth_model g
-       left join oauth_model c on c.model = 'Client' and c.id = g.payload->>'clientId'
-      where g.model = 'Grant' and g.payload->>'accountId' = ?`,
-    [userId],
-    'all',
-    trx,
-  )) as { id: string; client_id: string | null; client_name: string | null }[];
+  const grants = await grantClientsOf(tx, userId);
   if (grants.length === 0) return [];
-  const ids = grants.map((g) => g.id);
-  const marks = ids.map(() => '?').join(', ');
-  await connection.execute(`delete from oauth_model where grant_id in (${marks})`, ids, 'run', trx);
-  await connection.execute(`delete from oauth_model where model = 'Grant' and id in (${marks})`, ids, 'run', trx);
+  await deleteGrants(tx, grants.map((g) => g.id));
   const clients = new Map<string, RevokedClient>();
   for (const grant of grants) {
     if (grant.client_id && !clients.has(grant.client_id)) clients.set(grant.client_id, { client_id: grant.client_id, client_name: grant.client_name });
@@ -74,14 +47,8 @@ export class OAuthGrantService {
   /** The clients the caller authorised, most recent first. */
   async list(ctx: RequestContext): Promise<OAuthGrantRecord[]> {
     const caller = requireAccount(ctx);
-    const rows = (await this.deps.orm.em.fork().getConnection().execute(
-      `select g.id, g.payload, c.payload as client
-         from oauth_model g
-         left join oauth_model c on c.model = 'Client' and c.id = g.payload->>'clientId'
-        where g.model = 'Grant' and g.payload->>'accountId' = ? and (g.expires_at is null or g.expires_at > ?)`,
-      [caller.userId, new Date()],
-    )) as GrantRow[];
-    const byClient = new Map<string, { row: GrantRow; scopes: Set<string>; resources: Set<string>; iat: number; exp: number | undefined }>();
+    const rows = await liveGrantsOf(this.deps.orm.em.fork(), caller.userId, new Date());
+    const byClient = new Map<string, { row: GrantWithClient; scopes: Set<string>; resources: Set<string>; iat: number; exp: number | undefined }>();
     for (const row of rows) {
       const clientId = row.payload.clientId;
       if (!clientId) continue;
@@ -116,20 +83,10 @@ export class OAuthGrantService {
   async revoke(ctx: RequestContext, clientId: string): Promise<OAuthGrantRevocation> {
     const caller = requireAccount(ctx);
     await this.deps.orm.em.fork().transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      const grants = (await connection.execute(
-        `select id from oauth_model where model = 'Grant' and payload->>'accountId' = ? and payload->>'clientId' = ?`,
-        [caller.userId, clientId],
-        'all',
-        trx,
-      )) as { id: string }[];
-      if (grants.length === 0) throw new NotFoundError('No authorisation of this client');
-      for (const { id } of grants) {
-        // refresh tokens, authorization codes and any stored access token of the grant, then the grant
-        await connection.execute('delete from oauth_model where grant_id = ?', [id], 'run', trx);
-        await connection.execute(`delete from oauth_model where model = 'Grant' and id = ?`, [id], 'run', trx);
-      }
+      const grantIds = await grantIdsOf(tx, caller.userId, clientId);
+      if (grantIds.length === 0) throw new NotFoundError('No authorisation of this client');
+      // refresh tokens, authorization codes and any stored access token of the grants, then the grants
+      await deleteGrants(tx, grantIds);
     });
     return { status: 'revoked', id: clientId };
   }

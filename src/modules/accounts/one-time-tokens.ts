@@ -8,6 +8,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { PasswordResetEntity } from './password-reset.entity.js';
+import { markOneTimeTokenUsed } from './password-reset.queries.js';
 
 export type OneTimePurpose = 'password_reset' | 'verify_email' | 'legal_acceptance';
 
@@ -55,17 +56,8 @@ export async function issueOneTimeToken(
 
 /**
  * Marks the token used and returns its user id; null when it is unknown, expired or already used.
- * Raw SQL: one conditional `update … returning` is what makes the use single (an entity read then
- * write would let two concurrent uses both pass).
+ * One conditional update makes the use single (see markOneTimeTokenUsed).
  */
-export async function consumeOneTimeToken(em: EntityManager, purpose: OneTimePurpose, token: string): Promise<string | null> {
-  const rows = (await em
-    .getConnection()
-    .execute(
-      'update password_reset set used_at = ? where token_hash = ? and used_at is null and expires_at > ? returning user_id',
-      [new Date(), tokenHash(purpose, token), new Date()],
-      'all',
-      em.getTransactionContext(),
-    )) as { user_id: string }[];
-  return rows[0]?.user_id ?? null;
+export function consumeOneTimeToken(em: EntityManager, purpose: OneTimePurpose, token: string): Promise<string | null> {
+  return markOneTimeTokenUsed(em, tokenHash(purpose, token), new Date());
 }

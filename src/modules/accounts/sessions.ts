@@ -3,16 +3,17 @@
  * single-use legal-acceptance token), ending a session at logout, and turning a credential (a
  * session token, an OAuth access token) back into the account caller on every request.
  *
- * The per-request check is one query on the user row by primary key, raw SQL on purpose (it runs
- * on every authenticated request, measured by `npm run bench:auth`): it also answers whether the
- * session was ended at logout (`ended_session`) or whether the OAuth grant of an access token
- * still stands (`oauth_model`), so neither check costs a second round trip.
+ * The per-request check is one query on the user row by primary key (`findCallerRow` in
+ * app-user.queries.ts, raw SQL on purpose: it runs on every authenticated request, measured by
+ * `npm run bench:auth`): it also answers whether the session was ended at logout
+ * (`ended_session`) or whether the OAuth grant of an access token still stands (`oauth_model`),
+ * so neither check costs a second round trip.
  */
-import { effectivePlanSql } from './effective-plan.js';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { AccountCaller } from '../../context.js';
 import type { UserRecord } from './account.schema.js';
+import { type CallerRow, type CheckedCallerRow, findCallerRow } from './app-user.queries.js';
 import { isUniqueViolation, sha256 } from './hashing.js';
 import { EndedSessionEntity } from './ended-session.entity.js';
 import { issueOneTimeToken } from './one-time-tokens.js';
@@ -30,17 +31,7 @@ export type SignInResult =
   | { kind: 'session'; user: UserRecord; session: IssuedSession }
   | { kind: 'legal_acceptance_required'; legal_acceptance_token: string; terms_version: string };
 
-/** The user columns an authenticated caller is built from. */
-export interface CallerRow {
-  id: string;
-  email: string;
-  /** PGlite and PostgreSQL both give a boolean; tolerate other drivers' 0/1. */
-  email_verified: boolean | number | null;
-  plan: string;
-  sessions_valid_after?: string | Date | null;
-  billing_period_start: string | Date | null;
-  billing_period_end: string | Date | null;
-}
+export type { CallerRow } from './app-user.queries.js';
 
 /** How a credential reached us, for the caller built from it. */
 export interface CallerOrigin {
@@ -187,13 +178,9 @@ export class SessionService {
     };
   }
 
-  /**
-   * Administrators: an e-mail listed in ADMIN_EMAILS that its account has proven to own (verified
-   * through /auth/verify-email or an identity provider). Listing alone is not enough: anyone can
-   * register a listed address first.
-   */
+  /** Whether the account is an administrator (see isAdministrator). */
   isAdmin(email: string, emailVerified: boolean | number | null | undefined): boolean {
-    return Boolean(emailVerified) && this.deps.settings.adminEmails.includes(email.toLowerCase());
+    return isAdministrator(this.deps.settings.adminEmails, email, emailVerified);
   }
 
   userRecord(user: User): UserRecord {
@@ -215,25 +202,19 @@ export class SessionService {
     return this.deps.tokens.sign('legal_acceptance', userId, LEGAL_TOKEN_TTL_SECONDS, jti);
   }
 
-  private async callerRow(userId: string, checks: CredentialChecks): Promise<(CallerRow & { session_ended?: boolean; grant_live?: boolean }) | null> {
+  private async callerRow(userId: string, checks: CredentialChecks): Promise<CheckedCallerRow | null> {
     if (!UUID.test(userId)) return null;
-    const columns = ['id', 'email', 'email_verified', effectivePlanSql('app_user'), 'sessions_valid_after', 'billing_period_start', 'billing_period_end'];
-    const params: unknown[] = [];
-    if (checks.sessionHash !== undefined) {
-      columns.push('exists(select 1 from ended_session where token_hash = ?) as session_ended');
-      params.push(checks.sessionHash);
-    }
-    if (checks.grantId !== undefined) {
-      columns.push("exists(select 1 from oauth_model where model = 'Grant' and id = ? and (expires_at is null or expires_at > ?)) as grant_live");
-      params.push(checks.grantId, new Date());
-    }
-    params.push(userId);
-    const [row] = (await this.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(`select ${columns.join(', ')} from app_user where id = ?`, params)) as (CallerRow & { session_ended?: boolean; grant_live?: boolean })[];
-    return row ?? null;
+    return findCallerRow(this.deps.orm.em.fork(), userId, checks);
   }
+}
+
+/**
+ * Administrators: an e-mail listed in ADMIN_EMAILS (`adminEmails`, lower-cased) that its account
+ * has proven to own (verified through /auth/verify-email or an identity provider). Listing alone
+ * is not enough: anyone can register a listed address first.
+ */
+export function isAdministrator(adminEmails: readonly string[], email: string, emailVerified: boolean | number | null | undefined): boolean {
+  return Boolean(emailVerified) && adminEmails.includes(email.toLowerCase());
 }
 
 function issuedWhileValid(row: CallerRow, issuedAtMs: number): boolean {

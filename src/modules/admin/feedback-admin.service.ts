@@ -14,6 +14,7 @@ import { requireAdmin } from './admin-access.js';
 import { reportIdParamsSchema } from './admin.schema.js';
 import { recordAudit } from './audit-log.js';
 import { type FeedbackReport, FeedbackReportEntity, FEEDBACK_STATUSES } from './feedback-report.entity.js';
+import { feedbackReportRecord } from './feedback-report.view.js';
 
 export const feedbackQuerySchema = z
   .object({
@@ -62,21 +63,9 @@ export const adminFeedbackListSchema = z
 
 const CLOSED = new Set(['resolved', 'dismissed']);
 
-function view(row: FeedbackReport): AdminFeedbackReport {
-  return {
-    id: row.id,
-    source: row.source,
-    source_id: row.source_id ?? null,
-    issue_type: row.issue_type,
-    description: row.description,
-    status: row.status as AdminFeedbackReport['status'],
-    channel: row.channel,
-    user_id: row.user_id ?? null,
-    forwarded_url: row.forwarded_url ?? null,
-    status_note: row.status_note ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
-  };
+/** A report moves on only while it is not closed (resolved, dismissed): 409 otherwise. */
+export function assertReportCanMove(status: string): void {
+  if (CLOSED.has(status)) throw new DomainError('conflict', `The report is ${status}: a closed report does not change`);
 }
 
 export class FeedbackAdminService {
@@ -89,7 +78,7 @@ export class FeedbackAdminService {
     const [rows, total] = await this.deps.orm.em
       .fork()
       .findAndCount(FeedbackReportEntity, where, { orderBy: { created_at: 'desc', id: 'asc' }, limit: query.limit });
-    return { status: query.status, total, reports: rows.map(view) };
+    return { status: query.status, total, reports: rows.map(feedbackReportRecord) };
   }
 
   /** PATCH: resolved, dismissed or forwarded, with an optional note. */
@@ -123,12 +112,12 @@ export class FeedbackAdminService {
     return this.deps.orm.em.fork().transactional(async (em) => {
       const row = await em.findOne(FeedbackReportEntity, { id: reportId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('Feedback report not found');
-      if (CLOSED.has(row.status)) throw new DomainError('conflict', `The report is ${row.status}: a closed report does not change`);
+      assertReportCanMove(row.status);
       const audit = change(row);
       row.updated_at = new Date();
       audit(em);
       await em.flush();
-      return view(row);
+      return feedbackReportRecord(row);
     });
   }
 }

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { isAccount, type RequestContext } from '../../context.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { parseInput } from '../../validation.js';
-import { FeedbackReportEntity, type FeedbackStatus } from './feedback-report.entity.js';
+import { FeedbackReportEntity } from './feedback-report.entity.js';
+import { feedbackReportView, type FeedbackReportView } from './feedback-report.view.js';
 
 export const ISSUE_TYPES = ['wrong_metadata', 'missing_documents', 'broken_text', 'outdated', 'wrong_link', 'duplicate', 'other'] as const;
 
@@ -35,15 +36,7 @@ export const sourceIssueSchema = z.object({
 
 export type SourceIssueInput = z.input<typeof sourceIssueSchema>;
 
-export interface FeedbackReportView {
-  id: string;
-  source: string;
-  source_id: string | null;
-  issue_type: string;
-  description: string;
-  status: FeedbackStatus;
-  created_at: string;
-}
+export type { FeedbackReportView } from './feedback-report.view.js';
 
 export class FeedbackService {
   constructor(private readonly deps: { orm: MikroORM; usage: UsageGuard }) {}
@@ -67,15 +60,7 @@ export class FeedbackService {
         created_at: new Date(),
       });
       await em.flush();
-      return {
-        id: row.id,
-        source: row.source,
-        source_id: row.source_id ?? null,
-        issue_type: row.issue_type,
-        description: row.description,
-        status: row.status as FeedbackStatus,
-        created_at: row.created_at.toISOString(),
-      };
+      return feedbackReportView(row);
     });
   }
 }

@@ -11,6 +11,7 @@ import type { RequestContext } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { requireAdmin } from './admin-access.js';
+import { lockUser } from '../accounts/app-user.queries.js';
 import { PlanOverrideEntity } from './admin.entities.js';
 import { planOverrideBodySchema, planOverrideViewSchema, userIdParamsSchema } from './admin.schema.js';
 import { recordAudit } from './audit-log.js';
@@ -34,10 +35,7 @@ export class PlanOverrideService {
     const input = parseInput(planOverrideBodySchema, body);
     return this.deps.orm.em.fork().transactional(async (em) => {
       // the user's row locked: an erasure running at the same time waits, or this finds no user
-      const [user] = (await em.getConnection().execute('select id, plan from app_user where id = ? for update', [user_id], 'all', em.getTransactionContext())) as {
-        id: string;
-        plan: string;
-      }[];
+      const user = await lockUser(em, user_id);
       if (!user) throw new NotFoundError('User not found');
       const existing = await em.findOne(PlanOverrideEntity, { user_id });
       const before = existing ? { plan: existing.plan, reason: existing.reason ?? null } : null;

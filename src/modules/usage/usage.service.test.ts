@@ -5,7 +5,8 @@ import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../tes
 import { DomainError, ValidationError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { MemoryCounterStore } from './counter-store.js';
-import { UsageRecorder, UsageService } from './usage.service.js';
+import { UsageRecorder } from './usage-recorder.js';
+import { UsageService } from './usage.service.js';
 
 function account(userId: string = randomUUID(), overrides: Partial<AccountCaller> = {}): RequestContext {
   return {

@@ -11,10 +11,11 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
 import { DomainError, httpStatusOf } from '../../errors.js';
-import type { Logger } from '../../logger.js';
 import { type ConsumeResult, type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
+import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
+import type { UsageRecorder } from './usage-recorder.js';
 import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
@@ -30,75 +31,6 @@ export interface UsageDay {
 }
 
 export type { UsageRecord } from './usage.schema.js';
-
-interface UsageRow {
-  user_id: string | null;
-  api_key_id: string | null;
-  client_ip: string | null;
-  /** The team workspace whose pool the request counted in. */
-  workspace_id?: string | null;
-  endpoint: string;
-  status: number;
-  created_at: Date;
-}
-
-/**
- * Writes usage rows in small batches off the request path (one INSERT per batch instead of one
- * per request). Readers call `flush()` first, so every counted request is visible to them.
- */
-export class UsageRecorder {
-  private pending: UsageRow[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  /** Deleted accounts: their rows are written without user and key (bounded; see forget). */
-  private readonly forgotten = new Set<string>();
-
-  constructor(
-    private readonly orm: MikroORM,
-    private readonly logger: Pick<Logger, 'error'>,
-    private readonly delayMs = 200,
-    private readonly maxBatch = 500,
-  ) {}
-
-  add(row: UsageRow): void {
-    this.pending.push(row.user_id !== null && this.forgotten.has(row.user_id) ? { ...row, user_id: null, api_key_id: null } : row);
-    if (this.pending.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
-  }
-
-  /**
-   * An account is being deleted: its queued rows lose user and key now, and so do rows added
-   * later (a billable call that was running when the account went). `undo()` if the deletion fails.
-   */
-  forget(userId: string): { undo(): void } {
-    if (this.forgotten.size >= 10_000) this.forgotten.delete(this.forgotten.values().next().value!);
-    this.forgotten.add(userId);
-    this.pending = this.pending.map((r) => (r.user_id === userId ? { ...r, user_id: null, api_key_id: null } : r));
-    return { undo: () => void this.forgotten.delete(userId) };
-  }
-
-  /** Writes every pending row; resolves when they are in the database. */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const rows = this.pending;
-    this.pending = [];
-    this.writing = this.writing.then(async () => {
-      if (rows.length === 0) return;
-      try {
-        const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
-        const params = rows.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at]);
-        await this.orm.em
-          .fork()
-          .getConnection()
-          .execute(`insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at) values ${values}`, params, 'run');
-      } catch (error) {
-        this.logger.error(`usage: could not record ${rows.length} usage row(s)`, error);
-      }
-    });
-    return this.writing;
-  }
-}
 
 /**
  * Extra credits (billing): a paid account whose period allowance is used up draws one request's
@@ -250,17 +182,12 @@ export class UsageService {
   private async seed(store: MemoryCounterStore, part: CountedPart, caller: Caller, now: number): Promise<void> {
     const { subject, windows } = part;
     await this.deps.recorder.flush();
-    const connection = this.deps.orm.em.fork().getConnection();
-    const who = part.workspaceId ? 'workspace_id = ?' : isAccount(caller) ? 'user_id = ?' : 'user_id is null and client_ip = ?';
-    const id = part.workspaceId ?? (isAccount(caller) ? caller.userId : caller.ip);
+    const em = this.deps.orm.em.fork();
+    const who: UsageSubject = part.workspaceId ? { workspaceId: part.workspaceId } : isAccount(caller) ? { userId: caller.userId } : { clientIp: caller.ip };
     for (const window of windows) {
       const start = window.fixed ? window.fixed.start : now - window.durationMs;
-      const rows = (await connection.execute(
-        `select floor(extract(epoch from created_at) * 1000 / ?) as bucket, count(*) as n
-           from usage_event where ${who} and created_at > ? group by 1`,
-        [window.bucketMs, id, new Date(Math.floor(start / window.bucketMs) * window.bucketMs)],
-      )) as { bucket: string | number; n: string | number }[];
-      store.seed(subject, window, new Map(rows.map((r) => [Number(r.bucket), Number(r.n)])));
+      const buckets = await countUsageBuckets(em, who, new Date(Math.floor(start / window.bucketMs) * window.bucketMs), window.bucketMs);
+      store.seed(subject, window, buckets);
     }
   }
 
@@ -274,23 +201,12 @@ export class UsageService {
     const now = this.now();
     const billing = plan.paid ? caller.billingPeriod : null;
     const periodStart = billing ? billing.start : now - ROLLING_PERIOD_MS;
-    const connection = this.deps.orm.em.fork().getConnection();
-    const [totals] = (await connection.execute(
-      `select count(*) filter (where created_at > ?) as today, count(*) as period
-         from usage_event where user_id = ? and created_at >= ?`,
-      [new Date(now - DAY), caller.userId, new Date(periodStart)],
-    )) as { today: string | number; period: string | number }[];
+    const em = this.deps.orm.em.fork();
+    const totals = await accountUsageTotals(em, caller.userId, new Date(now - DAY), new Date(periodStart));
     // a team member's period is the workspace's pool; their own share is reported beside it
     const pool = pooledWorkspace(caller, plan);
-    const [pooled] = pool
-      ? ((await connection.execute('select count(*) as period from usage_event where workspace_id = ? and created_at >= ?', [pool, new Date(periodStart)])) as { period: string | number }[])
-      : [];
-    const days = (await connection.execute(
-      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count
-         from usage_event where user_id = ? and created_at >= ? group by 1`,
-      [caller.userId, new Date(periodStart)],
-    )) as { day: string; count: string | number }[];
-    const byDay = new Map(days.map((d) => [d.day, Number(d.count)]));
+    const pooled = pool ? await workspaceUsageInPeriod(em, pool, new Date(periodStart)) : null;
+    const byDay = await dailyUsageOf(em, caller.userId, new Date(periodStart));
     const history: UsageDay[] = [];
     for (let day = startOfUtcDay(periodStart); day <= now; day += DAY) {
       const date = new Date(day).toISOString().slice(0, 10);
@@ -303,9 +219,9 @@ export class UsageService {
       period_start: new Date(periodStart).toISOString(),
       period_end: billing ? new Date(billing.end).toISOString() : null,
       period_type: billing ? 'billing_period' : 'rolling_30d',
-      requests_today: Number(totals?.today ?? 0),
-      requests_in_period: Number((pooled ?? totals)?.period ?? 0),
-      ...(pool ? { my_requests_in_period: Number(totals?.period ?? 0) } : {}),
+      requests_today: totals.today,
+      requests_in_period: pooled ?? totals.period,
+      ...(pool ? { my_requests_in_period: totals.period } : {}),
       per_minute_limit: plan.perMinute,
       per_day_limit: plan.perDay ?? periodLimit,
       per_period_limit: periodLimit,

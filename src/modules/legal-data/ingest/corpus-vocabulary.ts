@@ -7,7 +7,8 @@
  * far are dropped every PRUNE_EVERY documents.
  */
 import { type CompoundVocabulary, compoundLanguage, VocabularyCounter } from '../../../engines/compounds.js';
-import { foldedWords, resolveDocumentLanguage } from '../../../engines/text-analysis.js';
+import { resolveDocumentLanguage } from '../../../engines/text-analysis.js';
+import { foldedWords } from '../../../engines/text-folding.js';
 import type { Logger } from '../../../logger.js';
 import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
 import { formatDuration, Progress } from './progress.js';

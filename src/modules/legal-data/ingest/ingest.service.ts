@@ -2,15 +2,15 @@
  * The ingest: corpus folder -> sources catalogue (database) + documents, chunks and vectors
  * (search engine). Idempotent (unchanged files and documents are skipped by hash), resumable
  * (a checkpoint per file after every batch), and honest about bad lines (reported with file
- * and line number, then skipped).
+ * and line number, then skipped). `ingestCorpus` runs the phases below in order; writing one
+ * batch is index-batch.ts, re-embedding after a model change is reembedding.ts.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Embedder } from '../../../engines/embedder.js';
-import type { DocumentInput, SearchEngine } from '../../../engines/search-engine.js';
+import type { SearchEngine } from '../../../engines/search-engine.js';
 import type { Logger } from '../../../logger.js';
 import type { LegalDocument } from '../../../domain/legal-document.js';
-import { CHUNKER_VERSION, chunkText } from '../corpus/chunker.js';
 import {
   countLines,
   listDocumentFiles,
@@ -22,7 +22,9 @@ import {
 } from '../corpus/corpus-reader.js';
 import { countCorpusVocabulary } from './corpus-vocabulary.js';
 import { updateCitationCounts } from './citation-counts.js';
+import { indexBatch } from './index-batch.js';
 import { formatDuration, Progress } from './progress.js';
+import { reembedIfModelChanged } from './reembedding.js';
 
 export interface IngestFileRecord {
   path: string;
@@ -92,13 +94,96 @@ export interface IngestOptions {
 }
 
 const OPTIMIZE_EVERY_DOCUMENTS = 25_000;
-const EMBED_BATCH = 256;
 
+/** What one ingest run carries through its phases. */
+interface IngestRun {
+  deps: IngestDeps;
+  options: IngestOptions;
+  summary: IngestSummary;
+  /** Documents written per batch (and per checkpoint). */
+  batchSize: number;
+  /** Tells `onProgress` (the `/ready` progress) the state. */
+  report(state: IngestState): void;
+  /** Counts, keeps (the first 50) and logs a skipped line. */
+  badLine(entry: BadLine): void;
+}
+
+/** A document file to index: changed since the last run, or resumed after its checkpoint. */
+interface PendingFile {
+  file: CorpusFile;
+  sha256: string;
+  resumeAfter: number;
+  previous: IngestFileRecord | null;
+}
+
+/** What the file scan found: every document file, their hashes, and those to index. */
+interface FilePlan {
+  files: CorpusFile[];
+  hashes: Map<string, string>;
+  pending: PendingFile[];
+  totalLines: number;
+}
+
+/** Publishes the indexing progress (`/ready` and the progress line) in a phase. */
+type Publish = (phase: IngestState['phase']) => void;
+
+/**
+ * Ingests the corpus folder, phase by phase: the sources catalogue; re-embedding when the model
+ * changed; which files changed; the compound vocabulary when the engine needs it; the changed
+ * files batch by batch with a checkpoint after each; removing the documents that left their
+ * files; optimising; the citation counts. Progress goes to `onProgress` and one progress line.
+ */
 export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Promise<IngestSummary> {
-  const { engine, embedder, store, logger } = deps;
+  const { engine, embedder, logger } = deps;
   const startedAt = Date.now();
-  const batchSize = options.batchSize ?? 500;
-  const report = (state: IngestState) => options.onProgress?.(state);
+  const run = startRun(deps, options);
+  const { summary } = run;
+
+  run.report({ phase: 'preparing', documents_done: 0, documents_total: null, files_done: 0, files_total: 0, documents_per_second: null, eta_seconds: null });
+  const tierBySource = await importCatalogue(run);
+  // Vectors of another model are never mixed with new ones: re-embed what is stored first.
+  if (embedder) {
+    summary.reembedded = await reembedIfModelChanged(engine, embedder, logger, (s, total) =>
+      run.report({ phase: 're-embedding', documents_done: s.done, documents_total: total, files_done: 0, files_total: 0, documents_per_second: s.perSecond, eta_seconds: s.etaSeconds }),
+    );
+  }
+  const plan = await planFiles(run);
+  await prepareCompoundVocabulary(run, plan);
+
+  const progress = new Progress('ingest', plan.totalLines, { log: (l) => logger.info(l), tty: options.tty });
+  const publish: Publish = (phase) => {
+    const s = progress.snapshot();
+    run.report({
+      phase,
+      documents_done: s.done,
+      documents_total: s.total,
+      files_done: summary.files.skipped + summary.files.processed,
+      files_total: plan.files.length,
+      documents_per_second: s.perSecond,
+      eta_seconds: s.etaSeconds,
+    });
+  };
+  publish('indexing');
+  const seenByKey = await indexFiles(run, plan.pending, tierBySource, progress, publish);
+  progress.finish(summary.interrupted ? 'interrupted' : 'done');
+  if (!summary.interrupted && seenByKey.size > 0) summary.documents.deleted = await removeVanishedDocuments(engine, seenByKey);
+
+  const changed = summary.documents.indexed + summary.documents.deleted + summary.reembedded > 0;
+  if (changed) {
+    publish('optimizing');
+    await engine.optimize();
+    await options.onIndexed?.();
+  }
+  summary.seconds = (Date.now() - startedAt) / 1000;
+  summary.documentsPerSecond = summary.documents.indexed / Math.max(summary.seconds, 0.001);
+
+  if (options.citationCountsFile && !options.signal?.aborted) await refreshCitationCounts(run, options.citationCountsFile, plan, publish);
+  publish('done');
+  logger.info(formatSummary(summary));
+  return summary;
+}
+
+function startRun(deps: IngestDeps, options: IngestOptions): IngestRun {
   const summary: IngestSummary = {
     files: { total: 0, skipped: 0, processed: 0 },
     documents: { seen: 0, indexed: 0, unchanged: 0, deleted: 0 },
@@ -111,27 +196,35 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
     documentsPerSecond: 0,
     interrupted: false,
   };
-  const badLine = (entry: BadLine) => {
-    summary.badLineCount += 1;
-    if (summary.badLines.length < 50) summary.badLines.push(entry);
-    logger.warn(`ingest: skipped ${entry.file}:${entry.line}: ${entry.error}`);
+  return {
+    deps,
+    options,
+    summary,
+    batchSize: options.batchSize ?? 500,
+    report: (state) => options.onProgress?.(state),
+    badLine: (entry) => {
+      summary.badLineCount += 1;
+      if (summary.badLines.length < 50) summary.badLines.push(entry);
+      deps.logger.warn(`ingest: skipped ${entry.file}:${entry.line}: ${entry.error}`);
+    },
   };
+}
 
-  report({ phase: 'preparing', documents_done: 0, documents_total: null, files_done: 0, files_total: 0, documents_per_second: null, eta_seconds: null });
+/** Phase 1: the sources catalogue into the database; returns each source's court tier (case law without one inherits it). */
+async function importCatalogue(run: IngestRun): Promise<Map<string, number>> {
+  const catalogue = await readSourcesCatalogue(run.options.corpusDir);
+  catalogue.errors.forEach((e) => run.badLine({ file: 'sources.jsonl.gz', line: Number(e.split(':')[1]), error: e }));
+  run.summary.sources = await run.deps.store.upsertSources(catalogue.sources);
+  return new Map(catalogue.sources.filter((s) => s.tier !== null).map((s) => [s.source, s.tier as number]));
+}
 
-  // 1. Sources catalogue.
-  const catalogue = await readSourcesCatalogue(options.corpusDir);
-  catalogue.errors.forEach((e) => badLine({ file: 'sources.jsonl.gz', line: Number(e.split(':')[1]), error: e }));
-  summary.sources = await store.upsertSources(catalogue.sources);
-  const tierBySource = new Map(catalogue.sources.filter((s) => s.tier !== null).map((s) => [s.source, s.tier as number]));
-
-  // 2. Vectors of another model are never mixed with new ones: re-embed what is stored first.
-  if (embedder) summary.reembedded = await reembedIfModelChanged(engine, embedder, logger, report);
-
-  // 3. Which files changed since the last run (by content hash)?
-  const files = await listDocumentFiles(options.corpusDir);
+/** Phase 3: which document files changed since the last run (by content hash), and how many lines are left to read. */
+async function planFiles(run: IngestRun): Promise<FilePlan> {
+  const { store, logger, embedder } = run.deps;
+  const { summary } = run;
+  const files = await listDocumentFiles(run.options.corpusDir);
   summary.files.total = files.length;
-  const pending: { file: CorpusFile; sha256: string; resumeAfter: number; previous: IngestFileRecord | null }[] = [];
+  const pending: PendingFile[] = [];
   const hashes = new Map<string, string>();
   for (const file of files) {
     const sha256 = await hashFile(file.absolutePath);
@@ -150,203 +243,151 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
     `ingest: ${files.length} files, ${summary.files.skipped} unchanged, ${pending.length} to index (${totalLines.toLocaleString('en')} documents)` +
       (embedder ? `, embedding with ${embedder.id}` : ', keyword index only (no embedding model configured)'),
   );
+  return { files, hashes, pending, totalLines };
+}
 
-  // An engine that splits compounds at index time needs the corpus vocabulary before the first
-  // write; a resumed or incremental ingest keeps the one stored beside the index.
-  if (pending.length > 0 && engine.setCompoundVocabulary && (await engine.needsCompoundVocabulary?.())) {
-    const vocabulary = await countCorpusVocabulary(files, { logger, tty: options.tty, signal: options.signal });
+/**
+ * Phase 3b: an engine that splits compounds at index time needs the corpus vocabulary before the
+ * first write; a resumed or incremental ingest keeps the one stored beside the index.
+ */
+async function prepareCompoundVocabulary(run: IngestRun, plan: FilePlan): Promise<void> {
+  const { engine, logger } = run.deps;
+  if (plan.pending.length > 0 && engine.setCompoundVocabulary && (await engine.needsCompoundVocabulary?.())) {
+    const vocabulary = await countCorpusVocabulary(plan.files, { logger, tty: run.options.tty, signal: run.options.signal });
     if (vocabulary) await engine.setCompoundVocabulary(vocabulary);
   }
+}
 
-  const progress = new Progress('ingest', totalLines, { log: (l) => logger.info(l), tty: options.tty });
-  const publish = (phase: IngestState['phase']) => {
-    const s = progress.snapshot();
-    report({
-      phase,
-      documents_done: s.done,
-      documents_total: s.total,
-      files_done: summary.files.skipped + summary.files.processed,
-      files_total: files.length,
-      documents_per_second: s.perSecond,
-      eta_seconds: s.etaSeconds,
-    });
-  };
-  publish('indexing');
+/** The documents seen per `source|namespace` while indexing, and the count since the last optimize. */
+interface IndexingState {
+  seenByKey: Map<string, Set<string>>;
+  sinceOptimize: number;
+}
 
-  // 4. Index the changed files batch by batch, with a checkpoint after every batch.
-  const seenByKey = new Map<string, Set<string>>();
-  let sinceOptimize = 0;
-  for (const { file, sha256, resumeAfter } of pending) {
-    if (options.signal?.aborted) break;
-    const record: IngestFileRecord = {
-      path: file.relativePath,
-      sha256,
-      size: file.size,
-      status: 'in_progress',
-      lines_done: resumeAfter,
-      documents_indexed: 0,
-      bad_lines: 0,
-    };
-    await store.saveFile(record);
-    let batch: { doc: LegalDocument; raw: string; line: number }[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
-      const written = await indexBatch(engine, embedder, batch, summary);
-      record.lines_done = batch[batch.length - 1].line;
-      record.documents_indexed += written;
-      await store.saveFile(record);
-      progress.advance(batch.length, file.relativePath.split('/').pop());
-      publish('indexing');
-      sinceOptimize += written;
-      batch = [];
-      if (sinceOptimize >= OPTIMIZE_EVERY_DOCUMENTS) {
-        sinceOptimize = 0;
-        await engine.optimize();
-        await options.onIndexed?.();
-      }
-    };
-    for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
-      if (!entry.ok) {
-        record.bad_lines += 1;
-        if (entry.line > resumeAfter) {
-          badLine({ file: file.relativePath, line: entry.line, error: entry.error });
-          progress.advance(1);
-        }
-        continue;
-      }
-      const doc = entry.value;
-      if (doc.court_tier === null && tierBySource.has(doc.source) && doc.namespace === 'case_law') {
-        doc.court_tier = tierBySource.get(doc.source)!;
-      }
-      const key = `${doc.source}|${doc.namespace}`;
-      if (!seenByKey.has(key)) seenByKey.set(key, new Set());
-      seenByKey.get(key)!.add(doc.id);
-      summary.documents.seen += 1;
-      if (entry.line <= resumeAfter) continue;
-      batch.push({ doc, raw: entry.raw, line: entry.line });
-      if (batch.length >= batchSize) {
-        await flush();
-        if (options.signal?.aborted) break;
-      }
-    }
-    if (options.signal?.aborted) {
-      summary.interrupted = true;
+/**
+ * Phase 4: the changed files, batch by batch, with a checkpoint after every batch; stops (marked
+ * interrupted) when the signal aborts. Returns the documents seen per `source|namespace`.
+ */
+async function indexFiles(
+  run: IngestRun,
+  pending: PendingFile[],
+  tierBySource: Map<string, number>,
+  progress: Progress,
+  publish: Publish,
+): Promise<Map<string, Set<string>>> {
+  const state: IndexingState = { seenByKey: new Map(), sinceOptimize: 0 };
+  for (const file of pending) {
+    if (run.options.signal?.aborted) break;
+    if (!(await indexFile(run, file, tierBySource, state, progress, publish))) {
+      run.summary.interrupted = true;
       break;
     }
-    await flush();
-    record.status = 'complete';
-    await store.saveFile(record);
-    summary.files.processed += 1;
   }
-  if (options.signal?.aborted) summary.interrupted = true;
-  progress.finish(summary.interrupted ? 'interrupted' : 'done');
-
-  // 5. Documents that disappeared from a re-indexed file leave the index.
-  if (!summary.interrupted && seenByKey.size > 0) {
-    const gone: string[] = [];
-    for await (const rows of engine.scanMetadata()) {
-      for (const row of rows) {
-        const seen = seenByKey.get(`${row.source}|${row.namespace}`);
-        if (seen && !seen.has(row.id)) gone.push(row.id);
-      }
-    }
-    if (gone.length > 0) await engine.deleteDocuments(gone);
-    summary.documents.deleted = gone.length;
-  }
-
-  const changed = summary.documents.indexed + summary.documents.deleted + summary.reembedded > 0;
-  if (changed) {
-    publish('optimizing');
-    await engine.optimize();
-    await options.onIndexed?.();
-  }
-  summary.seconds = (Date.now() - startedAt) / 1000;
-  summary.documentsPerSecond = summary.documents.indexed / Math.max(summary.seconds, 0.001);
-
-  // 6. How often decisions and guidance documents cite each provision (read from the files,
-  // only when they changed since the counts were made; search reads them on the refresh). Only
-  // a refinement of the ranking: a failure is logged and the index stays as written.
-  if (options.citationCountsFile && !options.signal?.aborted) {
-    publish('citations');
-    try {
-      const counted = await updateCitationCounts(options.citationCountsFile, files, hashes, { logger, tty: options.tty, signal: options.signal });
-      if (counted) await options.onIndexed?.();
-    } catch (error) {
-      logger.warn(`ingest: counting the corpus's citations failed; search keeps the counts it had (${(error as Error).message})`);
-    }
-  }
-  publish('done');
-  logger.info(formatSummary(summary));
-  return summary;
+  if (run.options.signal?.aborted) run.summary.interrupted = true;
+  return state.seenByKey;
 }
 
-/** Writes the documents of one batch whose content changed; returns how many were written. */
-async function indexBatch(
-  engine: SearchEngine,
-  embedder: Embedder | null,
-  batch: { doc: LegalDocument; raw: string }[],
-  summary: IngestSummary,
-): Promise<number> {
-  const hashes = await engine.contentHashes(batch.map((b) => b.doc.id));
-  const changed: DocumentInput[] = [];
-  for (const { doc, raw } of batch) {
-    const contentHash = createHash('sha1').update(`${CHUNKER_VERSION}\n${doc.court_tier}\n${raw}`).digest('hex');
-    if (hashes.get(doc.id) === contentHash) {
-      summary.documents.unchanged += 1;
+/** Indexes one file from its checkpoint on; false when the signal aborted it before its end. */
+async function indexFile(
+  run: IngestRun,
+  { file, sha256, resumeAfter }: PendingFile,
+  tierBySource: Map<string, number>,
+  state: IndexingState,
+  progress: Progress,
+  publish: Publish,
+): Promise<boolean> {
+  const { engine, embedder, store } = run.deps;
+  const { options, summary } = run;
+  const record: IngestFileRecord = {
+    path: file.relativePath,
+    sha256,
+    size: file.size,
+    status: 'in_progress',
+    lines_done: resumeAfter,
+    documents_indexed: 0,
+    bad_lines: 0,
+  };
+  await store.saveFile(record);
+  let batch: { doc: LegalDocument; raw: string; line: number }[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const outcome = await indexBatch(engine, embedder, batch);
+    const written = outcome.written;
+    summary.documents.indexed += outcome.written;
+    summary.documents.unchanged += outcome.unchanged;
+    summary.chunks += outcome.chunks;
+    record.lines_done = batch[batch.length - 1].line;
+    record.documents_indexed += written;
+    await store.saveFile(record);
+    progress.advance(batch.length, file.relativePath.split('/').pop());
+    publish('indexing');
+    state.sinceOptimize += written;
+    batch = [];
+    if (state.sinceOptimize >= OPTIMIZE_EVERY_DOCUMENTS) {
+      state.sinceOptimize = 0;
+      await engine.optimize();
+      await options.onIndexed?.();
+    }
+  };
+  for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
+    if (!entry.ok) {
+      record.bad_lines += 1;
+      if (entry.line > resumeAfter) {
+        run.badLine({ file: file.relativePath, line: entry.line, error: entry.error });
+        progress.advance(1);
+      }
       continue;
     }
-    changed.push({ document: doc, contentHash, chunks: chunkText(doc.text).map((content) => ({ content })) });
-  }
-  if (changed.length === 0) return 0;
-  if (embedder) {
-    const chunks = changed.flatMap((input) => input.chunks.map((chunk) => ({ chunk, text: passageForEmbedding(input.document.title, chunk.content) })));
-    for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-      const slice = chunks.slice(i, i + EMBED_BATCH);
-      const vectors = await embedder.embedPassages(slice.map((c) => c.text));
-      slice.forEach((c, j) => (c.chunk.vector = vectors[j]));
+    const doc = entry.value;
+    if (doc.court_tier === null && tierBySource.has(doc.source) && doc.namespace === 'case_law') {
+      doc.court_tier = tierBySource.get(doc.source)!;
+    }
+    const key = `${doc.source}|${doc.namespace}`;
+    if (!state.seenByKey.has(key)) state.seenByKey.set(key, new Set());
+    state.seenByKey.get(key)!.add(doc.id);
+    summary.documents.seen += 1;
+    if (entry.line <= resumeAfter) continue;
+    batch.push({ doc, raw: entry.raw, line: entry.line });
+    if (batch.length >= run.batchSize) {
+      await flush();
+      if (options.signal?.aborted) break;
     }
   }
-  await engine.upsertDocuments(changed);
-  summary.documents.indexed += changed.length;
-  summary.chunks += changed.reduce((n, c) => n + c.chunks.length, 0);
-  return changed.length;
+  if (options.signal?.aborted) return false;
+  await flush();
+  record.status = 'complete';
+  await store.saveFile(record);
+  summary.files.processed += 1;
+  return true;
 }
 
-/** The text a passage is embedded from: its document's title gives the context. */
-export function passageForEmbedding(title: string, content: string): string {
-  return content.startsWith(title) ? content : `${title}\n${content}`;
-}
-
-async function reembedIfModelChanged(
-  engine: SearchEngine,
-  embedder: Embedder,
-  logger: Logger,
-  report: (state: IngestState) => void,
-): Promise<number> {
-  const stored = await engine.vectorModel();
-  if (stored === embedder.id) return 0;
-  const { total } = await engine.countChunks();
-  if (total === 0) {
-    await engine.setVectorModel(embedder.id, embedder.dimension);
-    return 0;
-  }
-  logger.info(`ingest: the embedding model changed (${stored ?? 'none'} -> ${embedder.id}): re-embedding ${total.toLocaleString('en')} chunks`);
-  const progress = new Progress('re-embed', total, { log: (l) => logger.info(l) });
-  let count = 0;
-  async function* vectors(): AsyncGenerator<Map<string, Float32Array>> {
-    for await (const chunks of engine.scanChunks(EMBED_BATCH)) {
-      const embedded = await embedder.embedPassages(chunks.map((c) => passageForEmbedding(c.title, c.content)));
-      count += chunks.length;
-      progress.advance(chunks.length);
-      const s = progress.snapshot();
-      report({ phase: 're-embedding', documents_done: s.done, documents_total: total, files_done: 0, files_total: 0, documents_per_second: s.perSecond, eta_seconds: s.etaSeconds });
-      yield new Map(chunks.map((c, i) => [c.chunkId, embedded[i]]));
+/** Phase 5: documents that disappeared from a re-indexed file leave the index; returns how many. */
+async function removeVanishedDocuments(engine: SearchEngine, seenByKey: Map<string, Set<string>>): Promise<number> {
+  const gone: string[] = [];
+  for await (const rows of engine.scanMetadata()) {
+    for (const row of rows) {
+      const seen = seenByKey.get(`${row.source}|${row.namespace}`);
+      if (seen && !seen.has(row.id)) gone.push(row.id);
     }
   }
-  await engine.replaceVectors(embedder.id, vectors());
-  await engine.setVectorModel(embedder.id, embedder.dimension);
-  progress.finish();
-  return count;
+  if (gone.length > 0) await engine.deleteDocuments(gone);
+  return gone.length;
+}
+
+/**
+ * Phase 6: how often decisions and guidance documents cite each provision (read from the files,
+ * only when they changed since the counts were made; search reads them on the refresh). Only a
+ * refinement of the ranking: a failure is logged and the index stays as written.
+ */
+async function refreshCitationCounts(run: IngestRun, citationCountsFile: string, plan: FilePlan, publish: Publish): Promise<void> {
+  const { logger } = run.deps;
+  publish('citations');
+  try {
+    const counted = await updateCitationCounts(citationCountsFile, plan.files, plan.hashes, { logger, tty: run.options.tty, signal: run.options.signal });
+    if (counted) await run.options.onIndexed?.();
+  } catch (error) {
+    logger.warn(`ingest: counting the corpus's citations failed; search keeps the counts it had (${(error as Error).message})`);
+  }
 }
 
 async function hashFile(file: string): Promise<string> {

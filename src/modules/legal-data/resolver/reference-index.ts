@@ -5,7 +5,7 @@
  */
 import type { DocumentMetadata, Namespace } from '../../../domain/legal-document.js';
 import { documentPlace, type DocumentPlace } from '../../../engines/search-engine.js';
-import { ACT_ALIASES, type ActAlias } from './aliases.js';
+import { ACT_ALIASES, type ActAlias } from './act-aliases.data.js';
 import { abbreviationKey, codeKey, titleKey, unitKey } from './normalise.js';
 
 /** The fields of a document the resolver answers with and filters on. */

@@ -1,9 +1,19 @@
 /**
- * The maintained alias table: names under which practitioners cite acts that the corpus does
- * not list among an act's `short_names` or title. Each alias names its target by country and
- * either source id or exact title; targets absent from the corpus are ignored when the index is
- * built, so an alias never invents a document. Abbreviations and titles that the corpus itself
- * carries are NOT repeated here: the reference index reads them from the documents.
+ * DATA, not code: the maintained alias table of the resolver. Names under which practitioners
+ * cite acts that the corpus does not list among an act's `short_names` or title. Each alias names
+ * its target by country and either source id or exact title; targets absent from the corpus are
+ * ignored when the reference index is built (reference-index.ts), so an alias never invents a
+ * document. Abbreviations and titles that the corpus itself carries are NOT repeated here: the
+ * reference index reads them from the documents.
+ *
+ * Adding an alias: one line in its country's group, with the row helper of that source (`FR`,
+ * `EU`, `DE`) or a literal `{ alias, country, source, sourceId | title }`; a comment above a
+ * group says why its names are needed. act-aliases.data.test.ts checks the table's shape (one
+ * target per alias, no duplicates); the resolver tests and `npm run bench:resolve` check answers.
+ *
+ * Kept as a TypeScript file of data rather than JSON: the comments that explain a group stay
+ * next to it, a row is one short line, and the type checker rejects a misspelt field.
+ * Longer than 400 lines on purpose: it is a declarative table.
  */
 
 export interface ActAlias {

@@ -1,0 +1,79 @@
+/**
+ * Data access of `usage_event`, one row per counted billable call. Raw SQL throughout: the writes
+ * are one multi-row INSERT per batch (no entity tracking on the hot path), the reads are
+ * aggregates (`count(*) filter`, `group by` buckets and days) the entity API does not express.
+ * Counts come back as numbers here: PostgreSQL's bigint arrives as a string, PGlite's as a number.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import { sqlRows, sqlRun } from '../../util/raw-sql.js';
+
+/** One usage row as the recorder writes it. */
+export interface UsageEventRow {
+  user_id: string | null;
+  api_key_id: string | null;
+  client_ip: string | null;
+  /** The team workspace whose pool the request counted in. */
+  workspace_id?: string | null;
+  endpoint: string;
+  status: number;
+  created_at: Date;
+}
+
+/** Whose rows a count covers: a team's pool, an account, or an anonymous client IP. */
+export type UsageSubject = { workspaceId: string } | { userId: string } | { clientIp: string | null };
+
+type Count = string | number;
+
+/** Writes a batch of usage rows in one INSERT. */
+export async function insertUsageEvents(em: EntityManager, rows: readonly UsageEventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+  const params = rows.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at]);
+  await sqlRun(em, `insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at) values ${values}`, params);
+}
+
+function subjectFilter(subject: UsageSubject): { where: string; id: string | null } {
+  if ('workspaceId' in subject) return { where: 'workspace_id = ?', id: subject.workspaceId };
+  if ('userId' in subject) return { where: 'user_id = ?', id: subject.userId };
+  return { where: 'user_id is null and client_ip = ?', id: subject.clientIp };
+}
+
+/** The subject's calls after `after`, counted per bucket of `bucketMs` (bucket number = epoch ms / bucketMs). */
+export async function countUsageBuckets(em: EntityManager, subject: UsageSubject, after: Date, bucketMs: number): Promise<Map<number, number>> {
+  const { where, id } = subjectFilter(subject);
+  const rows = await sqlRows<{ bucket: Count; n: Count }>(
+    em,
+    `select floor(extract(epoch from created_at) * 1000 / ?) as bucket, count(*) as n
+       from usage_event where ${where} and created_at > ? group by 1`,
+    [bucketMs, id, after],
+  );
+  return new Map(rows.map((r) => [Number(r.bucket), Number(r.n)]));
+}
+
+/** An account's calls since `periodStart`, and of those the calls after `dayStart`. */
+export async function accountUsageTotals(em: EntityManager, userId: string, dayStart: Date, periodStart: Date): Promise<{ today: number; period: number }> {
+  const [totals] = await sqlRows<{ today: Count; period: Count }>(
+    em,
+    `select count(*) filter (where created_at > ?) as today, count(*) as period
+       from usage_event where user_id = ? and created_at >= ?`,
+    [dayStart, userId, periodStart],
+  );
+  return { today: Number(totals?.today ?? 0), period: Number(totals?.period ?? 0) };
+}
+
+/** The calls counted in a team workspace's pool since `periodStart`. */
+export async function workspaceUsageInPeriod(em: EntityManager, workspaceId: string, periodStart: Date): Promise<number> {
+  const [pooled] = await sqlRows<{ period: Count }>(em, 'select count(*) as period from usage_event where workspace_id = ? and created_at >= ?', [workspaceId, periodStart]);
+  return Number(pooled?.period ?? 0);
+}
+
+/** An account's calls since `periodStart` per UTC day (`YYYY-MM-DD`). */
+export async function dailyUsageOf(em: EntityManager, userId: string, periodStart: Date): Promise<Map<string, number>> {
+  const days = await sqlRows<{ day: string; count: Count }>(
+    em,
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count
+       from usage_event where user_id = ? and created_at >= ? group by 1`,
+    [userId, periodStart],
+  );
+  return new Map(days.map((d) => [d.day, Number(d.count)]));
+}

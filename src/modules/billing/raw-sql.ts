@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 
 /** Runs `sql` on `em` (in its transaction, if any) and returns its rows typed as `T`. */
-export async function selectRows<T extends object>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function runSql<T extends object>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
   return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
 }
 

@@ -286,14 +286,14 @@ async function measureCredits(store: 'memory' | 'redis'): Promise<Record<string,
     const draws: number[] = [];
     for (let i = 0; i < 5000; i++) {
       const t = performance.now();
-      await platform.billing.credits.draw(past.id, 1);
+      await platform.billing.credits.meter.draw(past.id, 1);
       draws.push(performance.now() - t);
     }
     draws.sort((x, y) => x - y);
-    const balance = await platform.billing.credits.balance(past.id);
+    const balance = await platform.billing.credits.meter.balance(past.id);
     // every measured call past the allowance must have drawn one request's price
     const drawnByCalls = 100 * 1_000_000 - balance - draws.length;
-    if (drawnByCalls < 550 * Math.round(platform.billing.extraRequestPriceUsd * 1_000_000)) throw new Error('the calls past the allowance did not all draw credits: the measurement is void');
+    if (drawnByCalls < 550 * Math.round(platform.billing.credits.extraRequestPriceUsd * 1_000_000)) throw new Error('the calls past the allowance did not all draw credits: the measurement is void');
     return { draw_p50: percentile(draws, 50), draw_p95: percentile(draws, 95), within_p50: percentile(a, 50), within_p95: percentile(a, 95), past_p50: percentile(b, 50), past_p95: percentile(b, 95), drawn_usd: 100 - balance / 1_000_000 };
   } finally {
     await platform.stop();

@@ -4,7 +4,7 @@ import type { Logger } from './logger.js';
 import type { LegalDataApi } from './modules/legal-data/legal-data.port.js';
 import { mountGraphql } from './graphql/gateway.js';
 import type { AccountsModule } from './modules/accounts/accounts.module.js';
-import type { BillingService } from './modules/billing/billing.service.js';
+import type { BillingModule } from './modules/billing/billing.module.js';
 import type { TeamsService } from './modules/teams/teams.service.js';
 import { teamsRouter } from './rest/teams.routes.js';
 import { accountsRouter } from './rest/accounts.routes.js';
@@ -39,7 +39,7 @@ export interface AppServices {
   /** The OAuth 2.1 authorization server (/oauth, its metadata, the consent page); optional for small test apps. */
   oauth?: OAuthModule;
   /** Plans, checkout, subscriptions, credits and Stripe's webhooks; optional for small test apps. */
-  billing?: BillingService;
+  billing?: BillingModule;
   /** Team workspaces: members, invites, join links, domains, seats; optional for small test apps. */
   teams?: TeamsService;
   /** Contributor credits (GET /v1/contributors); optional for small test apps. */

@@ -31,8 +31,7 @@ import { ingestInChild } from './modules/legal-data/ingest/ingest-in-child.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
-import { createBillingService } from './modules/billing/billing.module.js';
-import type { BillingService } from './modules/billing/billing.service.js';
+import { type BillingModule, createBillingModule } from './modules/billing/billing.module.js';
 import { createTeamsService } from './modules/teams/teams.module.js';
 import type { TeamsService } from './modules/teams/teams.service.js';
 import { createStripeClient } from './modules/billing/stripe-client.js';
@@ -54,7 +53,7 @@ export interface Platform {
   accounts: AccountsModule;
   /** The OAuth 2.1 authorization server for MCP clients. */
   oauth: OAuthModule;
-  billing: BillingService;
+  billing: BillingModule;
   teams: TeamsService;
   admin: AdminModule;
   app: BuiltApp;
@@ -110,11 +109,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     endpoints: () => [...app.rest.operations(), 'POST /graphql'],
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
-  const billing = createBillingService(config, orm, logger, { redis: accounts.redis });
-  const teams = createTeamsService({ orm, billing, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
+  const billing = createBillingModule(config, orm, logger, { redis: accounts.redis });
+  const teams = createTeamsService({ orm, billing: billing.subscriptions, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
   teams.startDomainRechecks();
   accounts.authenticator.useWorkspaces(teams);
-  accounts.usage.useCredits(billing.creditDrawer);
+  accounts.usage.useCredits(billing.credits.drawer);
   const { githubRepo, githubToken, githubApiBase } = config.contributors;
   const contributors = new ContributorsService({
     corpusFile: config.corpusDir ? path.join(config.corpusDir, 'contributions.jsonl.gz') : undefined,

@@ -351,7 +351,7 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       expect(statuses.filter((s) => s === 429)).toHaveLength(15);
       expect((await balance()).balance_usd).toBe(0);
       expect((await billable()).status).toBe(429);
-      await platform.billing.credits.flush();
+      await platform.billing.credits.meter.flush();
       const ledger = await sql(`select kind, sum(amount_micro_usd)::bigint as total from credit_ledger where user_id = ? group by kind order by kind`, [account.id]);
       expect(ledger.map((r) => [r.kind, Number(r.total)])).toEqual([
         ['consumption', -5_000_000],
@@ -371,11 +371,11 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       await sql('update billing_account set auto_topup_started_at = ? where user_id = ?', [new Date(), account.id]);
       const on = await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 2, amount_usd: 5 }, { cookie: account.cookie });
       expect(on.body).toEqual({ enabled: true, threshold_usd: 2, amount_usd: 5, last_failure: null });
-      await platform.billing.autoTopupSettled(account.id); // the balance (0) was already under the threshold
+      await platform.billing.autoTopup.settled(account.id); // the balance (0) was already under the threshold
       expect(stripeServer.requests.slice(before).filter((r) => r.path === '/v1/payment_intents')).toEqual([]);
       await sql('update billing_account set auto_topup_started_at = null where user_id = ?', [account.id]);
       expect((await billable()).status).toBe(429); // at zero: 429, and the auto top-up starts
-      await platform.billing.autoTopupSettled(account.id);
+      await platform.billing.autoTopup.settled(account.id);
       const charges = stripeServer.requests.slice(before).filter((r) => r.path === '/v1/payment_intents');
       expect(charges).toHaveLength(1);
       expect(charges[0]!.body).toMatchObject({ amount: '500', currency: 'usd', customer: customerId, payment_method: 'pm_test_good', off_session: 'true', confirm: 'true' });
@@ -388,7 +388,7 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
 
       stripeServer.savePaymentMethod(customerId, 'pm_test_declined', 'decline');
       for (let i = 0; i < 4; i++) expect((await billable()).status).toBe(404); // 5 → 1, under the threshold of 2
-      await platform.billing.autoTopupSettled(account.id);
+      await platform.billing.autoTopup.settled(account.id);
       const credits = await balance();
       expect(credits.balance_usd).toBe(1);
       expect(credits.auto_topup.enabled).toBe(false);
@@ -400,7 +400,7 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
       stripeServer.savePaymentMethod(customerId, 'pm_test_3ds', 'authentication_required');
       const again = await api('PUT', '/v1/billing/credit-topups/auto', { enabled: true, threshold_usd: 2, amount_usd: 5 }, { cookie: account.cookie });
       expect(again.body).toMatchObject({ enabled: true, last_failure: null });
-      await platform.billing.autoTopupSettled(account.id); // balance 1, under the threshold
+      await platform.billing.autoTopup.settled(account.id); // balance 1, under the threshold
       expect((await balance()).auto_topup_last_failure).toEqual({ reason: 'authentication_required', at: expect.any(String) });
       expect((await balance()).auto_topup.enabled).toBe(false);
     });

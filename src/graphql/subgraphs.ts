@@ -41,7 +41,7 @@ export interface BuiltSubgraph {
 export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
   { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
-  { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallable<BillingGraphqlApi>('billing'), options) },
+  { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallableBilling(), options) },
   { name: 'teams', build: (services, options) => buildTeamsSubgraph(services.teams ?? uncallable<TeamsGraphqlApi>('teams'), options) },
   { name: 'admin', build: (services, options) => buildAdminSubgraph(services.admin ?? uncallableAdmin(), options) },
 ];
@@ -66,9 +66,19 @@ export function schemaOnlyServices(): GraphqlServices {
       oauthGrants: uncallable<AccountsGraphqlApi['oauthGrants']>('oauthGrants'),
       usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
     },
-    billing: uncallable<BillingGraphqlApi>('billing'),
+    billing: uncallableBilling(),
     teams: uncallable<TeamsGraphqlApi>('teams'),
     admin: uncallableAdmin(),
+  };
+}
+
+function uncallableBilling(): BillingGraphqlApi {
+  return {
+    checkout: uncallable<BillingGraphqlApi['checkout']>('billing.checkout'),
+    promo: uncallable<BillingGraphqlApi['promo']>('billing.promo'),
+    credits: uncallable<BillingGraphqlApi['credits']>('billing.credits'),
+    autoTopup: uncallable<BillingGraphqlApi['autoTopup']>('billing.autoTopup'),
+    subscriptions: uncallable<BillingGraphqlApi['subscriptions']>('billing.subscriptions'),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The billing REST routes (/v1/billing/*): each handler builds the request context and calls one
- * BillingService method, and each route is described in /openapi.json where it is mounted. The
+ * method of the billing service that owns it, and each route is described in /openapi.json where it is mounted. The
  * webhook route alone reads the raw body (the signature covers the exact bytes Stripe sent).
  */
 import express, { type Request } from 'express';
@@ -23,7 +23,7 @@ import {
   promoQuerySchema,
   webhookReceivedSchema,
 } from '../modules/billing/billing.schema.js';
-import type { BillingService } from '../modules/billing/billing.service.js';
+import type { BillingModule } from '../modules/billing/billing.module.js';
 import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from '../http/request-context.js';
 import type { RestApi } from './rest-api.js';
@@ -40,11 +40,24 @@ function queryParams(req: Request): Record<string, unknown> {
 const OFF = 'Billing is not configured on this server';
 const UPSTREAM = 'Stripe failed or did not answer; nothing was changed';
 
-export function billingRouter(billing: BillingService, rest: RestApi): express.Router {
-  const router = express.Router();
-  const ctx = (req: Request) => contextOf(req);
-  const tags = ['billing'];
+const ctx = (req: Request) => contextOf(req);
+const tags = ['billing'];
 
+/** The billing routes, one group per service that owns them. */
+export function billingRouter(billing: BillingModule, rest: RestApi): express.Router {
+  const router = express.Router();
+  // in the order /openapi.json has always listed them
+  catalogueRoutes(router, rest, billing.checkout);
+  promoRoutes(router, rest, billing.promo);
+  checkoutRoutes(router, rest, billing.checkout);
+  creditRoutes(router, rest, billing.credits, billing.autoTopup);
+  subscriptionRoutes(router, rest, billing.subscriptions);
+  webhookRoutes(router, rest, billing.webhooks);
+  return router;
+}
+
+/** The plans and a Free account's audience choice. */
+function catalogueRoutes(router: express.Router, rest: RestApi, checkout: BillingModule['checkout']): void {
   rest.route(router, '/v1/billing/plans', {
     get: [
       {
@@ -57,7 +70,7 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
         responses: { 200: { description: 'Successful Response', schema: z.union([billingPlansSchema, audiencePlansSchema]) } },
       },
       async (req, res) => {
-        res.json(await withLoc('query', () => billing.plans(ctx(req), queryParams(req))));
+        res.json(await withLoc('query', () => checkout.plans(ctx(req), queryParams(req))));
       },
     ],
   });
@@ -75,20 +88,15 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => billing.setAudience(ctx(req), req.body)));
+        res.json(await withLoc('body', () => checkout.setAudience(ctx(req), req.body)));
       },
     ],
   });
 
-  rest.route(router, '/v1/billing/promo', {
-    get: [
-      { name: 'billing_promo', summary: 'Billing Promo', tags, access: 'account', query: promoQuerySchema, responses: { 200: promoAnswerSchema, 502: UPSTREAM, 503: OFF } },
-      async (req, res) => {
-        res.json(await withLoc('query', () => billing.promo(ctx(req), queryParams(req))));
-      },
-    ],
-  });
+}
 
+/** Checkout and its verification. */
+function checkoutRoutes(router: express.Router, rest: RestApi, checkout: BillingModule['checkout']): void {
   rest.route(router, '/v1/billing/checkout', {
     post: [
       {
@@ -102,7 +110,7 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => billing.checkout(ctx(req), req.body, { userAgent: req.header('user-agent') ?? null })));
+        res.json(await withLoc('body', () => checkout.checkout(ctx(req), req.body, { userAgent: req.header('user-agent') ?? null })));
       },
     ],
   });
@@ -119,11 +127,26 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => billing.verifyCheckout(ctx(req), req.body)));
+        res.json(await withLoc('body', () => checkout.verifyCheckout(ctx(req), req.body)));
       },
     ],
   });
+}
 
+/** Promotion codes. */
+function promoRoutes(router: express.Router, rest: RestApi, promo: BillingModule['promo']): void {
+  rest.route(router, '/v1/billing/promo', {
+    get: [
+      { name: 'billing_promo', summary: 'Billing Promo', tags, access: 'account', query: promoQuerySchema, responses: { 200: promoAnswerSchema, 502: UPSTREAM, 503: OFF } },
+      async (req, res) => {
+        res.json(await withLoc('query', () => promo.promo(ctx(req), queryParams(req))));
+      },
+    ],
+  });
+}
+
+/** Buying credits, and the auto top-up setting. */
+function creditRoutes(router: express.Router, rest: RestApi, credits: BillingModule['credits'], autoTopup: BillingModule['autoTopup']): void {
   rest.route(router, '/v1/billing/credit-topups/checkout', {
     post: [
       {
@@ -136,7 +159,7 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => billing.creditTopupCheckout(ctx(req), req.body)));
+        res.json(await withLoc('body', () => credits.topupCheckout(ctx(req), req.body)));
       },
     ],
   });
@@ -145,7 +168,7 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
     get: [
       { name: 'billing_auto_topup', summary: 'Billing Auto Topup', tags, access: 'account', responses: { 200: autoTopupSettingSchema } },
       async (req, res) => {
-        res.json(await billing.autoTopup(ctx(req)));
+        res.json(await autoTopup.get(ctx(req)));
       },
     ],
     put: [
@@ -159,16 +182,19 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => billing.setAutoTopup(ctx(req), req.body)));
+        res.json(await withLoc('body', () => autoTopup.set(ctx(req), req.body)));
       },
     ],
   });
+}
 
+/** The customer portal and the billing status. */
+function subscriptionRoutes(router: express.Router, rest: RestApi, subscriptions: BillingModule['subscriptions']): void {
   const portal = (name: string) =>
     [
       { name, summary: 'Billing Portal', tags, access: 'account', responses: { 200: portalSessionSchema, 409: 'No Stripe customer yet', 502: UPSTREAM, 503: OFF } },
       async (req: Request, res: express.Response) => {
-        res.json(await billing.portal(ctx(req)));
+        res.json(await subscriptions.portal(ctx(req)));
       },
     ] as const;
   rest.route(router, '/v1/billing/portal', { get: [...portal('billing_portal')], post: [...portal('billing_portal')] });
@@ -177,11 +203,14 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
     get: [
       { name: 'billing_status', summary: 'Billing Status', tags, access: 'account', responses: { 200: billingStatusSchema } },
       async (req, res) => {
-        res.json(await billing.status(ctx(req)));
+        res.json(await subscriptions.status(ctx(req)));
       },
     ],
   });
+}
 
+/** Stripe's webhooks. */
+function webhookRoutes(router: express.Router, rest: RestApi, webhooks: BillingModule['webhooks']): void {
   // The signature covers the exact bytes: read the body raw, whatever its Content-Type.
   rest.route(router, '/v1/billing/webhooks', {
     post: [
@@ -196,10 +225,8 @@ export function billingRouter(billing: BillingService, rest: RestApi): express.R
       express.raw({ type: () => true, limit: '1mb' }),
       async (req, res) => {
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        res.json(await billing.handleWebhook(raw, req.header('stripe-signature')));
+        res.json(await webhooks.handleWebhook(raw, req.header('stripe-signature')));
       },
     ],
   });
-
-  return router;
 }

@@ -1,5 +1,5 @@
 /**
- * Resolvers of the billing subgraph: thin, GraphQL context -> one BillingService call (the same
+ * Resolvers of the billing subgraph: thin, GraphQL context -> one billing service call (the same
  * functions as REST). Mutations carry @rateLimit per caller; the services keep every rule.
  */
 import 'reflect-metadata';
@@ -7,7 +7,7 @@ import { Arg, Args, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolve
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
 import { validatedAs } from '../../src/graphql/errors.js';
-import type { BillingService } from '../../src/modules/billing/billing.service.js';
+import type { BillingModule } from '../../src/modules/billing/billing.module.js';
 import {
   AudienceType,
   AutoTopupInput,
@@ -26,7 +26,13 @@ import {
 } from './types.js';
 
 /** What the billing subgraph asks of the services. */
-export type BillingGraphqlApi = Pick<BillingService, 'plans' | 'checkoutDocuments' | 'promo' | 'status' | 'checkout' | 'verifyCheckout' | 'creditTopupCheckout' | 'autoTopup' | 'setAutoTopup' | 'portal' | 'setAudience'>;
+export interface BillingGraphqlApi {
+  checkout: Pick<BillingModule['checkout'], 'plans' | 'checkoutDocuments' | 'setAudience' | 'checkout' | 'verifyCheckout'>;
+  promo: Pick<BillingModule['promo'], 'promo'>;
+  credits: Pick<BillingModule['credits'], 'topupCheckout'>;
+  autoTopup: Pick<BillingModule['autoTopup'], 'get' | 'set'>;
+  subscriptions: Pick<BillingModule['subscriptions'], 'status' | 'portal'>;
+}
 
 /** Mutations that call Stripe or write: a few per minute per caller is all a dashboard needs. */
 export const MUTATION_RATE_LIMIT = { limit: 10, duration: 60 };
@@ -44,7 +50,7 @@ export class BillingResolver {
   @Query(() => PlansType, { description: 'GET /v1/billing/plans: the legacy catalogue, or an audience catalogue.' })
   plans(@Args(() => PlansArgs) { audience }: PlansArgs, @Ctx() context: GraphqlContext) {
     // a bad audience is reported at ["audience"], the argument's own name
-    return this.api.plans(requestContextOf(context), audience === null || audience === undefined ? {} : { audience });
+    return this.api.checkout.plans(requestContextOf(context), audience === null || audience === undefined ? {} : { audience });
   }
 
   @Query(() => [CheckoutDocumentType], {
@@ -52,59 +58,59 @@ export class BillingResolver {
   })
   checkoutDocuments(@Arg('plan', () => String) plan: string, @Ctx() context: GraphqlContext) {
     // a bad plan is reported at ["plan"], the argument's own name
-    return this.api.checkoutDocuments(requestContextOf(context), { plan });
+    return this.api.checkout.checkoutDocuments(requestContextOf(context), { plan });
   }
 
   @Query(() => PromoType, { description: 'GET /v1/billing/promo.' })
   promo(@Args(() => PromoArgs) { code }: PromoArgs, @Ctx() context: GraphqlContext) {
-    return this.api.promo(requestContextOf(context), { code });
+    return this.api.promo.promo(requestContextOf(context), { code });
   }
 
   @Query(() => BillingStatusType, { description: 'GET /v1/billing/status.' })
   billingStatus(@Ctx() context: GraphqlContext) {
-    return this.api.status(requestContextOf(context));
+    return this.api.subscriptions.status(requestContextOf(context));
   }
 
   @Query(() => AutoTopupType, { description: 'GET /v1/billing/credit-topups/auto.' })
   autoTopup(@Ctx() context: GraphqlContext) {
-    return this.api.autoTopup(requestContextOf(context));
+    return this.api.autoTopup.get(requestContextOf(context));
   }
 
   @Mutation(() => CheckoutUrlType, { description: 'POST /v1/billing/checkout: records the legal assent, then a Stripe Checkout Session.' })
   @Directive(RATE_LIMITED)
   checkout(@Arg('input', () => CheckoutInput) input: CheckoutInput, @Ctx() context: GraphqlContext) {
     const userAgent = context.incomingHeaders?.['user-agent'] ?? null;
-    return validatedAs('input', this.api.checkout(requestContextOf(context), withoutNulls(input), { userAgent }));
+    return validatedAs('input', this.api.checkout.checkout(requestContextOf(context), withoutNulls(input), { userAgent }));
   }
 
   @Mutation(() => CheckoutVerificationType, { description: 'POST /v1/billing/checkout/verify.' })
   @Directive(RATE_LIMITED)
   verifyCheckout(@Arg('session_id', () => String) session_id: string, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.verifyCheckout(requestContextOf(context), { session_id }));
+    return validatedAs('input', this.api.checkout.verifyCheckout(requestContextOf(context), { session_id }));
   }
 
   @Mutation(() => CheckoutUrlType, { description: 'POST /v1/billing/credit-topups/checkout.' })
   @Directive(RATE_LIMITED)
   creditTopupCheckout(@Arg('amount_usd', () => Int) amount_usd: number, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.creditTopupCheckout(requestContextOf(context), { amount_usd }));
+    return validatedAs('input', this.api.credits.topupCheckout(requestContextOf(context), { amount_usd }));
   }
 
   @Mutation(() => AutoTopupType, { description: 'PUT /v1/billing/credit-topups/auto.' })
   @Directive(RATE_LIMITED)
   setAutoTopup(@Arg('input', () => AutoTopupInput) input: AutoTopupInput, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.setAutoTopup(requestContextOf(context), withoutNulls(input)));
+    return validatedAs('input', this.api.autoTopup.set(requestContextOf(context), withoutNulls(input)));
   }
 
   @Mutation(() => PortalSessionType, { description: 'POST /v1/billing/portal.' })
   @Directive(RATE_LIMITED)
   portalSession(@Ctx() context: GraphqlContext) {
-    return this.api.portal(requestContextOf(context));
+    return this.api.subscriptions.portal(requestContextOf(context));
   }
 
   @Mutation(() => AudienceType, { description: 'POST /v1/billing/audience.' })
   @Directive(RATE_LIMITED)
   setAudience(@Arg('audience', () => String) audience: string, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.setAudience(requestContextOf(context), { audience }));
+    return validatedAs('input', this.api.checkout.setAudience(requestContextOf(context), { audience }));
   }
 }
 
@@ -117,6 +123,6 @@ export class UserBillingResolver {
   billing(@Root() user: UserType, @Ctx() context: GraphqlContext) {
     const ctx = requestContextOf(context);
     if (!isAccount(ctx.caller) || ctx.caller.userId !== user.id) return null;
-    return this.api.status(ctx);
+    return this.api.subscriptions.status(ctx);
   }
 }

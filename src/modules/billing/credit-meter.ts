@@ -10,10 +10,10 @@
  * balance once its transaction committed (`adjust`), never by re-reading the ledger, which would
  * miss other processes' draws not yet flushed.
  */
-import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../../logger.js';
 import { type CreditBalances, MemoryCreditBalances } from './credit-balances.js';
+import { appendConsumption, sumLedger } from './credit-ledger.queries.js';
 
 export const MICRO_USD = 1_000_000;
 
@@ -75,13 +75,10 @@ export class CreditMeter {
     if (!loading) {
       loading = (async () => {
         await this.flush();
-        const [row] = (await this.orm.em
-          .fork()
-          .getConnection()
-          .execute('select coalesce(sum(amount_micro_usd), 0) as balance from credit_ledger where user_id = ?', [userId])) as { balance: string | number }[];
+        const ledger = await sumLedger(this.orm.em.fork(), userId);
         // draws made while loading are in `pending` and not yet in the sum; a balance another
         // process loaded first stands (it has seen every draw since)
-        await this.balances.setIfAbsent(userId, Math.max(0, Number(row?.balance ?? 0) - (this.pending.get(userId) ?? 0)));
+        await this.balances.setIfAbsent(userId, Math.max(0, ledger - (this.pending.get(userId) ?? 0)));
       })().finally(() => this.loading.delete(userId));
       this.loading.set(userId, loading);
     }
@@ -96,17 +93,8 @@ export class CreditMeter {
     this.pending = new Map();
     this.writing = this.writing.then(async () => {
       if (batch.length === 0) return;
-      const now = new Date();
-      const values = batch.map(() => `(?, ?, 'consumption', ?, null, null, ?)`).join(', ');
       try {
-        await this.orm.em
-          .fork()
-          .getConnection()
-          .execute(
-            `insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values ${values}`,
-            batch.flatMap(([userId, amount]) => [randomUUID(), userId, -amount, now]),
-            'run',
-          );
+        await appendConsumption(this.orm.em.fork(), batch, new Date());
       } catch (error) {
         // keep the consumption for the next flush rather than lose it
         for (const [userId, amount] of batch) this.pending.set(userId, (this.pending.get(userId) ?? 0) + amount);

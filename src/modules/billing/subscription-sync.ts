@@ -7,12 +7,13 @@
  * event), so an event delivered late re-applies the current state instead of an older one.
  */
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
 import type Stripe from 'stripe';
 import { PLANS } from '../usage/plans.js';
+import { findAccountOfCustomer } from './billing-account.queries.js';
+import { findLatestSubscription, saveSubscription } from './billing-subscription.queries.js';
 import type { Catalogue } from './catalogue.js';
-
-/** Runs SQL in the transaction. */
-export type Sql = (sql: string, params?: unknown[]) => Promise<Record<string, any>[]>;
+import { accountExists, createTeamWorkspace, findAccountEmail, findOwnedWorkspace, makeWorkspaceOwner, setEffectivePlan, setTeamSeats } from './subscriber.queries.js';
 
 /** Statuses that keep the subscription's plan in force (past_due: Stripe is still retrying the payment). */
 export const ENTITLED_STATUSES = ['active', 'trialing', 'past_due'] as const;
@@ -53,78 +54,72 @@ export interface AppliedSubscription {
 }
 
 /**
- * Stores `sub` for its account and recomputes the account's effective plan. Returns null (and
- * writes nothing) for a subscription of no known account or a price the catalogue does not sell.
+ * Stores `sub` for its account and recomputes the account's effective plan, on `tx` (the caller's
+ * transaction). Returns null (and writes nothing) for a subscription of no known account or a
+ * price the catalogue does not sell.
  */
-export async function applySubscription(sql: Sql, catalogue: Catalogue, sub: SubscriptionFacts): Promise<AppliedSubscription | null> {
-  const userId = await accountOf(sql, sub);
+export async function applySubscription(tx: EntityManager, catalogue: Catalogue, sub: SubscriptionFacts): Promise<AppliedSubscription | null> {
+  const userId = await accountOf(tx, sub);
   const sold = sub.priceId ? catalogue.planOfPrice(sub.priceId) : null;
   if (!userId || !sold) return null;
-  let workspaceId: string | null = null;
-  if (PLANS[sold.plan].perSeat) {
-    // the buyer's workspace becomes a team workspace whose seats follow the subscription
-    const [existing] = await sql('select id from workspace where owner_user_id = ?', [userId]);
-    if (existing) {
-      workspaceId = existing.id as string;
-      await sql('update workspace set seat_limit = ?, kind = ? where id = ?', [sub.quantity, 'team', workspaceId]);
-    } else {
-      workspaceId = randomUUID();
-      const [user] = await sql('select email from app_user where id = ?', [userId]);
-      const name = sub.metadata.workspace_name || `${user?.email ?? 'Team'} workspace`;
-      await sql('insert into workspace (id, owner_user_id, name, kind, seat_limit, created_at) values (?, ?, ?, ?, ?, ?)', [workspaceId, userId, name, 'team', sub.quantity, new Date()]);
-    }
-    // the subscriber owns it (teams: one workspace per account at a time, so this moves them)
-    await sql(
-      `insert into workspace_member (user_id, workspace_id, role, joined_at) values (?, ?, 'owner', ?)
-       on conflict (user_id) do update set workspace_id = excluded.workspace_id, role = 'owner', joined_at = excluded.joined_at where workspace_member.workspace_id <> excluded.workspace_id or workspace_member.role <> 'owner'`,
-      [userId, workspaceId, new Date()],
-    );
-  }
-  await sql(
-    `insert into billing_subscription (id, user_id, stripe_customer_id, plan, interval, status, quantity, current_period_start, current_period_end, cancel_at_period_end, workspace_id, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (id) do update set plan = excluded.plan, interval = excluded.interval, status = excluded.status, quantity = excluded.quantity,
-       current_period_start = excluded.current_period_start, current_period_end = excluded.current_period_end,
-       cancel_at_period_end = excluded.cancel_at_period_end, workspace_id = coalesce(excluded.workspace_id, billing_subscription.workspace_id), updated_at = excluded.updated_at`,
-    [sub.id, userId, sub.customer, sold.plan, sold.interval, sub.status, sub.quantity, new Date(sub.periodStart * 1000), new Date(sub.periodEnd * 1000), sub.cancelAtPeriodEnd, workspaceId, new Date()],
-  );
-  await syncEffectivePlan(sql, userId);
+  const workspaceId = PLANS[sold.plan].perSeat ? await teamWorkspaceOf(tx, userId, sub) : null;
+  await saveSubscription(tx, {
+    id: sub.id,
+    userId,
+    customerId: sub.customer,
+    plan: sold.plan,
+    interval: sold.interval,
+    status: sub.status,
+    quantity: sub.quantity,
+    periodStart: new Date(sub.periodStart * 1000),
+    periodEnd: new Date(sub.periodEnd * 1000),
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    workspaceId,
+  });
+  await syncEffectivePlan(tx, userId);
   return { userId, plan: sold.plan, workspaceId };
 }
 
+/** The buyer's workspace made a team workspace whose seats follow the subscription (created when missing), owned by the buyer. */
+async function teamWorkspaceOf(tx: EntityManager, userId: string, sub: SubscriptionFacts): Promise<string> {
+  const existing = await findOwnedWorkspace(tx, userId);
+  let workspaceId: string;
+  if (existing) {
+    workspaceId = existing.id;
+    await setTeamSeats(tx, workspaceId, sub.quantity);
+  } else {
+    workspaceId = randomUUID();
+    const email = await findAccountEmail(tx, userId);
+    const name = sub.metadata.workspace_name || `${email ?? 'Team'} workspace`;
+    await createTeamWorkspace(tx, { id: workspaceId, ownerUserId: userId, name, seats: sub.quantity });
+  }
+  // the subscriber owns it (teams: one workspace per account at a time, so this moves them)
+  await makeWorkspaceOwner(tx, userId, workspaceId);
+  return workspaceId;
+}
+
 /** The account a subscription belongs to: its metadata (set at checkout), else the customer's account. */
-async function accountOf(sql: Sql, sub: SubscriptionFacts): Promise<string | null> {
+async function accountOf(tx: EntityManager, sub: SubscriptionFacts): Promise<string | null> {
   const candidates: string[] = [];
   if (sub.metadata.account_id) candidates.push(sub.metadata.account_id);
-  const [byCustomer] = await sql('select user_id from billing_account where stripe_customer_id = ?', [sub.customer]);
-  if (byCustomer) candidates.push(byCustomer.user_id as string);
+  const byCustomer = await findAccountOfCustomer(tx, sub.customer);
+  if (byCustomer) candidates.push(byCustomer);
   for (const id of candidates) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) continue;
-    const [user] = await sql('select id from app_user where id = ?', [id]);
-    if (user) return id;
+    if (await accountExists(tx, id)) return id;
   }
   return null;
 }
 
 /**
  * The effective plan: the entitled subscription's (latest updated, if several), else Free; its
- * billing window goes with it. (An administrator override, when the admin issue adds it, wins.)
+ * billing window goes with it. (An administrator override, stored apart, wins where it is read.)
  */
-export async function syncEffectivePlan(sql: Sql, userId: string): Promise<void> {
-  const [entitled] = await sql(
-    `select plan, current_period_start, current_period_end from billing_subscription
-      where user_id = ? and status in (${ENTITLED_STATUSES.map(() => '?').join(', ')})
-      order by updated_at desc limit 1`,
-    [userId, ...ENTITLED_STATUSES],
-  );
+export async function syncEffectivePlan(tx: EntityManager, userId: string): Promise<void> {
+  const entitled = await findLatestSubscription(tx, userId, { statuses: ENTITLED_STATUSES });
   if (entitled) {
-    await sql('update app_user set plan = ?, billing_period_start = ?, billing_period_end = ? where id = ?', [
-      entitled.plan,
-      new Date(entitled.current_period_start),
-      new Date(entitled.current_period_end),
-      userId,
-    ]);
+    await setEffectivePlan(tx, userId, entitled.plan, { start: new Date(entitled.current_period_start), end: new Date(entitled.current_period_end) });
   } else {
-    await sql('update app_user set plan = ?, billing_period_start = null, billing_period_end = null where id = ?', ['free', userId]);
+    await setEffectivePlan(tx, userId, 'free', null);
   }
 }

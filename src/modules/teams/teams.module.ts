@@ -3,14 +3,14 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { DnsSettings, TeamDomainSettings } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { AccountsModule } from '../accounts/accounts.module.js';
-import type { BillingService } from '../billing/billing.service.js';
+import type { SubscriptionService } from '../billing/subscription.service.js';
 import { createTxtLookup } from './dns-txt-lookup.js';
 import { DomainVerifier } from './domain-verifier.js';
 import { TeamsService } from './teams.service.js';
 
 export function createTeamsService(deps: {
   orm: MikroORM;
-  billing: BillingService;
+  billing: SubscriptionService;
   accounts: AccountsModule;
   baseUrl: string;
   logger: Logger;

@@ -1,0 +1,108 @@
+/**
+ * The account's subscription as it stands: the billing status the dashboard shows, the Stripe
+ * customer portal where the subscription is changed, and teams' seat change. Stripe's webhooks
+ * (webhook.service.ts) keep the stored copy current.
+ */
+import { type RequestContext, requireAccount } from '../../context.js';
+import { DomainError } from '../../errors.js';
+import { findBillingAccount, findStripeCustomerId } from './billing-account.queries.js';
+import { type BillingDeps, requireStripe } from './billing-deps.js';
+import { findLatestSubscription } from './billing-subscription.queries.js';
+import { type CreditMeter, MICRO_USD as MICRO } from './credit-meter.js';
+import { findOwnedWorkspace, findPlanOverride } from './subscriber.queries.js';
+import { callStripe } from './stripe-errors.js';
+import { ENTITLED_STATUSES } from './subscription-sync.js';
+
+export interface BillingStatus {
+  billing_enabled: boolean;
+  plan: string;
+  audience: string | null;
+  subscription: {
+    id: string;
+    plan: string;
+    status: string;
+    interval: string;
+    quantity: number;
+    current_period_start: string;
+    current_period_end: string;
+    cancel_at_period_end: boolean;
+  } | null;
+  credits: {
+    balance_usd: number;
+    auto_topup: { enabled: boolean; threshold_usd: number; amount_usd: number };
+    auto_topup_last_failure: { reason: string; at: string } | null;
+  };
+  workspace: { id: string; name: string; seat_limit: number } | null;
+  /** An administrator's plan override: it wins over the subscription while it exists. */
+  admin_override: { plan: string; reason: string | null; set_at: string } | null;
+}
+
+export class SubscriptionService {
+  constructor(private readonly deps: BillingDeps & { meter: CreditMeter }) {}
+
+  /** GET /v1/billing/status: plan, audience, subscription, credits, workspace; answers with billing off too. */
+  async status(ctx: RequestContext): Promise<BillingStatus> {
+    const caller = requireAccount(ctx);
+    const em = () => this.deps.orm.em.fork();
+    const [account, sub, workspace, balance, override] = await Promise.all([
+      findBillingAccount(em(), caller.userId),
+      findLatestSubscription(em(), caller.userId),
+      findOwnedWorkspace(em(), caller.userId),
+      this.deps.meter.balance(caller.userId),
+      findPlanOverride(em(), caller.userId),
+    ]);
+    return {
+      billing_enabled: this.deps.stripe !== null,
+      plan: caller.plan,
+      audience: account?.audience ?? null,
+      subscription: sub
+        ? {
+            id: sub.id,
+            plan: sub.plan,
+            status: sub.status,
+            interval: sub.interval,
+            quantity: sub.quantity,
+            current_period_start: new Date(sub.current_period_start).toISOString(),
+            current_period_end: new Date(sub.current_period_end).toISOString(),
+            cancel_at_period_end: Boolean(sub.cancel_at_period_end),
+          }
+        : null,
+      credits: {
+        balance_usd: Math.max(0, balance) / MICRO,
+        auto_topup: {
+          enabled: Boolean(account?.auto_topup_enabled),
+          threshold_usd: account?.auto_topup_threshold_usd ?? 10,
+          amount_usd: account?.auto_topup_amount_usd ?? 10,
+        },
+        auto_topup_last_failure: account?.auto_topup_failure ? { reason: account.auto_topup_failure, at: new Date(account.auto_topup_failed_at!).toISOString() } : null,
+      },
+      workspace: workspace ? { id: workspace.id, name: workspace.name, seat_limit: workspace.seat_limit } : null,
+      admin_override: override ? { plan: override.plan, reason: override.reason, set_at: override.set_at.toISOString() } : null,
+    };
+  }
+
+  /** GET/POST /v1/billing/portal: a customer-portal session returning to the dashboard's billing page; 409 without a Stripe customer. */
+  async portal(ctx: RequestContext): Promise<{ url: string }> {
+    const caller = requireAccount(ctx);
+    const stripe = requireStripe(this.deps);
+    const customer = await findStripeCustomerId(this.deps.orm.em.fork(), caller.userId);
+    if (!customer) throw new DomainError('conflict', 'This account has no billing customer yet; start with a checkout');
+    const session = await callStripe('creating the portal session', () => stripe.billingPortal.sessions.create({ customer, return_url: `${this.deps.baseUrl}/dashboard/billing` }));
+    return { url: session.url };
+  }
+
+  /**
+   * Teams' seat change: the quantity of the account's entitled per-seat subscription, changed at
+   * Stripe (prorated as Stripe does by default). Nothing is written here: seat_limit follows when
+   * Stripe reports the update (customer.subscription.updated). 409 without such a subscription.
+   */
+  async changeSeatQuantity(userId: string, quantity: number): Promise<void> {
+    const sub = await findLatestSubscription(this.deps.orm.em.fork(), userId, { statuses: ENTITLED_STATUSES, withWorkspace: true });
+    if (!sub) throw new DomainError('conflict', 'No per-seat subscription to change: subscribe first');
+    const stripe = requireStripe(this.deps);
+    const current = await callStripe('reading the subscription', () => stripe.subscriptions.retrieve(sub.id));
+    const item = current.items.data[0];
+    if (!item) throw new DomainError('conflict', 'The subscription has no item to change');
+    await callStripe('changing the seat quantity', () => stripe.subscriptions.update(sub.id, { items: [{ id: item.id, quantity }] }));
+  }
+}

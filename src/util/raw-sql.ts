@@ -20,3 +20,8 @@ export async function sqlRun(em: EntityManager, sql: string, params: readonly un
 export function placeholders(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');
 }
+
+/** A timestamp read by raw SQL as a Date, whichever form the driver gave it (a Date, or text). */
+export function toDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}

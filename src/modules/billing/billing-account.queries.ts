@@ -6,7 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { type BillingAccount, BillingAccountEntity } from './billing.entities.js';
-import { runSql } from './raw-sql.js';
+import { sqlRows } from '../../util/raw-sql.js';
 
 /** The account's billing row, or null when it never touched billing. */
 export function findBillingAccount(em: EntityManager, userId: string): Promise<BillingAccount | null> {
@@ -28,7 +28,7 @@ export async function findAccountOfCustomer(em: EntityManager, customerId: strin
 /** Stores a Free account's audience choice, creating the row when needed. */
 export async function saveAudience(em: EntityManager, userId: string, audience: string): Promise<void> {
   // SQL: an upsert that touches only the audience (the ORM's upsert would write every column)
-  await runSql(
+  await sqlRows(
     em,
     `insert into billing_account (user_id, audience, created_at, updated_at) values (?, ?, ?, ?)
      on conflict (user_id) do update set audience = excluded.audience, updated_at = excluded.updated_at`,
@@ -39,7 +39,7 @@ export async function saveAudience(em: EntityManager, userId: string, audience: 
 /** Records the account's Stripe customer unless it already has one (the first one stays). */
 export async function saveStripeCustomerIdOnce(em: EntityManager, userId: string, customerId: string): Promise<void> {
   // SQL: an upsert that keeps an existing customer id (coalesce), which the ORM's upsert cannot say
-  await runSql(
+  await sqlRows(
     em,
     `insert into billing_account (user_id, stripe_customer_id, created_at, updated_at) values (?, ?, ?, ?)
      on conflict (user_id) do update set stripe_customer_id = coalesce(billing_account.stripe_customer_id, excluded.stripe_customer_id), updated_at = excluded.updated_at`,
@@ -56,7 +56,7 @@ export interface AutoTopupSettingRow {
 /** Saves the auto top-up setting of an existing row; enabling it clears the last failure. */
 export async function saveAutoTopupSetting(em: EntityManager, userId: string, setting: AutoTopupSettingRow): Promise<void> {
   // SQL: the failure columns are cleared only when enabling (a conditional update in one statement)
-  await runSql(
+  await sqlRows(
     em,
     `update billing_account set auto_topup_enabled = ?, auto_topup_threshold_usd = ?, auto_topup_amount_usd = ?,
        auto_topup_failure = case when ? then null else auto_topup_failure end,
@@ -72,7 +72,7 @@ export async function saveAutoTopupSetting(em: EntityManager, userId: string, se
  */
 export async function claimAutoTopup(em: EntityManager, userId: string, claimedAt: Date, staleBefore: Date): Promise<boolean> {
   // SQL: a compare-and-set in one statement, so two processes cannot both claim
-  const claimed = await runSql<{ user_id: string }>(
+  const claimed = await sqlRows<{ user_id: string }>(
     em,
     `update billing_account set auto_topup_started_at = ? where user_id = ? and auto_topup_enabled
        and (auto_topup_started_at is null or auto_topup_started_at < ?) returning user_id`,

@@ -4,7 +4,7 @@
  */
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { type Subscription, SubscriptionEntity } from './billing.entities.js';
-import { runSql } from './raw-sql.js';
+import { sqlRows } from '../../util/raw-sql.js';
 
 export interface SubscriptionFilter {
   /** Only subscriptions in one of these statuses. */
@@ -46,7 +46,7 @@ export interface SubscriptionRecord {
 /** Stores the subscription, replacing the previous copy (its account and customer never change). */
 export async function saveSubscription(em: EntityManager, sub: SubscriptionRecord): Promise<void> {
   // SQL: an upsert that keeps the recorded workspace when the new copy has none (coalesce)
-  await runSql(
+  await sqlRows(
     em,
     `insert into billing_subscription (id, user_id, stripe_customer_id, plan, interval, status, quantity, current_period_start, current_period_end, cancel_at_period_end, workspace_id, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

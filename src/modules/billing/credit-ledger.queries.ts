@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { CreditEntryEntity } from './billing.entities.js';
-import { runSql } from './raw-sql.js';
+import { sqlRows } from '../../util/raw-sql.js';
 
 export type LedgerKind = 'grant' | 'consumption' | 'refund' | 'refund_shortfall';
 
@@ -22,20 +22,20 @@ export interface LedgerEntry {
 /** The account's ledger balance in micro-dollars (may be negative: consumption flushed past a refund). */
 export async function sumLedger(em: EntityManager, userId: string): Promise<number> {
   // SQL: an aggregate; bigint sums come back as text, hence Number()
-  const [row] = await runSql<{ balance: string | number }>(em, 'select coalesce(sum(amount_micro_usd), 0) as balance from credit_ledger where user_id = ?', [userId]);
+  const [row] = await sqlRows<{ balance: string | number }>(em, 'select coalesce(sum(amount_micro_usd), 0) as balance from credit_ledger where user_id = ?', [userId]);
   return Number(row?.balance ?? 0);
 }
 
 /** Holds the account's ledger until the transaction ends, so a concurrent refund reads the balance after this one. */
 export async function lockAccountLedger(em: EntityManager, userId: string): Promise<void> {
   // SQL: a transaction-scoped advisory lock has no ORM form
-  await runSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`credit_ledger:${userId}`]);
+  await sqlRows(em, 'select pg_advisory_xact_lock(hashtext(?))', [`credit_ledger:${userId}`]);
 }
 
 /** Appends an entry whose reference is new; false (nothing written) when that reference is already in the ledger. */
 export async function appendEntryOnce(em: EntityManager, entry: LedgerEntry & { reference: string }): Promise<boolean> {
   // SQL: insert-or-nothing on the unique reference, in one statement (two deliveries may race)
-  const inserted = await runSql<{ id: string }>(
+  const inserted = await sqlRows<{ id: string }>(
     em,
     `insert into credit_ledger (id, user_id, kind, amount_micro_usd, reference, note, created_at) values (?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
     [randomUUID(), entry.userId, entry.kind, entry.amountMicroUsd, entry.reference, entry.note, new Date()],

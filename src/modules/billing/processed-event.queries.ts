@@ -1,7 +1,7 @@
 /** Statements on `billing_processed_event`: the Stripe event ids already applied (each takes effect once). */
 import type { EntityManager } from '@mikro-orm/core';
 import { ProcessedEventEntity } from './billing.entities.js';
-import { runSql } from './raw-sql.js';
+import { sqlRows } from '../../util/raw-sql.js';
 
 /** True when the event was applied already. */
 export async function isEventProcessed(em: EntityManager, eventId: string): Promise<boolean> {
@@ -11,7 +11,7 @@ export async function isEventProcessed(em: EntityManager, eventId: string): Prom
 /** Marks the event applied; false when another delivery of it got there first (nothing written). */
 export async function markEventProcessed(em: EntityManager, eventId: string, type: string): Promise<boolean> {
   // SQL: insert-or-nothing with the answer in one statement: the idempotency of webhooks rests on it
-  const inserted = await runSql<{ id: string }>(em, 'insert into billing_processed_event (id, type, processed_at) values (?, ?, ?) on conflict (id) do nothing returning id', [
+  const inserted = await sqlRows<{ id: string }>(em, 'insert into billing_processed_event (id, type, processed_at) values (?, ?, ?) on conflict (id) do nothing returning id', [
     eventId,
     type,
     new Date(),

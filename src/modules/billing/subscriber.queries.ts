@@ -6,23 +6,23 @@
  * teams already depends on billing (seat changes), and these run inside billing's transactions.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import { runSql, toDate } from './raw-sql.js';
+import { sqlRows, toDate } from '../../util/raw-sql.js';
 
 /** True when the account exists. */
 export async function accountExists(em: EntityManager, userId: string): Promise<boolean> {
-  const rows = await runSql<{ id: string }>(em, 'select id from app_user where id = ?', [userId]);
+  const rows = await sqlRows<{ id: string }>(em, 'select id from app_user where id = ?', [userId]);
   return rows.length > 0;
 }
 
 /** The account's e-mail address, or null. */
 export async function findAccountEmail(em: EntityManager, userId: string): Promise<string | null> {
-  const [row] = await runSql<{ email: string }>(em, 'select email from app_user where id = ?', [userId]);
+  const [row] = await sqlRows<{ email: string }>(em, 'select email from app_user where id = ?', [userId]);
   return row?.email ?? null;
 }
 
 /** Sets the account's effective plan and its billing window (null: a rolling window, as Free). */
 export async function setEffectivePlan(em: EntityManager, userId: string, plan: string, period: { start: Date; end: Date } | null): Promise<void> {
-  await runSql(em, 'update app_user set plan = ?, billing_period_start = ?, billing_period_end = ? where id = ?', [plan, period?.start ?? null, period?.end ?? null, userId]);
+  await sqlRows(em, 'update app_user set plan = ?, billing_period_start = ?, billing_period_end = ? where id = ?', [plan, period?.start ?? null, period?.end ?? null, userId]);
 }
 
 export interface OwnedWorkspace {
@@ -33,18 +33,18 @@ export interface OwnedWorkspace {
 
 /** The workspace the account owns, or null. */
 export async function findOwnedWorkspace(em: EntityManager, userId: string): Promise<OwnedWorkspace | null> {
-  const [row] = await runSql<OwnedWorkspace>(em, 'select id, name, seat_limit from workspace where owner_user_id = ?', [userId]);
+  const [row] = await sqlRows<OwnedWorkspace>(em, 'select id, name, seat_limit from workspace where owner_user_id = ?', [userId]);
   return row ?? null;
 }
 
 /** Makes a workspace a team workspace of `seats` seats. */
 export async function setTeamSeats(em: EntityManager, workspaceId: string, seats: number): Promise<void> {
-  await runSql(em, 'update workspace set seat_limit = ?, kind = ? where id = ?', [seats, 'team', workspaceId]);
+  await sqlRows(em, 'update workspace set seat_limit = ?, kind = ? where id = ?', [seats, 'team', workspaceId]);
 }
 
 /** Creates the account's team workspace of `seats` seats. */
 export async function createTeamWorkspace(em: EntityManager, workspace: { id: string; ownerUserId: string; name: string; seats: number }): Promise<void> {
-  await runSql(em, 'insert into workspace (id, owner_user_id, name, kind, seat_limit, created_at) values (?, ?, ?, ?, ?, ?)', [
+  await sqlRows(em, 'insert into workspace (id, owner_user_id, name, kind, seat_limit, created_at) values (?, ?, ?, ?, ?, ?)', [
     workspace.id,
     workspace.ownerUserId,
     workspace.name,
@@ -57,7 +57,7 @@ export async function createTeamWorkspace(em: EntityManager, workspace: { id: st
 /** Makes the account the owner member of the workspace (one workspace per account at a time: this moves it). */
 export async function makeWorkspaceOwner(em: EntityManager, userId: string, workspaceId: string): Promise<void> {
   // SQL: an upsert that rewrites the membership only when it changes (the joining time stays otherwise)
-  await runSql(
+  await sqlRows(
     em,
     `insert into workspace_member (user_id, workspace_id, role, joined_at) values (?, ?, 'owner', ?)
      on conflict (user_id) do update set workspace_id = excluded.workspace_id, role = 'owner', joined_at = excluded.joined_at where workspace_member.workspace_id <> excluded.workspace_id or workspace_member.role <> 'owner'`,
@@ -73,6 +73,6 @@ export interface PlanOverrideRow {
 
 /** An administrator's plan override of the account, or null. */
 export async function findPlanOverride(em: EntityManager, userId: string): Promise<PlanOverrideRow | null> {
-  const [row] = await runSql<{ plan: string; reason: string | null; set_at: Date | string }>(em, 'select plan, reason, set_at from plan_override where user_id = ?', [userId]);
+  const [row] = await sqlRows<{ plan: string; reason: string | null; set_at: Date | string }>(em, 'select plan, reason, set_at from plan_override where user_id = ?', [userId]);
   return row ? { plan: row.plan, reason: row.reason ?? null, set_at: toDate(row.set_at) } : null;
 }

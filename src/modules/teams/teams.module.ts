@@ -7,12 +7,11 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { DnsSettings, TeamDomainSettings } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { AccountsModule } from '../accounts/accounts.module.js';
-import type { BillingService } from '../billing/billing.service.js';
 import { AllowedDomainsService } from './allowed-domains.service.js';
 import { createTxtLookup } from './dns-txt-lookup.js';
 import { DomainVerifier } from './domain-verifier.js';
 import { InvitesService } from './invites.service.js';
-import { MembershipService } from './membership.service.js';
+import { MembershipService, type SeatBilling } from './membership.service.js';
 import { TeamViewsService } from './team-views.service.js';
 
 /** The team services the doors call (REST, GraphQL). */
@@ -36,7 +35,8 @@ export interface TeamsModule extends TeamsServices {
 /** Builds the team services and hooks the domain auto-join into every sign-in of a verified address. */
 export function createTeamsModule(deps: {
   orm: MikroORM;
-  billing: BillingService;
+  /** Billing's seat changes (the billing service; teams needs only this of it). */
+  billing: SeatBilling;
   accounts: AccountsModule;
   baseUrl: string;
   logger: Logger;

@@ -5,7 +5,7 @@ import type { LegalDataApi } from './modules/legal-data/legal-data.port.js';
 import { mountGraphql } from './graphql/gateway.js';
 import type { AccountsModule } from './modules/accounts/accounts.module.js';
 import type { BillingModule } from './modules/billing/billing.module.js';
-import type { TeamsService } from './modules/teams/teams.service.js';
+import type { TeamsServices } from './modules/teams/teams.module.js';
 import { teamsRouter } from './rest/teams.routes.js';
 import { accountsRouter } from './rest/accounts.routes.js';
 import { billingRouter } from './rest/billing.routes.js';
@@ -41,7 +41,7 @@ export interface AppServices {
   /** Plans, checkout, subscriptions, credits and Stripe's webhooks; optional for small test apps. */
   billing?: BillingModule;
   /** Team workspaces: members, invites, join links, domains, seats; optional for small test apps. */
-  teams?: TeamsService;
+  teams?: TeamsServices;
   /** Contributor credits (GET /v1/contributors); optional for small test apps. */
   contributors?: ContributorsService;
   /** The administration area (/v1/admin/*); optional for small test apps. */

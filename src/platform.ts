@@ -32,8 +32,7 @@ import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { type BillingModule, createBillingModule } from './modules/billing/billing.module.js';
-import { createTeamsService } from './modules/teams/teams.module.js';
-import type { TeamsService } from './modules/teams/teams.service.js';
+import { createTeamsModule, type TeamsModule } from './modules/teams/teams.module.js';
 import { createStripeClient } from './modules/billing/stripe-client.js';
 import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
 import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
@@ -54,7 +53,7 @@ export interface Platform {
   /** The OAuth 2.1 authorization server for MCP clients. */
   oauth: OAuthModule;
   billing: BillingModule;
-  teams: TeamsService;
+  teams: TeamsModule;
   admin: AdminModule;
   app: BuiltApp;
   server: Server | null;
@@ -110,9 +109,9 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const billing = createBillingModule(config, orm, logger, { redis: accounts.redis });
-  const teams = createTeamsService({ orm, billing: billing.subscriptions, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
+  const teams = createTeamsModule({ orm, billing: billing.subscriptions, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
   teams.startDomainRechecks();
-  accounts.authenticator.useWorkspaces(teams);
+  accounts.authenticator.useWorkspaces(teams.membership);
   accounts.usage.useCredits(billing.credits.drawer);
   const { githubRepo, githubToken, githubApiBase } = config.contributors;
   const contributors = new ContributorsService({

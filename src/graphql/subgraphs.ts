@@ -42,7 +42,7 @@ export const SUBGRAPHS: readonly SubgraphDefinition[] = [
   { name: 'legal-data', build: (services, options) => buildLegalDataSubgraph(services.legalData, options) },
   { name: 'accounts', build: (services, options) => buildAccountsSubgraph(services.accounts, options) },
   { name: 'billing', build: (services, options) => buildBillingSubgraph(services.billing ?? uncallableBilling(), options) },
-  { name: 'teams', build: (services, options) => buildTeamsSubgraph(services.teams ?? uncallable<TeamsGraphqlApi>('teams'), options) },
+  { name: 'teams', build: (services, options) => buildTeamsSubgraph(services.teams ?? uncallableTeams(), options) },
   { name: 'admin', build: (services, options) => buildAdminSubgraph(services.admin ?? uncallableAdmin(), options) },
 ];
 
@@ -67,7 +67,7 @@ export function schemaOnlyServices(): GraphqlServices {
       usage: uncallable<AccountsGraphqlApi['usage']>('usage'),
     },
     billing: uncallableBilling(),
-    teams: uncallable<TeamsGraphqlApi>('teams'),
+    teams: uncallableTeams(),
     admin: uncallableAdmin(),
   };
 }
@@ -79,6 +79,15 @@ function uncallableBilling(): BillingGraphqlApi {
     credits: uncallable<BillingGraphqlApi['credits']>('billing.credits'),
     autoTopup: uncallable<BillingGraphqlApi['autoTopup']>('billing.autoTopup'),
     subscriptions: uncallable<BillingGraphqlApi['subscriptions']>('billing.subscriptions'),
+  };
+}
+
+function uncallableTeams(): TeamsGraphqlApi {
+  return {
+    views: uncallable<TeamsGraphqlApi['views']>('teams.views'),
+    invites: uncallable<TeamsGraphqlApi['invites']>('teams.invites'),
+    domains: uncallable<TeamsGraphqlApi['domains']>('teams.domains'),
+    membership: uncallable<TeamsGraphqlApi['membership']>('teams.membership'),
   };
 }
 

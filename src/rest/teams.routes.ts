@@ -1,6 +1,6 @@
 /**
  * The team REST routes (/v1/team*): each handler builds the request context and calls one
- * TeamsService method (the rules live there); each route is documented where it is mounted.
+ * team service method (the rules live there); each route is documented where it is mounted.
  */
 import express, { type Request } from 'express';
 import {
@@ -20,14 +20,14 @@ import {
   seatsRequestSchema,
   teamRecordSchema,
 } from '../modules/teams/teams.schema.js';
-import type { TeamsService } from '../modules/teams/teams.service.js';
+import type { TeamsServices } from '../modules/teams/teams.module.js';
 import { contextOf } from '../http/request-context.js';
 import { jsonBody, withLoc } from './errors.js';
 import type { RestApi } from './rest-api.js';
 
 const FORBIDDEN = 'Your role in the workspace may not do this';
 
-export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router {
+export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router {
   const router = express.Router();
   const ctx = (req: Request) => contextOf(req);
   const tags = ['team'];
@@ -36,7 +36,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
     get: [
       { name: 'get_team', summary: 'Get Team', description: "The caller's workspace, members and pending invites; the join link for owner and admins.", tags, access: 'account', responses: { 200: teamRecordSchema } },
       async (req, res) => {
-        res.json(await teams.team(ctx(req)));
+        res.json(await teams.views.team(ctx(req)));
       },
     ],
   });
@@ -54,7 +54,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => teams.invite(ctx(req), req.body)));
+        res.json(await withLoc('body', () => teams.invites.invite(ctx(req), req.body)));
       },
     ],
   });
@@ -63,7 +63,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
     delete: [
       { name: 'revoke_invite', summary: 'Revoke Invite', tags, access: 'account', responses: { 200: inviteRevokedSchema, 403: FORBIDDEN, 404: 'No such pending invite in your workspace' } },
       async (req, res) => {
-        res.json(await withLoc('path', () => teams.revokeInvite(ctx(req), String(req.params.invite_id))));
+        res.json(await withLoc('path', () => teams.invites.revokeInvite(ctx(req), String(req.params.invite_id))));
       },
     ],
   });
@@ -72,13 +72,13 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
     post: [
       { name: 'rotate_join_link', summary: 'Rotate Join Link', description: 'Owner or admin: a new shareable link; the old one stops working.', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
       async (req, res) => {
-        res.json(await teams.rotateJoinLink(ctx(req)));
+        res.json(await teams.invites.rotateJoinLink(ctx(req)));
       },
     ],
     delete: [
       { name: 'disable_join_link', summary: 'Disable Join Link', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
       async (req, res) => {
-        res.json(await teams.disableJoinLink(ctx(req)));
+        res.json(await teams.invites.disableJoinLink(ctx(req)));
       },
     ],
   });
@@ -95,7 +95,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => teams.join(ctx(req), req.body)));
+        res.json(await withLoc('body', () => teams.invites.join(ctx(req), req.body)));
       },
     ],
   });
@@ -113,7 +113,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => teams.setDomains(ctx(req), req.body)));
+        res.json(await withLoc('body', () => teams.domains.setDomains(ctx(req), req.body)));
       },
     ],
   });
@@ -130,7 +130,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
         responses: { 200: domainRecordSchema, 403: FORBIDDEN, 404: 'The domain is not listed in your workspace' },
       },
       async (req, res) => {
-        res.json(await withLoc('path', () => teams.checkDomain(ctx(req), String(req.params.domain))));
+        res.json(await withLoc('path', () => teams.domains.checkDomain(ctx(req), String(req.params.domain))));
       },
     ],
   });
@@ -140,13 +140,13 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
       { name: 'change_member_role', summary: 'Change Member Role', description: 'Owner only.', tags, access: 'account', body: roleRequestSchema, responses: { 200: memberAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: "The owner's role" } },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc({ member_user_id: 'path', '*': 'body' }, () => teams.changeRole(ctx(req), String(req.params.member_user_id), req.body)));
+        res.json(await withLoc({ member_user_id: 'path', '*': 'body' }, () => teams.membership.changeRole(ctx(req), String(req.params.member_user_id), req.body)));
       },
     ],
     delete: [
       { name: 'remove_member', summary: 'Remove Member', description: 'Leave (any member but the owner) or remove (owner; admins: members only).', tags, access: 'account', responses: { 200: removedAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: 'The owner cannot leave' } },
       async (req, res) => {
-        res.json(await withLoc('path', () => teams.removeMember(ctx(req), String(req.params.member_user_id))));
+        res.json(await withLoc('path', () => teams.membership.removeMember(ctx(req), String(req.params.member_user_id))));
       },
     ],
   });
@@ -164,7 +164,7 @@ export function teamsRouter(teams: TeamsService, rest: RestApi): express.Router 
       },
       jsonBody(),
       async (req, res) => {
-        res.json(await withLoc('body', () => teams.setSeats(ctx(req), req.body)));
+        res.json(await withLoc('body', () => teams.membership.setSeats(ctx(req), req.body)));
       },
     ],
   });

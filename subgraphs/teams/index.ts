@@ -20,7 +20,7 @@ export function buildTeamsSubgraph(api: TeamsGraphqlApi, options: SubgraphBuildO
     referenceResolvers: {
       UserType: (reference: { id: string }) => ({ id: reference.id }),
       // another subgraph's Workspace reference: only the caller's own workspace resolves
-      Workspace: (reference: { id: string }, context: unknown) => api.overview(requestContextOf(context), reference.id),
+      Workspace: (reference: { id: string }, context: unknown) => api.views.overview(requestContextOf(context), reference.id),
     },
     federationImports: ['@key'],
     extraTypeDefs: rateLimit.typeDefs,

@@ -1,5 +1,5 @@
 /**
- * Resolvers of the teams subgraph: thin, GraphQL context -> one TeamsService call (the same
+ * Resolvers of the teams subgraph: thin, GraphQL context -> one team service call (the same
  * functions as REST). A member's account and usage come through per-request DataLoaders, so a
  * team query runs the same few SQL statements whatever the member count.
  */
@@ -8,7 +8,10 @@ import DataLoader from 'dataloader';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
-import type { TeamsService } from '../../src/modules/teams/teams.service.js';
+import type { AllowedDomainsService } from '../../src/modules/teams/allowed-domains.service.js';
+import type { InvitesService } from '../../src/modules/teams/invites.service.js';
+import type { MembershipService } from '../../src/modules/teams/membership.service.js';
+import type { TeamViewsService } from '../../src/modules/teams/team-views.service.js';
 import {
   TeamDomainsType,
   TeamDomainType,
@@ -25,17 +28,19 @@ import {
 } from './types.js';
 
 /** What the teams subgraph asks of the services. */
-export type TeamsGraphqlApi = Pick<
-  TeamsService,
-  'overview' | 'usersByIds' | 'requestsInPeriod' | 'invite' | 'revokeInvite' | 'rotateJoinLink' | 'disableJoinLink' | 'join' | 'setDomains' | 'checkDomain' | 'changeRole' | 'removeMember' | 'setSeats'
->;
+export interface TeamsGraphqlApi {
+  views: Pick<TeamViewsService, 'overview' | 'usersByIds' | 'requestsInPeriod'>;
+  invites: Pick<InvitesService, 'invite' | 'revokeInvite' | 'rotateJoinLink' | 'disableJoinLink' | 'join'>;
+  domains: Pick<AllowedDomainsService, 'setDomains' | 'checkDomain'>;
+  membership: Pick<MembershipService, 'changeRole' | 'removeMember' | 'setSeats'>;
+}
 
 export const MUTATION_RATE_LIMIT = { limit: 20, duration: 60 };
 // a bad argument is reported at its own name (`["emails", 1]`), as billing's plans(audience)
 const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
 
 interface Loaders {
-  users: DataLoader<string, Awaited<ReturnType<TeamsGraphqlApi['usersByIds']>>[number]>;
+  users: DataLoader<string, Awaited<ReturnType<TeamsGraphqlApi['views']['usersByIds']>>[number]>;
   /** key: `${workspaceId} ${since} ${userId}`; one grouped statement per workspace and period. */
   requests: DataLoader<string, number>;
 }
@@ -47,7 +52,7 @@ function loadersOf(api: TeamsGraphqlApi, context: GraphqlContext): Loaders {
   let loaders = loadersByContext.get(context);
   if (!loaders) {
     loaders = {
-      users: new DataLoader((ids) => api.usersByIds(ids)),
+      users: new DataLoader((ids) => api.views.usersByIds(ids)),
       requests: new DataLoader(async (keys) => {
         const groups = new Map<string, { workspaceId: string; since: string; userIds: string[] }>();
         for (const key of keys) {
@@ -58,7 +63,7 @@ function loadersOf(api: TeamsGraphqlApi, context: GraphqlContext): Loaders {
         }
         const counts = new Map<string, number>();
         for (const group of groups.values()) {
-          const values = await api.requestsInPeriod(group.workspaceId, group.since, group.userIds);
+          const values = await api.views.requestsInPeriod(group.workspaceId, group.since, group.userIds);
           group.userIds.forEach((id, i) => counts.set(`${group.workspaceId} ${group.since} ${id}`, values[i]!));
         }
         return keys.map((key) => counts.get(key) ?? 0);
@@ -78,7 +83,7 @@ export class TeamsResolver {
 
   @Query(() => TeamWorkspaceType, { nullable: true, description: "GET /v1/team: the caller's team workspace (null in the personal workspace)." })
   team(@Ctx() context: GraphqlContext) {
-    return this.api.overview(requestContextOf(context));
+    return this.api.views.overview(requestContextOf(context));
   }
 
   @FieldResolver(() => [TeamMemberType])
@@ -90,61 +95,61 @@ export class TeamsResolver {
   @Mutation(() => TeamInvitesResultType, { description: 'POST /v1/team/invites.' })
   @Directive(RATE_LIMITED)
   inviteMembers(@Arg('emails', () => [String]) emails: string[], @Ctx() context: GraphqlContext) {
-    return this.api.invite(requestContextOf(context), { emails });
+    return this.api.invites.invite(requestContextOf(context), { emails });
   }
 
   @Mutation(() => TeamStatusType, { description: 'DELETE /v1/team/invites/{invite_id}.' })
   @Directive(RATE_LIMITED)
   revokeInvite(@Arg('invite_id', () => String) inviteId: string, @Ctx() context: GraphqlContext) {
-    return this.api.revokeInvite(requestContextOf(context), inviteId);
+    return this.api.invites.revokeInvite(requestContextOf(context), inviteId);
   }
 
   @Mutation(() => TeamJoinLinkResultType, { description: 'POST /v1/team/join-link: create or rotate.' })
   @Directive(RATE_LIMITED)
   rotateJoinLink(@Ctx() context: GraphqlContext) {
-    return this.api.rotateJoinLink(requestContextOf(context));
+    return this.api.invites.rotateJoinLink(requestContextOf(context));
   }
 
   @Mutation(() => TeamJoinLinkResultType, { description: 'DELETE /v1/team/join-link.' })
   @Directive(RATE_LIMITED)
   disableJoinLink(@Ctx() context: GraphqlContext) {
-    return this.api.disableJoinLink(requestContextOf(context));
+    return this.api.invites.disableJoinLink(requestContextOf(context));
   }
 
   @Mutation(() => TeamJoinResultType, { description: 'POST /v1/team/join.' })
   @Directive(RATE_LIMITED)
   joinTeam(@Arg('token', () => String) token: string, @Ctx() context: GraphqlContext) {
-    return this.api.join(requestContextOf(context), { token });
+    return this.api.invites.join(requestContextOf(context), { token });
   }
 
   @Mutation(() => TeamDomainsType, { description: 'PUT /v1/team/domains.' })
   @Directive(RATE_LIMITED)
   setAllowedDomains(@Arg('domains', () => [String]) domains: string[], @Ctx() context: GraphqlContext) {
-    return this.api.setDomains(requestContextOf(context), { domains });
+    return this.api.domains.setDomains(requestContextOf(context), { domains });
   }
 
   @Mutation(() => TeamDomainType, { description: 'POST /v1/team/domains/{domain}/check: look the TXT record up now.' })
   @Directive(RATE_LIMITED)
   checkAllowedDomain(@Arg('domain', () => String) domain: string, @Ctx() context: GraphqlContext) {
-    return this.api.checkDomain(requestContextOf(context), domain);
+    return this.api.domains.checkDomain(requestContextOf(context), domain);
   }
 
   @Mutation(() => TeamMemberRoleType, { description: 'PATCH /v1/team/members/{member_user_id}.' })
   @Directive(RATE_LIMITED)
   changeMemberRole(@Arg('member_user_id', () => String) memberUserId: string, @Arg('role', () => String) role: string, @Ctx() context: GraphqlContext) {
-    return this.api.changeRole(requestContextOf(context), memberUserId, { role });
+    return this.api.membership.changeRole(requestContextOf(context), memberUserId, { role });
   }
 
   @Mutation(() => TeamStatusType, { description: 'DELETE /v1/team/members/{member_user_id}: leave or remove.' })
   @Directive(RATE_LIMITED)
   removeMember(@Arg('member_user_id', () => String) memberUserId: string, @Ctx() context: GraphqlContext) {
-    return this.api.removeMember(requestContextOf(context), memberUserId);
+    return this.api.membership.removeMember(requestContextOf(context), memberUserId);
   }
 
   @Mutation(() => TeamSeatsType, { description: 'POST /v1/team/seats (owner only).' })
   @Directive(RATE_LIMITED)
   setSeats(@Arg('quantity', () => Int) quantity: number, @Ctx() context: GraphqlContext) {
-    return this.api.setSeats(requestContextOf(context), { quantity });
+    return this.api.membership.setSeats(requestContextOf(context), { quantity });
   }
 }
 
@@ -174,6 +179,6 @@ export class UserTeamResolver {
   workspace(@Root() user: UserType, @Ctx() context: GraphqlContext) {
     const ctx = requestContextOf(context);
     if (!isAccount(ctx.caller) || ctx.caller.userId !== user.id) return null;
-    return this.api.overview(ctx);
+    return this.api.views.overview(ctx);
   }
 }

@@ -13,9 +13,8 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { TeamDomainSettings } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { TxtLookup } from './dns-txt-lookup.js';
-import { challengeName, decideClaims, proofValidAfter, type DomainClaim, type DomainStatus } from './domain-proof.js';
-
-type Sql = (sql: string, params?: unknown[]) => Promise<Record<string, any>[]>;
+import { challengeName, decideClaims, proofValidAfter } from './domain-proof.js';
+import { applyClaimDecision, leaseDueClaims, lockClaimsOfDomain } from './workspace-domain.queries.js';
 
 export interface DomainVerifierDeps {
   orm: MikroORM;
@@ -51,18 +50,8 @@ export class DomainVerifier {
     const answer = await this.deps.lookup(challengeName(domain), this.stopping.signal);
     // our own shutdown says nothing about the domain
     if (answer.kind === 'error' && answer.code === 'ECANCELLED') return;
-    await this.transaction(async (sql) => {
-      const rows = await sql(
-        'select workspace_id, status, token, created_at, last_seen_at from workspace_domain where domain = ? order by workspace_id for update',
-        [domain],
-      );
-      const claims: DomainClaim[] = rows.map((r) => ({
-        workspace_id: r.workspace_id,
-        status: r.status as DomainStatus,
-        token: r.token,
-        created_at: new Date(r.created_at),
-        last_seen_at: r.last_seen_at ? new Date(r.last_seen_at) : null,
-      }));
+    await this.deps.orm.em.fork().transactional(async (tx) => {
+      const claims = await lockClaimsOfDomain(tx, domain);
       const now = this.now();
       const decisions = decideClaims(claims, answer, now, this.deps.settings);
       // demotions before the promotion: the partial unique index holds after every statement
@@ -70,14 +59,7 @@ export class DomainVerifier {
       const at = new Date(now);
       for (const decision of decisions) {
         const before = claims.find((c) => c.workspace_id === decision.workspace_id)!;
-        await sql(
-          `update workspace_domain
-              set status = ?, check_error = ?, checked_at = ?, next_check_at = ?,
-                  last_seen_at = case when ? then ? else last_seen_at end,
-                  verified_at = case when ? = 'pending' then null when status = 'verified' then verified_at else ? end
-            where workspace_id = ? and domain = ?`,
-          [decision.status, decision.check_error, at, decision.next_check_at, decision.seen, at, decision.status, at, decision.workspace_id, domain],
-        );
+        await applyClaimDecision(tx, domain, decision, at);
         if (before.status !== decision.status) {
           this.deps.logger.info(`teams: allowed domain ${domain} of workspace ${decision.workspace_id} is ${decision.status} now (${decision.check_error ?? 'record seen'})`);
         }
@@ -92,14 +74,8 @@ export class DomainVerifier {
    */
   async recheckDue(): Promise<number> {
     const now = this.now();
-    const claimed = await this.query(
-      `update workspace_domain d set next_check_at = ?
-         from (select workspace_id, domain from workspace_domain where next_check_at <= ? order by next_check_at limit ? for update skip locked) due
-        where d.workspace_id = due.workspace_id and d.domain = due.domain
-        returning d.domain`,
-      [new Date(now + this.deps.settings.retryMs), new Date(now), this.deps.settings.sweepBatch],
-    );
-    const domains = [...new Set(claimed.map((row) => row.domain as string))];
+    const claimed = await leaseDueClaims(this.deps.orm.em.fork(), new Date(now), new Date(now + this.deps.settings.retryMs), this.deps.settings.sweepBatch);
+    const domains = [...new Set(claimed)];
     for (const domain of domains) {
       if (this.stopping.signal.aborted) break;
       await this.check(domain).catch((error) => this.deps.logger.error(`teams: re-checking allowed domain ${domain} failed`, error));
@@ -129,16 +105,5 @@ export class DomainVerifier {
     this.timer = null;
     this.stopping.abort();
     await this.sweeping;
-  }
-
-  private query(sql: string, params: unknown[] = []): Promise<Record<string, any>[]> {
-    return this.deps.orm.em.fork().getConnection().execute(sql, params) as Promise<Record<string, any>[]>;
-  }
-
-  private transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    return this.deps.orm.em.fork().transactional(async (tx) => {
-      const sql: Sql = (query, params = []) => tx.getConnection().execute(query, params, 'all', tx.getTransactionContext()) as Promise<Record<string, any>[]>;
-      return work(sql);
-    });
   }
 }

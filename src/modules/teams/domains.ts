@@ -1,5 +1,6 @@
 /** Allowed-domain names: validation, IDN to ASCII, and the public mail providers nobody may claim. */
 import { domainToASCII } from 'node:url';
+import type { ValidationIssue } from '../../errors.js';
 
 /** Free mail providers: an address there says nothing about the employer (kept short; extend as needed). */
 export const PUBLIC_MAIL_DOMAINS = new Set([
@@ -30,4 +31,19 @@ export function domainOf(email: string): string | null {
   if (at < 0) return null;
   const ascii = domainToASCII(email.slice(at + 1).trim().toLowerCase());
   return ascii || null;
+}
+
+/**
+ * The domains of a PUT /v1/team/domains body, normalised and without repeats (in the order
+ * given), or the 422 issues of those that are not valid (`loc: ['domains', i]`).
+ */
+export function normaliseDomainList(raw: readonly string[]): { domains: string[] } | { issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const domains: string[] = [];
+  raw.forEach((input, i) => {
+    const result = normaliseDomain(input);
+    if ('error' in result) issues.push({ type: 'value_error', loc: ['domains', i], msg: `Value error, ${result.error}`, input, ctx: { error: result.error } });
+    else if (!domains.includes(result.domain)) domains.push(result.domain);
+  });
+  return issues.length ? { issues } : { domains };
 }

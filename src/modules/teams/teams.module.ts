@@ -1,24 +1,59 @@
-/** Wires the teams service: the accounts' mailer, billing's seat changes, the sign-in auto-join hook, the domain proofs' DNS look-ups. */
+/**
+ * Wires the teams services: the views, membership (roles, leaving, seats: billing's seat
+ * changes), invites and joining (the accounts' mailer), allowed domains (the proofs' DNS
+ * look-ups; the sign-in auto-join hook), and the background re-check of domain proofs.
+ */
 import type { MikroORM } from '@mikro-orm/core';
 import type { DnsSettings, TeamDomainSettings } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { AccountsModule } from '../accounts/accounts.module.js';
-import type { SubscriptionService } from '../billing/subscription.service.js';
+import { AllowedDomainsService } from './allowed-domains.service.js';
 import { createTxtLookup } from './dns-txt-lookup.js';
 import { DomainVerifier } from './domain-verifier.js';
-import { TeamsService } from './teams.service.js';
+import { InvitesService } from './invites.service.js';
+import { MembershipService, type SeatBilling } from './membership.service.js';
+import { TeamViewsService } from './team-views.service.js';
 
-export function createTeamsService(deps: {
+/** The team services the doors call (REST, GraphQL). */
+export interface TeamsServices {
+  views: TeamViewsService;
+  membership: MembershipService;
+  invites: InvitesService;
+  domains: AllowedDomainsService;
+}
+
+/** The team services and the lifecycle of the domain proofs' background re-check. */
+export interface TeamsModule extends TeamsServices {
+  /** Starts the periodic re-check of allowed domains' proofs (the platform does, once; stopped on shutdown). */
+  startDomainRechecks(): void;
+  /** Stops the periodic re-checks and cancels look-ups in flight. */
+  stopDomainRechecks(): Promise<void>;
+  /** One re-check sweep now, as the timer runs it: the number of domains looked up. */
+  recheckDueDomains(): Promise<number>;
+}
+
+/** Builds the team services and hooks the domain auto-join into every sign-in of a verified address. */
+export function createTeamsModule(deps: {
   orm: MikroORM;
-  billing: SubscriptionService;
+  /** Billing's seat changes (billing's subscription service; teams needs only this of it). */
+  billing: SeatBilling;
   accounts: AccountsModule;
   baseUrl: string;
   logger: Logger;
   dns: DnsSettings;
   teamDomains: TeamDomainSettings;
-}): TeamsService {
-  const domains = new DomainVerifier({ orm: deps.orm, lookup: createTxtLookup(deps.dns), settings: deps.teamDomains, logger: deps.logger });
-  const teams = new TeamsService({ orm: deps.orm, mailer: deps.accounts.mailer, billing: deps.billing, baseUrl: deps.baseUrl, logger: deps.logger, domains });
-  deps.accounts.accounts.sessions.onSignIn((user) => teams.autoJoin(user));
-  return teams;
+}): TeamsModule {
+  const { orm, baseUrl, logger } = deps;
+  const verifier = new DomainVerifier({ orm, lookup: createTxtLookup(deps.dns), settings: deps.teamDomains, logger });
+  const domains = new AllowedDomainsService({ orm, verifier, logger });
+  deps.accounts.accounts.sessions.onSignIn((user) => domains.autoJoin(user));
+  return {
+    views: new TeamViewsService({ orm, baseUrl, verifier }),
+    membership: new MembershipService({ orm, billing: deps.billing }),
+    invites: new InvitesService({ orm, mailer: deps.accounts.mailer, baseUrl, logger }),
+    domains,
+    startDomainRechecks: () => verifier.start(),
+    stopDomainRechecks: () => verifier.stop(),
+    recheckDueDomains: () => verifier.recheckDue(),
+  };
 }

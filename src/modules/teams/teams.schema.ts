@@ -1,5 +1,6 @@
 /** Request bodies and answers of the team endpoints (zod: validation and /openapi.json; the spec's resource names). */
 import { z } from 'zod';
+import { ValidationError } from '../../errors.js';
 import { emailField } from '../accounts/account.schema.js';
 
 export const MAX_INVITES_PER_REQUEST = 50;
@@ -95,3 +96,13 @@ export const domainsAnswerSchema = z
 export const seatsAnswerSchema = z
   .object({ quantity: z.number().int().describe('The quantity asked of the payment provider.'), seat_limit: z.number().int().describe('Unchanged until the provider reports the update.') })
   .meta({ id: 'SeatsAnswer' });
+
+// any 8-4-4-4-12 hex id (not z.uuid(), which also checks the version and variant digits)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id that must be a UUID, else the 422 a UUID path parameter gets (`uuid_parsing` at `name`). */
+export function assertUuid(value: string, name: string): void {
+  if (!UUID.test(value)) {
+    throw new ValidationError([{ type: 'uuid_parsing', loc: [name], msg: 'Input should be a valid UUID', input: value }]);
+  }
+}

@@ -19,14 +19,14 @@ import { findCitations, warmUpCitationScan } from './citations-in-text.js';
 import { buildCoverage } from './coverage.js';
 import { cleanReference, foldText, titleKey } from './normalise.js';
 import { ReferenceIndex } from './reference-index.js';
-import { LruCache } from '../../../util/lru-cache.js';
+import { LRUCache } from 'lru-cache';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation, type Candidate, type Outcome, type ResolveHints } from './resolver.js';
 
 export interface ResolverDeps {
   engine: SearchEngine;
   /** Wall-time budget of one resolution (RESOLVE_TIMEOUT_MS). */
   timeoutMs: number;
-  /** Most cached resolutions kept (oldest dropped first). */
+  /** Most cached resolutions kept (least recently used dropped first); 0 keeps none. */
   cacheSize?: number;
 }
 
@@ -54,10 +54,12 @@ function titleFits(reference: string, title: string, minTitleCoverage: number): 
 export class ReferenceResolver {
   private index: ReferenceIndex | null = null;
   private building: Promise<ReferenceIndex> | null = null;
-  private readonly cache: LruCache<string, Omit<ResolveResponse, 'elapsed_ms'>>;
+  /** Null when the size is 0: lru-cache requires a positive bound. */
+  private readonly cache: LRUCache<string, Omit<ResolveResponse, 'elapsed_ms'>> | null;
 
   constructor(private readonly deps: ResolverDeps) {
-    this.cache = new LruCache(deps.cacheSize ?? 10_000);
+    const size = deps.cacheSize ?? 10_000;
+    this.cache = size > 0 ? new LRUCache({ max: size }) : null;
   }
 
   /** Rebuilds the reference index from the engine and drops every cached resolution. */
@@ -73,7 +75,7 @@ export class ReferenceResolver {
       // A failed build must not stay in place: the next call builds again.
       if (this.building === build) this.building = null;
     }
-    this.cache.clear();
+    this.cache?.clear();
   }
 
   private async currentIndex(): Promise<ReferenceIndex> {
@@ -92,7 +94,7 @@ export class ReferenceResolver {
     const key = `${foldText(reference)}|${(hints.country ?? '').toLowerCase()}|${hints.type ?? ''}`;
     // whole milliseconds: the spec types elapsed_ms as an integer
     const elapsed = () => Math.round(performance.now() - started);
-    const cached = this.cache.get(key);
+    const cached = this.cache?.get(key);
     if (cached) {
       return { ...structuredClone(cached), reference: request.reference, elapsed_ms: elapsed() };
     }
@@ -145,7 +147,7 @@ export class ReferenceResolver {
   }
 
   private remember(key: string, answer: Omit<ResolveResponse, 'elapsed_ms'>): void {
-    this.cache.set(key, structuredClone(answer));
+    this.cache?.set(key, structuredClone(answer));
   }
 
   private async runStages(reference: string, hints: ResolveHints, parsed: ParsedReference, deadline: number): Promise<Outcome> {

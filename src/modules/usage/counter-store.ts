@@ -4,6 +4,26 @@
  * same algorithm: counts are kept in fixed buckets (1 s for the minute window, 1 min for the day,
  * 1 h for the period) and a window counts every bucket that overlaps it, so a limit is never
  * exceeded and Retry-After is at most one bucket late.
+ *
+ * Why not rate-limiter-flexible (a dependency, v5; compared against its RateLimiterRedis,
+ * RateLimiterUnion and RateLimiterMemory sources in node_modules, issue #32):
+ * - CONSUME_SCRIPT checks every window of a request (minute, day, billing period) and counts in all
+ *   of them only when all have room, in one atomic step. The library's windows are fixed (a key
+ *   that expires `duration` after its first point, one INCRBY script per key); RateLimiterUnion
+ *   consumes each limiter separately (Promise.all), so a request refused by the day window is still
+ *   counted in the minute window, and a refused consume is counted in its own window too (INCRBY
+ *   before the check). It has no sliding window, no window tied to calendar bounds (`fixed`: the
+ *   billing period from its start to its end), no look-only evaluation of several windows with
+ *   cost 0, and no Retry-After computed from the bucket that frees the needed slot.
+ * - REFUND_SCRIPT takes one request back from the bucket it was counted in (`at`); the library's
+ *   `reward` gives points back to the current window only, which after a window boundary is the
+ *   wrong one. `clear` is the library's `delete`, the one part it does as well.
+ * - What the library has and this does not: an insurance limiter when Redis fails, in-memory block
+ *   caching, queueing. Those are the subjects of issues #33 and #35 (counters rebuilt from the
+ *   usage table after Redis loses its data, Redis timeouts, one budget for every door).
+ * Plan: keep these scripts for now; in #33/#35 either rebuild on the library with our own Lua
+ * through its `customIncrTtlLuaScript` hook (which keeps one key per window, so the atomic
+ * multi-window check stays ours), or drop the dependency, which nothing in src imports today.
  */
 import type { Redis } from 'ioredis';
 

@@ -1,10 +1,10 @@
 /** Jest runs the TypeScript sources as ESM (see the `test` script for the VM-modules flag). */
 export default {
   testEnvironment: 'node',
-  extensionsToTreatAsEsm: ['.ts'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
+    '^.+\\.tsx?$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/subgraphs/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testTimeout: 120000,

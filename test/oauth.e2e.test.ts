@@ -489,7 +489,9 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
       const { page, mcpFlow } = await openConsent(browser, authorizeUrl(first.client_id));
       expect(page.text).toMatch(/^<!doctype html>\n<html lang="en">/);
       expect(page.text).toContain('<label for="email">E-mail</label>');
-      expect(page.text).toContain('First &#60;b&#62;client&#60;/b&#62;');
+      // the client's name is escaped (numeric or named entities alike), never markup
+      expect(page.text).toMatch(/First &(#60|lt);b&(#62|gt);client&(#60|lt);\/b&(#62|gt);/);
+      expect(page.text).not.toContain('<b>client');
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       const action = formAction(page.text, /Sign in and allow access/)!;
       const wrong = await browser.postForm(action, { email: 'no-js@example.org', password: 'wrong password here', mcp_flow: mcpFlow });

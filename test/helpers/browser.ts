@@ -111,6 +111,11 @@ export function formAction(html: string, buttonText: RegExp): string | null {
   return null;
 }
 
+const NAMED_ENTITIES: Record<string, string> = { quot: '"', lt: '<', gt: '>', amp: '&' };
+
+/** Decimal, hexadecimal and the named entities React and the hand-written pages produce. */
 function unescapeHtml(value: string): string {
-  return value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+  return value.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(quot|lt|gt|amp));/gi, (_, dec: string | undefined, hex: string | undefined, name: string | undefined) =>
+    dec ? String.fromCharCode(Number(dec)) : hex ? String.fromCharCode(parseInt(hex, 16)) : NAMED_ENTITIES[name!.toLowerCase()]!,
+  );
 }

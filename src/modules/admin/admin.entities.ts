@@ -67,6 +67,8 @@ export const PendingStripeCancellationEntity = defineEntity({
     last_error: p.text().nullable(),
     next_attempt_at: p.datetime().index('pending_stripe_cancellation_next_attempt_at_index'),
     completed_at: p.datetime().nullable(),
+    /** Given up after the last allowed attempt (see stripe-cancellations.ts); to be cancelled by hand. */
+    failed_at: p.datetime().nullable(),
     created_at: p.datetime(),
   },
 });

@@ -16,9 +16,10 @@ export interface AdminModule {
   overrides: PlanOverrideService;
   erasure: UserErasureService;
   feedback: FeedbackAdminService;
-  /** Owed Stripe cancellations of erased accounts (retried every minute while the service runs). */
+  /** Owed Stripe cancellations of erased accounts (a durable queue, retried at start and every minute). */
   cancellations: StripeCancellations;
-  close(): void;
+  /** Stops the cancellation retries, waiting for one that runs. */
+  close(): Promise<void>;
 }
 
 export function createAdminModule(deps: { orm: MikroORM; accounts: AccountsModule; stripe: Stripe | null; logger: Logger }): AdminModule {

@@ -51,7 +51,10 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   // The stray-network guard of the jest tests, in the child too (see network-guard.preload.ts).
   const child = spawn(`${ROOT}node_modules/.bin/node`, ['--import', 'tsx', '--import', './test/helpers/network-guard.preload.ts', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...inherited, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    // APOLLO_TELEMETRY_DISABLED: as in test/setup-env.ts, the gateway would otherwise probe cloud
+    // metadata endpoints and report usage to Apollo (the service does so outside tests unless the
+    // operator sets it).
+    env: { ...inherited, LOG_LEVEL: 'info', APOLLO_TELEMETRY_DISABLED: 'true', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -67,6 +67,18 @@ describe('the stray-network guard', () => {
     expect(takeStrayRequests()).toEqual([]);
   });
 
+  it('fails a test whose code swallowed the error of a stray request', async () => {
+    // A jest of its own on a fixture that catches the error and carries on: the setup's afterEach fails it.
+    const jest = `${ROOT}node_modules/.bin/node --experimental-vm-modules node_modules/jest/bin/jest.js --runInBand --testMatch '**/test/fixtures/network-guard/swallowed-stray.fixture.ts'`;
+    const run = await promisify(execFile)('sh', ['-c', `${jest} 2>&1`], { cwd: ROOT }).then(
+      ({ stdout }) => ({ failed: false, output: stdout }),
+      (error: { stdout: string }) => ({ failed: true, output: error.stdout }),
+    );
+    expect(run.failed).toBe(true);
+    expect(run.output).toContain('✕ swallows the error of a stray request');
+    expect(run.output).toContain('the test made 1 stray outbound request(s), blocked by the network guard:\n      http://swallowed.invalid/');
+  });
+
   it('guards a child process started with the preload, as the spawned service is', async () => {
     // The same `--import`s as test/helpers/service-process.ts; the script reports what its fetch did.
     const script = `fetch(${JSON.stringify(STRAY)}).then(() => console.log('sent'), (e) => console.log('failed:', String(e.cause)))`;

@@ -9,4 +9,6 @@ export default {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/subgraphs/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testTimeout: 120000,
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  // Any outbound HTTP(S) request to a non-loopback host fails the test (msw; see the file).
+  setupFilesAfterEnv: ['<rootDir>/test/network-guard.setup.ts'],
 };

@@ -127,7 +127,13 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
           expect([tool.name, name, typeof (schema as { description?: unknown }).description]).toEqual([tool.name, name, 'string']);
         }
       }
-      expect(tools.find((t) => t.name === 'get_document')!.outputSchema).toBeDefined();
+      // Each tool with a structured answer declares it (report_source_issue answers a sentence), and
+      // get_document's is the spec's document record: the client validates structuredContent with it.
+      expect(tools.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(TOOLS.filter((name) => name !== 'report_source_issue'));
+      const documentOutput = tools.find((t) => t.name === 'get_document')!.outputSchema!;
+      expect(documentOutput.type).toBe('object');
+      expect(documentOutput.required).toEqual(expect.arrayContaining(['id', 'source', 'source_id', 'namespace', 'country', 'title', 'text']));
+      expect(documentOutput.properties).toMatchObject({ id: { type: 'string' }, text: { type: 'string' }, namespace: { enum: ['case_law', 'legislation', 'doctrine'] } });
     });
 
     it('searches, reads the document of a hit and resolves a citation, with structured results', async () => {

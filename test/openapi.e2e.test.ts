@@ -81,9 +81,11 @@ describe('/openapi.json of the whole app', () => {
     for (const [p, method] of [['/v1/search', 'post'], ['/v1/resolve', 'post'], ['/v1/documents/{country}/{source_name}/{source_id}', 'get'], ['/v1/keys', 'get'], ['/v1/usage/me', 'get'], ['/v1/resolve/coverage', 'get']]) {
       const operation = doc.paths[p!][method!];
       expect([p, operation.security]).toEqual([p, [{ HTTPBearer: [] }, { SessionCookie: [] }]]);
-      expect(operation.responses['401']).toBeDefined();
+      // a 401 whose body is the `{"detail": "..."}` error of every non-validation failure
+      expect([p, operation.responses['401']]).toEqual([p, { description: expect.any(String), content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } } }]);
     }
-    expect(doc.paths['/v1/search'].post.responses['429']).toBeDefined();
+    expect(doc.components.schemas.HTTPError).toMatchObject({ type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } });
+    expect(doc.paths['/v1/search'].post.responses['429']).toEqual({ description: 'Over a plan limit (Retry-After)', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } } });
     expect(doc.paths['/v1/keys'].get.responses['429']).toBeUndefined();
     expect(doc.paths['/v1/stats'].get.security).toBeUndefined();
     expect(doc.paths['/auth/register'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/_EmailPasswordBody' });

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './http.js';
+import { STRAY_REQUEST_MARKER } from './network-guard.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,7 +22,11 @@ export interface ServiceProcess {
   waitForMessage(pattern: RegExp, timeoutMs: number): Promise<string>;
   /** Resolves once /health answers; rejects when the process exits first or after `timeoutMs`. */
   ready(timeoutMs: number): Promise<void>;
-  /** SIGTERM (a clean shutdown), SIGKILL when it has not exited after `graceMs`. Safe to call twice. */
+  /**
+   * SIGTERM (a clean shutdown), SIGKILL when it has not exited after `graceMs`. Safe to call twice.
+   * Then throws when the service made a request to a non-loopback host (the network guard blocked
+   * it and logged it), so the test that started it fails.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -43,9 +48,13 @@ function messageOf(line: string): string {
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]));
-  const child = spawn(`${ROOT}node_modules/.bin/node`, ['--import', 'tsx', 'src/main.ts'], {
+  // The stray-network guard of the jest tests, in the child too (see network-guard.preload.ts).
+  const child = spawn(`${ROOT}node_modules/.bin/node`, ['--import', 'tsx', '--import', './test/helpers/network-guard.preload.ts', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...inherited, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    // APOLLO_TELEMETRY_DISABLED: as in test/setup-env.ts, the gateway would otherwise probe cloud
+    // metadata endpoints and report usage to Apollo (the service does so outside tests unless the
+    // operator sets it).
+    env: { ...inherited, LOG_LEVEL: 'info', APOLLO_TELEMETRY_DISABLED: 'true', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -73,11 +82,14 @@ export async function spawnService(env: Record<string, string>): Promise<Service
       }
     },
     async stop(graceMs = 20_000) {
-      if (!running()) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => running() && child.kill('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
+      if (running()) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => running() && child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      const strays = lines.filter((line) => line.startsWith(STRAY_REQUEST_MARKER));
+      if (strays.length > 0) throw new Error(`the service made stray outbound request(s), blocked by the network guard:\n${strays.join('\n')}`);
     },
     async ready(timeoutMs) {
       const deadline = Date.now() + timeoutMs;

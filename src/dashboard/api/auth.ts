@@ -2,7 +2,8 @@
  * The /auth endpoints: the only REST calls of the dashboard (signing in and out, registration,
  * legal acceptance, password reset, e-mail verification). Everything else goes through GraphQL.
  */
-import { ApiError, errorFromResponse } from './errors';
+import { errorFromResponse } from './errors';
+import { postJson } from './http';
 
 export interface SignedInUser {
   id: string;
@@ -26,18 +27,10 @@ export function needsLegalAcceptance(answer: SignInAnswer): answer is LegalAccep
   return 'legal_acceptance_required' in answer && answer.legal_acceptance_required === true;
 }
 
+// A 401 here is an answer (a wrong password, an expired link), not the end of a session: it is
+// not reported to client.ts's signed-out listeners.
 async function post<T>(path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError('network', 'The server could not be reached. Check your connection and try again.');
-  }
+  const res = await postJson(path, body);
   if (!res.ok) throw await errorFromResponse(res);
   return (await res.json()) as T;
 }

@@ -5,6 +5,7 @@
  */
 import type { TypedDocumentString } from '../gql/graphql';
 import { ApiError, errorFromGraphql, errorFromResponse } from './errors';
+import { postJson } from './http';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 
@@ -24,17 +25,7 @@ export type Variables<V> = V extends Record<string, never> ? [variables?: V] : [
 
 /** Runs a typed operation; throws an ApiError on any failure (HTTP, GraphQL errors, network). */
 export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: Variables<V>): Promise<R> {
-  let res: Response;
-  try {
-    res = await fetch(GRAPHQL_ENDPOINT, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-      body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
-    });
-  } catch {
-    throw new ApiError('network', 'The server could not be reached. Check your connection and try again.');
-  }
+  const res = await postJson(GRAPHQL_ENDPOINT, { query: document.toString(), variables: variables ?? {} }, 'application/graphql-response+json, application/json');
   let body: { data?: R | null; errors?: { message?: string; extensions?: { code?: string } }[] } | null = null;
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('json')) {

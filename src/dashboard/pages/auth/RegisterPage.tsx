@@ -4,13 +4,13 @@
  */
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth, needsLegalAcceptance } from '../../api/auth';
+import { auth } from '../../api/auth';
 import { ApiError } from '../../api/errors';
 import { useAction } from '../../app/hooks';
 import { useSession } from '../../app/session';
 import { Field, Page } from '../../components/Page';
 import { FormError } from '../../components/states';
-import { continuationOf, continuationQuery, continueTo } from './continue';
+import { continuationOf, continuationQuery, finishSignIn } from './continue';
 import { LegalChecks } from './LegalChecks';
 
 async function registerAndSignIn(body: { email: string; password: string; name: string | null; accept_terms: boolean; acknowledge_privacy: boolean }) {
@@ -37,14 +37,7 @@ export default function RegisterPage() {
       action.setError(new ApiError('validation', 'Accept the terms of service and acknowledge the privacy policy to create an account.'));
       return;
     }
-    const answer = await action.run({ email, password, name: name.trim() || null, accept_terms: terms, acknowledge_privacy: privacy });
-    if (!answer) return;
-    if (needsLegalAcceptance(answer)) {
-      navigate(`/legal-acceptance${continuationQuery(cont)}`, { state: { token: answer.legal_acceptance_token, terms: answer.terms_version } });
-      return;
-    }
-    await refresh();
-    continueTo(cont, navigate);
+    await finishSignIn(await action.run({ email, password, name: name.trim() || null, accept_terms: terms, acknowledge_privacy: privacy }), cont, navigate, refresh);
   }
 
   return (

@@ -1,13 +1,13 @@
 /** Sign-in with e-mail and password, the configured identity providers and dev-login. */
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { auth, needsLegalAcceptance, type SignInAnswer } from '../../api/auth';
+import { auth, type SignInAnswer } from '../../api/auth';
 import { useAction } from '../../app/hooks';
 import { config } from '../../app/config';
 import { useSession } from '../../app/session';
 import { Field, Page } from '../../components/Page';
 import { FormError } from '../../components/states';
-import { continuationOf, continuationQuery, continueTo } from './continue';
+import { continuationOf, continuationQuery, finishSignIn } from './continue';
 
 export const PROVIDER_LABELS: Record<string, string> = { github: 'GitHub', google: 'Google', microsoft: 'Microsoft' };
 
@@ -24,15 +24,7 @@ export default function SignInPage() {
   const devLogin = useAction(auth.devLogin);
   const state = location.state as { expired?: boolean; signedOut?: boolean; reset?: boolean } | null;
 
-  async function finish(answer: SignInAnswer | undefined) {
-    if (!answer) return;
-    if (needsLegalAcceptance(answer)) {
-      navigate(`/legal-acceptance${continuationQuery(cont)}`, { state: { token: answer.legal_acceptance_token, terms: answer.terms_version } });
-      return;
-    }
-    await refresh();
-    continueTo(cont, navigate);
-  }
+  const finish = (answer: SignInAnswer | undefined) => finishSignIn(answer, cont, navigate, refresh);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

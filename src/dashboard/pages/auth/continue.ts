@@ -4,6 +4,7 @@
  * page load outside the single-page app.
  */
 import type { NavigateFunction } from 'react-router';
+import { needsLegalAcceptance, type SignInAnswer } from '../../api/auth';
 import { safeNext } from '../../app/session';
 
 export interface Continuation {
@@ -28,10 +29,26 @@ export function continuationQuery(c: Continuation): string {
   return s ? `?${s}` : '';
 }
 
+/** Goes on to `return_to` (a full page load) or to `next` inside the app, replacing the sign-in page in history. */
 export function continueTo(c: Continuation, navigate: NavigateFunction): void {
   if (c.returnTo) {
     window.location.assign(c.returnTo);
     return;
   }
   navigate(c.next, { replace: true });
+}
+
+/**
+ * What follows a sign-in answer (a login, or a registration that signs in): the legal-acceptance
+ * step when the person has yet to accept the current terms (the continuation travels along),
+ * else the session is reloaded and the person continues. Nothing when the call failed (undefined).
+ */
+export async function finishSignIn(answer: SignInAnswer | undefined, c: Continuation, navigate: NavigateFunction, refresh: () => Promise<unknown>): Promise<void> {
+  if (!answer) return;
+  if (needsLegalAcceptance(answer)) {
+    navigate(`/legal-acceptance${continuationQuery(c)}`, { state: { token: answer.legal_acceptance_token, terms: answer.terms_version } });
+    return;
+  }
+  await refresh();
+  continueTo(c, navigate);
 }

@@ -200,6 +200,9 @@ describe('GRAPHQL_*', () => {
   it('turns introspection (and with it field suggestions) off in production unless GRAPHQL_INTROSPECTION says otherwise', () => {
     const secret = 'x'.repeat(32);
     expect(loadConfig({}).graphql.introspection).toBe(true);
+    // the Apollo gateway library's own telemetry stays off unless asked for (no third party contacted)
+    expect(loadConfig({}).graphql.vendorTelemetry).toBe(false);
+    expect(loadConfig({ GRAPHQL_VENDOR_TELEMETRY: 'true' }).graphql.vendorTelemetry).toBe(true);
     expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret }).graphql.introspection).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secret, GRAPHQL_INTROSPECTION: 'true' }).graphql.introspection).toBe(true);
     expect(loadConfig({ GRAPHQL_INTROSPECTION: 'off' }).graphql.introspection).toBe(false);

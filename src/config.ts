@@ -154,8 +154,11 @@ export const envSchema = z.object({
   // bounds on a GraphQL operation, checked before it is planned (docs/security.md, "GraphQL operations")
   GRAPHQL_INTROSPECTION: booleanFlag.optional().meta({
     unset: '`true`, `false` with `NODE_ENV=production`',
-    description: 'GraphQL introspection, and with it the field suggestions of error messages ("Did you mean …"): both on or both off (see [reliability.md](security.md#graphql-operations))',
+    description: 'GraphQL introspection, and with it the field suggestions of error messages ("Did you mean …"): both on or both off (see [security.md](security.md#graphql-operations))',
   }),
+  GRAPHQL_VENDOR_TELEMETRY: booleanFlag
+    .default(false)
+    .describe("the Apollo gateway library's own telemetry (an OpenTelemetry exporter to Apollo that also probes cloud metadata addresses such as 169.254.169.254); off by default, so the service contacts no third party by itself (`true` = let the library decide)"),
   GRAPHQL_MAX_BODY_BYTES: z
     .coerce.number().int().min(1024).max(10 * 1024 * 1024).default(GRAPHQL_LIMIT_DEFAULTS.maxBodyBytes)
     .describe('bytes of one `POST /graphql` body; over it 413 `GRAPHQL_REQUEST_TOO_LARGE` (this and the five bounds below are checked before the operation is planned: [reliability.md](security.md#graphql-operations))'),
@@ -503,6 +506,8 @@ export interface PineconeSettings {
 export interface GraphqlSettings {
   /** Introspection queries, and field suggestions ("Did you mean …") in errors: both or neither (GRAPHQL_INTROSPECTION; default off in production). */
   introspection: boolean;
+  /** GRAPHQL_VENDOR_TELEMETRY: let @apollo/gateway send its telemetry to Apollo (default off). */
+  vendorTelemetry?: boolean;
   limits: GraphqlOperationLimits;
 }
 
@@ -677,6 +682,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     graphql: {
       introspection: e.GRAPHQL_INTROSPECTION ?? !production,
+      vendorTelemetry: e.GRAPHQL_VENDOR_TELEMETRY,
       limits: {
         maxBodyBytes: e.GRAPHQL_MAX_BODY_BYTES,
         maxTokens: e.GRAPHQL_MAX_TOKENS,

@@ -49,7 +49,7 @@ export interface MountedGraphql {
 
 export async function mountGraphql(app: express.Express, options: MountGraphqlOptions): Promise<MountedGraphql> {
   const { services, subgraphUrls, logger } = options;
-  const settings = options.settings ?? { introspection: true, limits: GRAPHQL_LIMIT_DEFAULTS };
+  const settings = options.settings ?? { introspection: true, vendorTelemetry: false, limits: GRAPHQL_LIMIT_DEFAULTS };
   const unknown = Object.keys(subgraphUrls).filter((name) => !SUBGRAPHS.some((s) => s.name === name));
   if (unknown.length > 0) {
     throw new Error(
@@ -63,6 +63,10 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
   const supergraphSdl = composeSupergraph(subgraphs.map((s) => ({ ...s, url: subgraphUrls[s.name] })));
   const schemas = new Map(subgraphs.map((s) => [s.name, s.schema]));
 
+  // The library reads this switch from the environment when the gateway is built, and has no
+  // option for it: without it the gateway exports telemetry to Apollo and probes cloud metadata
+  // addresses (GRAPHQL_VENDOR_TELEMETRY, off by default).
+  if (!settings.vendorTelemetry) process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const gateway = new ApolloGateway({
     supergraphSdl,
     logger: logger ? apolloLogger(logger) : undefined,

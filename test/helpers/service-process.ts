@@ -51,10 +51,9 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   // The stray-network guard of the jest tests, in the child too (see network-guard.preload.ts).
   const child = spawn(`${ROOT}node_modules/.bin/node`, ['--import', 'tsx', '--import', './test/helpers/network-guard.preload.ts', 'src/main.ts'], {
     cwd: ROOT,
-    // APOLLO_TELEMETRY_DISABLED: as in test/setup-env.ts, the gateway would otherwise probe cloud
-    // metadata endpoints and report usage to Apollo (the service does so outside tests unless the
-    // operator sets it).
-    env: { ...inherited, LOG_LEVEL: 'info', APOLLO_TELEMETRY_DISABLED: 'true', ...env, PORT: String(port) },
+    // No APOLLO_TELEMETRY_DISABLED: the service turns the gateway's telemetry off itself
+    // (GRAPHQL_VENDOR_TELEMETRY), and the guard above fails the test if it ever does not.
+    env: { ...inherited, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

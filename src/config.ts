@@ -3,6 +3,7 @@
  * docs/configuration.md is generated; an invalid value stops the boot with a readable list of
  * problems.
  */
+// size: the environment schema is a declarative table (~210 lines, one documented entry per variable, the source of docs/configuration.md) and the Config interfaces are its typed mirror; loadConfig maps one onto the other in named steps. Kept in one file so a new setting is added in one place
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -558,83 +559,24 @@ function onnxModel(value: string): string {
   return value.startsWith('.') || value.startsWith('/') || existsSync(value) ? path.resolve(value) : value;
 }
 
+/** The environment after the schema's validation and defaults. */
+type Env = z.infer<typeof envSchema>;
+
 /** Reads and validates the configuration from an environment (process.env by default). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(raw[String(issue.path[0])])})`),
-    );
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(env);
   const corpusDir = e.CORPUS_DIR ?? (existsSync(DEFAULT_CORPUS) ? DEFAULT_CORPUS : undefined);
   if (e.CORPUS_DIR && !existsSync(e.CORPUS_DIR)) {
     throw new ConfigError([`CORPUS_DIR: folder does not exist (got "${e.CORPUS_DIR}")`]);
   }
   const production = e.NODE_ENV === 'production';
-  const productionProblems: string[] = [];
-  if (production && !e.SESSION_SECRET) productionProblems.push('SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)');
-  // dev-login signs in as any e-mail without a password: never in production
-  if (production && e.DEV_LOGIN) productionProblems.push('DEV_LOGIN: must not be true when NODE_ENV=production');
-  // the log would hold every one-time token (password reset, e-mail verification): never in production
-  if (production && e.MAIL_LOG) productionProblems.push('MAIL_LOG: must not be true when NODE_ENV=production (it writes password-reset and verification tokens to the log; set SMTP_URL)');
-  if (productionProblems.length) throw new ConfigError(productionProblems);
+  checkProductionSafety(e, production);
   if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
     // the headers are part of the request: Node refuses a headers timeout past the request's
     throw new ConfigError([`HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${e.HTTP_REQUEST_TIMEOUT_SECONDS}) (got "${e.HTTP_HEADERS_TIMEOUT_SECONDS}")`]);
   }
-  const identityProviders: AccountsSettings['identityProviders'] = {};
-  for (const name of IDENTITY_PROVIDERS) {
-    const prefix = name.toUpperCase() as 'GITHUB' | 'GOOGLE' | 'MICROSOFT';
-    const clientId = e[`${prefix}_CLIENT_ID`];
-    const clientSecret = e[`${prefix}_CLIENT_SECRET`];
-    if (!clientId || !clientSecret) continue;
-    identityProviders[name] = {
-      clientId,
-      clientSecret,
-      issuer: e[`${prefix}_ISSUER`],
-      authorizationUrl: e[`${prefix}_AUTHORIZATION_URL`],
-      tokenUrl: e[`${prefix}_TOKEN_URL`],
-      userinfoUrl: e[`${prefix}_USERINFO_URL`],
-    };
-  }
-  // The vector leg: Pinecone when an index is configured, else the search engine's own vectors.
-  const pineconeConfigured = Boolean(e.PINECONE_INDEX || e.PINECONE_HOST);
-  const vectorEngine = e.VECTOR_ENGINE ?? (pineconeConfigured ? 'pinecone' : e.SEARCH_ENGINE);
-  if (e.SEARCH_ENGINE === 'elasticsearch' && !e.ELASTICSEARCH_URL) {
-    throw new ConfigError(['ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch']);
-  }
-  if (vectorEngine !== 'pinecone' && vectorEngine !== e.SEARCH_ENGINE) {
-    throw new ConfigError([`VECTOR_ENGINE: must be "${e.SEARCH_ENGINE}" or "pinecone" with SEARCH_ENGINE=${e.SEARCH_ENGINE} (got "${vectorEngine}")`]);
-  }
-  if (vectorEngine === 'pinecone' && !pineconeConfigured) {
-    throw new ConfigError(['VECTOR_ENGINE: "pinecone" needs PINECONE_INDEX or PINECONE_HOST']);
-  }
-  if (vectorEngine !== 'pinecone' && pineconeConfigured) {
-    throw new ConfigError([`PINECONE_INDEX / PINECONE_HOST: set, but VECTOR_ENGINE=${vectorEngine} keeps the vectors elsewhere (unset them or set VECTOR_ENGINE=pinecone)`]);
-  }
-  if (e.ELASTICSEARCH_USERNAME && !e.ELASTICSEARCH_PASSWORD) {
-    throw new ConfigError(['ELASTICSEARCH_PASSWORD: required with ELASTICSEARCH_USERNAME']);
-  }
-  if (e.EMBEDDER.startsWith('hosted:') && !e.PINECONE_API_KEY) {
-    throw new ConfigError([`PINECONE_API_KEY: required with EMBEDDER=${e.EMBEDDER}`]);
-  }
-  if ((e.PINECONE_INDEX || e.PINECONE_HOST) && !e.PINECONE_API_KEY) {
-    throw new ConfigError(['PINECONE_API_KEY: required with PINECONE_INDEX or PINECONE_HOST (any value for a local index)']);
-  }
-  const pinecone: PineconeSettings | null =
-    e.PINECONE_INDEX || e.PINECONE_HOST
-      ? { apiKey: e.PINECONE_API_KEY!, index: e.PINECONE_INDEX, host: e.PINECONE_HOST?.replace(/\/+$/, ''), timeoutMs: e.PINECONE_TIMEOUT_MS }
-      : null;
-  const embedder: EmbedderSetting =
-    e.EMBEDDER === 'none' || e.EMBEDDER === 'auto'
-      ? { kind: e.EMBEDDER }
-      : e.EMBEDDER.startsWith('onnx:')
-        ? { kind: 'onnx', model: onnxModel(e.EMBEDDER.slice('onnx:'.length)) }
-        : e.EMBEDDER.startsWith('hosted:')
-        ? { kind: 'hosted', model: e.EMBEDDER.slice('hosted:'.length), apiKey: e.PINECONE_API_KEY!, host: e.PINECONE_CONTROLLER_HOST }
-        : { kind: 'static', dir: path.resolve(e.EMBEDDER.slice('static:'.length)) };
+  const identityProviders = identityProviderSettings(e);
+  const vectorEngine = checkedVectorEngine(e);
   return {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -643,18 +585,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corpusDir: corpusDir ? path.resolve(corpusDir) : undefined,
     searchEngine: e.SEARCH_ENGINE,
     vectorEngine,
-    elasticsearch: e.ELASTICSEARCH_URL
-      ? {
-          url: e.ELASTICSEARCH_URL.replace(/\/+$/, ''),
-          apiKey: e.ELASTICSEARCH_API_KEY,
-          username: e.ELASTICSEARCH_USERNAME,
-          password: e.ELASTICSEARCH_PASSWORD,
-          indexPrefix: e.ELASTICSEARCH_INDEX_PREFIX,
-          shards: e.ELASTICSEARCH_SHARDS,
-          replicas: e.ELASTICSEARCH_REPLICAS,
-        }
-      : null,
-    embedder,
+    elasticsearch: elasticsearchSettings(e),
+    embedder: embedderSetting(e),
     logLevel: e.LOG_LEVEL,
     ingestOnStart: e.INGEST_ON_START,
     resolveTimeoutMs: e.RESOLVE_TIMEOUT_MS,
@@ -680,61 +612,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerIp: e.HTTP_MAX_CONNECTIONS_PER_IP,
     },
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
-    graphql: {
-      introspection: e.GRAPHQL_INTROSPECTION ?? !production,
-      vendorTelemetry: e.GRAPHQL_VENDOR_TELEMETRY,
-      limits: {
-        maxBodyBytes: e.GRAPHQL_MAX_BODY_BYTES,
-        maxTokens: e.GRAPHQL_MAX_TOKENS,
-        maxAliases: e.GRAPHQL_MAX_ALIASES,
-        maxDepth: e.GRAPHQL_MAX_DEPTH,
-        maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
-        maxCost: e.GRAPHQL_MAX_COST,
-      },
-    },
-    pinecone,
+    graphql: graphqlSettings(e, production),
+    pinecone: pineconeSettings(e),
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,
     searchAuthorityWeight: e.SEARCH_AUTHORITY_WEIGHT,
     dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
-    accounts: {
-      sessionSecret: e.SESSION_SECRET,
-      adminEmails: (e.ADMIN_EMAILS ?? '')
-        .split(',')
-        .map((email) => email.trim().toLowerCase())
-        .filter(Boolean),
-      allowAnonymous: e.ALLOW_ANONYMOUS,
-      rateLimits: e.RATE_LIMITS,
-      redisUrl: e.REDIS_URL,
-      smtpUrl: e.SMTP_URL,
-      mailFrom: e.MAIL_FROM,
-      devLogin: e.DEV_LOGIN,
-      mailLog: e.MAIL_LOG || e.DEV_LOGIN,
-      mailOutboxMaxPending: e.MAIL_OUTBOX_MAX_PENDING,
-      termsVersion: e.TERMS_VERSION,
-      production,
-      signInThrottle: {
-        windowSeconds: e.LOGIN_WINDOW_SECONDS,
-        freeFailuresPerAccount: e.LOGIN_FREE_FAILURES_PER_ACCOUNT,
-        maxDelaySeconds: e.LOGIN_MAX_DELAY_SECONDS,
-        failuresPerIp: e.LOGIN_FAILURES_PER_IP,
-      },
-      identityProviders,
-    },
-    billing: {
-      stripe: e.STRIPE_SECRET_KEY
-        ? {
-            secretKey: e.STRIPE_SECRET_KEY,
-            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
-            apiBase: e.STRIPE_API_BASE?.replace(/\/+$/, ''),
-            timeoutMs: e.STRIPE_TIMEOUT_MS,
-            maxNetworkRetries: e.STRIPE_MAX_NETWORK_RETRIES,
-          }
-        : null,
-      catalogueFile: e.BILLING_CATALOGUE ? path.resolve(e.BILLING_CATALOGUE) : undefined,
-      extraRequestPriceUsd: e.BILLING_EXTRA_REQUEST_PRICE_USD,
-    },
+    accounts: accountsSettings(e, production, identityProviders),
+    billing: billingSettings(e),
     contributors: {
       githubRepo: e.CONTRIBUTORS_GITHUB_REPO,
       githubToken: e.GITHUB_TOKEN,
@@ -748,5 +634,166 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepMs: e.TEAM_DOMAIN_SWEEP_SECONDS * 1000,
       sweepBatch: e.TEAM_DOMAIN_SWEEP_BATCH,
     },
+  };
+}
+
+/** The schema applied to the set (non-empty) variables; every problem is listed at once. */
+function parseEnvironment(env: NodeJS.ProcessEnv): Env {
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(raw[String(issue.path[0])])})`),
+    );
+  }
+  return parsed.data;
+}
+
+/** Settings that are fine in development but unsafe in production stop the boot there. */
+function checkProductionSafety(e: Env, production: boolean): void {
+  const productionProblems: string[] = [];
+  if (production && !e.SESSION_SECRET) productionProblems.push('SESSION_SECRET: required when NODE_ENV=production (at least 32 characters)');
+  // dev-login signs in as any e-mail without a password: never in production
+  if (production && e.DEV_LOGIN) productionProblems.push('DEV_LOGIN: must not be true when NODE_ENV=production');
+  // the log would hold every one-time token (password reset, e-mail verification): never in production
+  if (production && e.MAIL_LOG) productionProblems.push('MAIL_LOG: must not be true when NODE_ENV=production (it writes password-reset and verification tokens to the log; set SMTP_URL)');
+  if (productionProblems.length) throw new ConfigError(productionProblems);
+}
+
+/** The identity providers whose client id and secret are both set. */
+function identityProviderSettings(e: Env): AccountsSettings['identityProviders'] {
+  const identityProviders: AccountsSettings['identityProviders'] = {};
+  for (const name of IDENTITY_PROVIDERS) {
+    const prefix = name.toUpperCase() as 'GITHUB' | 'GOOGLE' | 'MICROSOFT';
+    const clientId = e[`${prefix}_CLIENT_ID`];
+    const clientSecret = e[`${prefix}_CLIENT_SECRET`];
+    if (!clientId || !clientSecret) continue;
+    identityProviders[name] = {
+      clientId,
+      clientSecret,
+      issuer: e[`${prefix}_ISSUER`],
+      authorizationUrl: e[`${prefix}_AUTHORIZATION_URL`],
+      tokenUrl: e[`${prefix}_TOKEN_URL`],
+      userinfoUrl: e[`${prefix}_USERINFO_URL`],
+    };
+  }
+  return identityProviders;
+}
+
+/**
+ * The vector leg's engine: Pinecone when an index is configured, else the search engine's own
+ * vectors; checks the engines' settings agree (and the credentials each needs are there).
+ */
+function checkedVectorEngine(e: Env): Config['vectorEngine'] {
+  const pineconeConfigured = Boolean(e.PINECONE_INDEX || e.PINECONE_HOST);
+  const vectorEngine = e.VECTOR_ENGINE ?? (pineconeConfigured ? 'pinecone' : e.SEARCH_ENGINE);
+  if (e.SEARCH_ENGINE === 'elasticsearch' && !e.ELASTICSEARCH_URL) {
+    throw new ConfigError(['ELASTICSEARCH_URL: required with SEARCH_ENGINE=elasticsearch']);
+  }
+  if (vectorEngine !== 'pinecone' && vectorEngine !== e.SEARCH_ENGINE) {
+    throw new ConfigError([`VECTOR_ENGINE: must be "${e.SEARCH_ENGINE}" or "pinecone" with SEARCH_ENGINE=${e.SEARCH_ENGINE} (got "${vectorEngine}")`]);
+  }
+  if (vectorEngine === 'pinecone' && !pineconeConfigured) {
+    throw new ConfigError(['VECTOR_ENGINE: "pinecone" needs PINECONE_INDEX or PINECONE_HOST']);
+  }
+  if (vectorEngine !== 'pinecone' && pineconeConfigured) {
+    throw new ConfigError([`PINECONE_INDEX / PINECONE_HOST: set, but VECTOR_ENGINE=${vectorEngine} keeps the vectors elsewhere (unset them or set VECTOR_ENGINE=pinecone)`]);
+  }
+  if (e.ELASTICSEARCH_USERNAME && !e.ELASTICSEARCH_PASSWORD) {
+    throw new ConfigError(['ELASTICSEARCH_PASSWORD: required with ELASTICSEARCH_USERNAME']);
+  }
+  if (e.EMBEDDER.startsWith('hosted:') && !e.PINECONE_API_KEY) {
+    throw new ConfigError([`PINECONE_API_KEY: required with EMBEDDER=${e.EMBEDDER}`]);
+  }
+  if (pineconeConfigured && !e.PINECONE_API_KEY) {
+    throw new ConfigError(['PINECONE_API_KEY: required with PINECONE_INDEX or PINECONE_HOST (any value for a local index)']);
+  }
+  return vectorEngine;
+}
+
+function elasticsearchSettings(e: Env): ElasticsearchSettings | null {
+  if (!e.ELASTICSEARCH_URL) return null;
+  return {
+    url: e.ELASTICSEARCH_URL.replace(/\/+$/, ''),
+    apiKey: e.ELASTICSEARCH_API_KEY,
+    username: e.ELASTICSEARCH_USERNAME,
+    password: e.ELASTICSEARCH_PASSWORD,
+    indexPrefix: e.ELASTICSEARCH_INDEX_PREFIX,
+    shards: e.ELASTICSEARCH_SHARDS,
+    replicas: e.ELASTICSEARCH_REPLICAS,
+  };
+}
+
+function pineconeSettings(e: Env): PineconeSettings | null {
+  if (!(e.PINECONE_INDEX || e.PINECONE_HOST)) return null;
+  // the API key's presence is checked by checkedVectorEngine
+  return { apiKey: e.PINECONE_API_KEY!, index: e.PINECONE_INDEX, host: e.PINECONE_HOST?.replace(/\/+$/, ''), timeoutMs: e.PINECONE_TIMEOUT_MS };
+}
+
+/** EMBEDDER's `none` | `auto` | `onnx:<model>` | `hosted:<model>` | `static:<dir>`. */
+function embedderSetting(e: Env): EmbedderSetting {
+  if (e.EMBEDDER === 'none' || e.EMBEDDER === 'auto') return { kind: e.EMBEDDER };
+  if (e.EMBEDDER.startsWith('onnx:')) return { kind: 'onnx', model: onnxModel(e.EMBEDDER.slice('onnx:'.length)) };
+  if (e.EMBEDDER.startsWith('hosted:')) {
+    return { kind: 'hosted', model: e.EMBEDDER.slice('hosted:'.length), apiKey: e.PINECONE_API_KEY!, host: e.PINECONE_CONTROLLER_HOST };
+  }
+  return { kind: 'static', dir: path.resolve(e.EMBEDDER.slice('static:'.length)) };
+}
+
+function graphqlSettings(e: Env, production: boolean): GraphqlSettings {
+  return {
+    introspection: e.GRAPHQL_INTROSPECTION ?? !production,
+    vendorTelemetry: e.GRAPHQL_VENDOR_TELEMETRY,
+    limits: {
+      maxBodyBytes: e.GRAPHQL_MAX_BODY_BYTES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
+  };
+}
+
+function accountsSettings(e: Env, production: boolean, identityProviders: AccountsSettings['identityProviders']): AccountsSettings {
+  return {
+    sessionSecret: e.SESSION_SECRET,
+    adminEmails: (e.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+    allowAnonymous: e.ALLOW_ANONYMOUS,
+    rateLimits: e.RATE_LIMITS,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    devLogin: e.DEV_LOGIN,
+    mailLog: e.MAIL_LOG || e.DEV_LOGIN,
+    mailOutboxMaxPending: e.MAIL_OUTBOX_MAX_PENDING,
+    termsVersion: e.TERMS_VERSION,
+    production,
+    signInThrottle: {
+      windowSeconds: e.LOGIN_WINDOW_SECONDS,
+      freeFailuresPerAccount: e.LOGIN_FREE_FAILURES_PER_ACCOUNT,
+      maxDelaySeconds: e.LOGIN_MAX_DELAY_SECONDS,
+      failuresPerIp: e.LOGIN_FAILURES_PER_IP,
+    },
+    identityProviders,
+  };
+}
+
+function billingSettings(e: Env): BillingSettings {
+  return {
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          apiBase: e.STRIPE_API_BASE?.replace(/\/+$/, ''),
+          timeoutMs: e.STRIPE_TIMEOUT_MS,
+          maxNetworkRetries: e.STRIPE_MAX_NETWORK_RETRIES,
+        }
+      : null,
+    catalogueFile: e.BILLING_CATALOGUE ? path.resolve(e.BILLING_CATALOGUE) : undefined,
+    extraRequestPriceUsd: e.BILLING_EXTRA_REQUEST_PRICE_USD,
   };
 }

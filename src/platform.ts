@@ -13,7 +13,7 @@ import { createHttpServer } from './http/http-server.js';
 import { isTrustedPeer } from './http/trust-proxy.js';
 import type { Config, EmbedderSetting } from './config.js';
 import { DomainError } from './errors.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { drainable, type DrainableServer } from './http/drain-http-server.js';
 import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
@@ -71,16 +71,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const applied = await migrateUp(orm);
   if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
 
-  const engine = createSearchEngine(config, logger);
-  await engine.open();
-  const embedder = await createEmbedder(config.embedder, config.dataDir);
-  // EMBEDDER=auto without a trained model: train it from the corpus in the background.
-  const trainModel = config.embedder.kind === 'auto' && !embedder && config.ingestOnStart && config.corpusDir !== undefined;
-  if (trainModel) {
-    logger.info(`search: no trained embedding model in ${defaultModelDir(config.dataDir)} yet: training it from the corpus in the background (keyword results meanwhile)`);
-  } else if (!embedder) {
-    logger.info(`search: no embedding model (EMBEDDER=${config.embedder.kind}): serving keyword results for every alpha`);
-  }
+  const { engine, embedder, trainModel } = await openSearch(config, logger);
 
   // The authorization server's signing key first: the authenticator verifies its access tokens.
   const signingKey = await loadOrCreateSigningKey(orm);
@@ -113,12 +104,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   teams.startDomainRechecks();
   accounts.authenticator.useWorkspaces(teams.membership);
   accounts.usage.useCredits(billing.credits.drawer);
-  const { githubRepo, githubToken, githubApiBase } = config.contributors;
-  const contributors = new ContributorsService({
-    corpusFile: config.corpusDir ? path.join(config.corpusDir, 'contributions.jsonl.gz') : undefined,
-    github: githubRepo ? { repo: githubRepo, token: githubToken, apiBase: githubApiBase } : null,
-    logger,
-  });
+  const contributors = createContributors(config, logger);
   const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger });
   const app = await buildApp({
     services: { legalData, accounts, feedback, oauth, billing, teams, contributors, admin },
@@ -130,46 +116,13 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
     sse: config.sse,
     graphql: config.graphql,
-    dashboard: {
-      dir: config.dashboardDir,
-      client: {
-        identityProviders: Object.keys(config.accounts.identityProviders),
-        devLogin: config.accounts.devLogin,
-        billing: config.billing.stripe !== null,
-        baseUrl: config.baseUrl,
-        termsVersion: config.accounts.termsVersion,
-      },
-    },
+    dashboard: { dir: config.dashboardDir, client: dashboardClientSettings(config) },
   });
 
-  let server: Server | null = null;
-  let http: DrainableServer | null = null;
-  let url: string | null = null;
-  if (options.listen !== false) {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = createHttpServer(app.app, config.http, { isTrustedProxy: isTrustedPeer(app.app), logger });
-      s.once('error', reject);
-      s.listen(config.port, '0.0.0.0', () => resolve(s));
-    });
-    http = drainable(server);
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    logger.info(`listening on ${url} (public URL ${config.baseUrl})`);
-  }
-
-  try {
-    await legalData.refreshCatalog();
-  } catch (error) {
-    // An engine on an outside server that does not answer yet (Elasticsearch): serve 503 and
-    // say so on /ready rather than not starting; the catalogue is built at the next request.
-    if (!(error instanceof DomainError && error.code === 'unavailable')) throw error;
-    logger.warn(`search: ${error.message}; serving 503 until it answers`);
-  }
+  const { server, http, url } = options.listen !== false ? await listen(app, config, logger) : { server: null, http: null, url: null };
+  await refreshCatalogUnlessUnavailable(legalData, logger);
   const abort = new AbortController();
-  // One ingest at a time across the processes sharing PostgreSQL (src/ingest-lock.ts); the others serve.
-  const shared = config.databaseUrl !== undefined && config.ingestOnStart && config.corpusDir !== undefined;
-  const ingestDone = oneIngestAtATime({ orm, shared, signal: abort.signal, logger }, (afterWaiting) =>
-    runStartupIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel, afterWaiting }),
-  );
+  const ingestDone = startBackgroundIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel });
 
   return {
     config,
@@ -186,37 +139,126 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     server,
     url,
     ingestDone,
-    async stop() {
-      // Every step runs even when one before it failed (the lock is released whatever happens);
-      // the usage rows are written only once no request can add one any more.
-      const failed: string[] = [];
-      const step = async (name: string, run: () => unknown) => {
-        try {
-          await run();
-        } catch (error) {
-          failed.push(name);
-          logger.error(`shutdown: ${name} failed`, error);
-        }
-      };
-      abort.abort(); // the ingest and training children stop meanwhile
-      const drained = http?.drain(config.shutdownDrainSeconds * 1000);
-      await step('ending the MCP streams', () => app.closeStreams());
-      await step('stopping the team domain re-checks', () => teams.stopDomainRechecks());
-      await step('draining the HTTP server', async () => {
-        const { cut } = (await drained) ?? { cut: 0 };
-        if (cut) logger.warn(`shutdown: ${cut} connection(s) still open after the ${config.shutdownDrainSeconds} s drain deadline (SHUTDOWN_DRAIN_SECONDS): closed`);
-      });
-      await step('stopping the ingest', () => ingestDone.catch(() => null)); // its failure was logged when it happened
-      await step('stopping GraphQL and MCP', () => app.stop());
-      await step('closing the administration', () => admin.close());
-      await step('closing billing', () => billing.close());
-      await step('writing the last usage rows and mails', () => accounts.close());
-      await step('closing the search engine', () => engine.close());
-      await step('closing the database', () => closeOrm(orm));
-      await step('releasing the data-folder lock', () => lock.release());
-      if (failed.length) throw new Error(`${failed.join(', ')} failed`);
-    },
+    stop: () => stopInOrder({ config, logger, abort, http, app, teams, ingestDone, admin, billing, accounts, engine, orm, lock }),
   };
+}
+
+/** The search engine opened and the embedder loaded; `trainModel` when EMBEDDER=auto has no model yet. */
+async function openSearch(config: Config, logger: Logger): Promise<{ engine: SearchEngine; embedder: Embedder | null; trainModel: boolean }> {
+  const engine = createSearchEngine(config, logger);
+  await engine.open();
+  const embedder = await createEmbedder(config.embedder, config.dataDir);
+  // EMBEDDER=auto without a trained model: train it from the corpus in the background.
+  const trainModel = config.embedder.kind === 'auto' && !embedder && config.ingestOnStart && config.corpusDir !== undefined;
+  if (trainModel) {
+    logger.info(`search: no trained embedding model in ${defaultModelDir(config.dataDir)} yet: training it from the corpus in the background (keyword results meanwhile)`);
+  } else if (!embedder) {
+    logger.info(`search: no embedding model (EMBEDDER=${config.embedder.kind}): serving keyword results for every alpha`);
+  }
+  return { engine, embedder, trainModel };
+}
+
+/** The corpus's contributors: from the corpus file, and from GitHub when a repository is configured. */
+function createContributors(config: Config, logger: Logger): ContributorsService {
+  const { githubRepo, githubToken, githubApiBase } = config.contributors;
+  return new ContributorsService({
+    corpusFile: config.corpusDir ? path.join(config.corpusDir, 'contributions.jsonl.gz') : undefined,
+    github: githubRepo ? { repo: githubRepo, token: githubToken, apiBase: githubApiBase } : null,
+    logger,
+  });
+}
+
+/** What the dashboard's page needs to know of the configuration (sent to the browser). */
+function dashboardClientSettings(config: Config) {
+  return {
+    identityProviders: Object.keys(config.accounts.identityProviders),
+    devLogin: config.accounts.devLogin,
+    billing: config.billing.stripe !== null,
+    baseUrl: config.baseUrl,
+    termsVersion: config.accounts.termsVersion,
+  };
+}
+
+/** The HTTP server listening on PORT, drainable at shutdown. */
+async function listen(app: BuiltApp, config: Config, logger: Logger): Promise<{ server: Server; http: DrainableServer; url: string }> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = createHttpServer(app.app, config.http, { isTrustedProxy: isTrustedPeer(app.app), logger });
+    s.once('error', reject);
+    s.listen(config.port, '0.0.0.0', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  logger.info(`listening on ${url} (public URL ${config.baseUrl})`);
+  return { server, http: drainable(server), url };
+}
+
+async function refreshCatalogUnlessUnavailable(legalData: LegalDataService, logger: Logger): Promise<void> {
+  try {
+    await legalData.refreshCatalog();
+  } catch (error) {
+    // An engine on an outside server that does not answer yet (Elasticsearch): serve 503 and
+    // say so on /ready rather than not starting; the catalogue is built at the next request.
+    if (!(error instanceof DomainError && error.code === 'unavailable')) throw error;
+    logger.warn(`search: ${error.message}; serving 503 until it answers`);
+  }
+}
+
+/** What the shutdown stops, in the order of stopInOrder. */
+interface RunningParts {
+  config: Config;
+  logger: Logger;
+  abort: AbortController;
+  http: DrainableServer | null;
+  app: BuiltApp;
+  teams: TeamsModule;
+  ingestDone: Promise<unknown>;
+  admin: AdminModule;
+  billing: BillingModule;
+  accounts: AccountsModule;
+  engine: SearchEngine;
+  orm: MikroORM;
+  lock: DataDirLock;
+}
+
+/** Platform.stop(): the running parts stopped in order, each step whatever befell the ones before. */
+async function stopInOrder({ config, logger, abort, http, app, teams, ingestDone, admin, billing, accounts, engine, orm, lock }: RunningParts): Promise<void> {
+  // Every step runs even when one before it failed (the lock is released whatever happens);
+  // the usage rows are written only once no request can add one any more.
+  const failed: string[] = [];
+  const step = async (name: string, run: () => unknown) => {
+    try {
+      await run();
+    } catch (error) {
+      failed.push(name);
+      logger.error(`shutdown: ${name} failed`, error);
+    }
+  };
+  abort.abort(); // the ingest and training children stop meanwhile
+  const drained = http?.drain(config.shutdownDrainSeconds * 1000);
+  await step('ending the MCP streams', () => app.closeStreams());
+  await step('stopping the team domain re-checks', () => teams.stopDomainRechecks());
+  await step('draining the HTTP server', async () => {
+    const { cut } = (await drained) ?? { cut: 0 };
+    if (cut) logger.warn(`shutdown: ${cut} connection(s) still open after the ${config.shutdownDrainSeconds} s drain deadline (SHUTDOWN_DRAIN_SECONDS): closed`);
+  });
+  await step('stopping the ingest', () => ingestDone.catch(() => null)); // its failure was logged when it happened
+  await step('stopping GraphQL and MCP', () => app.stop());
+  await step('closing the administration', () => admin.close());
+  await step('closing billing', () => billing.close());
+  await step('writing the last usage rows and mails', () => accounts.close());
+  await step('closing the search engine', () => engine.close());
+  await step('closing the database', () => closeOrm(orm));
+  await step('releasing the data-folder lock', () => lock.release());
+  if (failed.length) throw new Error(`${failed.join(', ')} failed`);
+}
+
+/** The startup ingest, one at a time across the processes sharing PostgreSQL (src/ingest-lock.ts); the others serve. */
+function startBackgroundIngest(
+  config: Config,
+  logger: Logger,
+  deps: Omit<Parameters<typeof runStartupIngest>[2], 'afterWaiting'>,
+): Promise<IngestSummary | null> {
+  const shared = config.databaseUrl !== undefined && config.ingestOnStart && config.corpusDir !== undefined;
+  return oneIngestAtATime({ orm: deps.orm, shared, signal: deps.signal, logger }, (afterWaiting) => runStartupIngest(config, logger, { ...deps, afterWaiting }));
 }
 
 /** Indexes the configured corpus in the background; search serves what is indexed meanwhile. */

@@ -1,8 +1,7 @@
 /**
  * `npm run lint:sizes`: lists the source files over 400 lines and the functions over 80 lines
  * that carry no `// size: <reason>` comment (see source-sizes.ts), and fails when there is one.
- * With `--report` it prints one summary line and never fails: `npm test` runs it so while the
- * large services are being split; drop the flag there to make the rule strict.
+ * `npm test` runs it strictly; with `--report` it prints one summary line and never fails.
  * `--exempted` also lists what a reason exempts, with the reason.
  * Tests are not measured (a `describe` block is a list of cases), nor generated code
  * (src/dashboard/gql) or migrations (immutable).

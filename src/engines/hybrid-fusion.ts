@@ -154,66 +154,15 @@ export function fuseHybrid(
   const a = Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0;
   if (limit <= 0) return [];
   const byId = new Map<string, Candidate>();
-  const candidate = (docId: string): Candidate => {
-    let c = byId.get(docId);
-    if (!c) {
-      c = {
-        docId,
-        keyword: 0,
-        semantic: 0,
-        keywordRaw: null,
-        semanticRaw: null,
-        keywordCoverage: null,
-        keywordNormalized: 0,
-        semanticNormalized: 0,
-        keywordSection: null,
-        semanticSection: null,
-        sectionWeight: 0,
-        keywordRank: Infinity,
-        semanticRank: Infinity,
-        passage: '',
-        authority: null,
-        score: 0,
-      };
-      byId.set(docId, c);
-    }
-    return c;
-  };
-
-  let max = 0;
-  if (a < 1) {
-    for (const h of keyword) if (Number.isFinite(h.score) && h.score > max) max = h.score;
-    keyword.forEach((h, rank) => {
-      const c = candidate(h.docId);
-      if (c.keywordRank !== Infinity) return;
-      c.keywordRank = rank;
-      c.keyword = max > 0 && Number.isFinite(h.score) ? Math.max(0, h.score) / max : 0;
-      c.keywordRaw = h.score;
-      c.keywordCoverage = h.coverage ?? null;
-      c.keywordNormalized = c.keyword;
-      c.passage = h.passage;
-    });
-  }
-  if (a > 0) {
-    const span = scale.high - scale.low > 1e-6 ? scale.high - scale.low : 1;
-    semantic.forEach((h, rank) => {
-      const c = candidate(h.docId);
-      if (c.semanticRank !== Infinity) return;
-      c.semanticRank = rank;
-      c.semantic = Number.isFinite(h.score) ? Math.min(1, Math.max(0, (h.score - scale.low) / span)) : 0;
-      c.semanticRaw = h.score;
-      c.semanticNormalized = c.semantic;
-      if (c.keywordRank === Infinity) c.passage = h.passage;
-    });
-  }
+  // a leg whose weight is 0 contributes no documents (see above)
+  const keywordBest = a < 1 ? addKeywordLeg(byId, keyword) : 0;
+  if (a > 0) addSemanticLeg(byId, semantic, scale);
 
   const all = [...byId.values()];
   if (sections && sections.weight > 0) {
     addSectionContext(all, 'keyword', sections);
     addSectionContext(all, 'semantic', sections);
   }
-
-  const semanticFirst = a >= 0.5;
   for (const c of all) {
     if (authority) {
       const citedBy = authority.citedBy(c.docId);
@@ -221,7 +170,72 @@ export function fuseHybrid(
     }
     c.score = a * c.semantic + (1 - a) * c.keyword + (c.authority?.boost ?? 0);
   }
-  all.sort((x, y) => {
+  all.sort(byFusedScore(a >= 0.5));
+  return all.slice(0, limit).map((c) => fusedHit(c, a, keywordBest, scale));
+}
+
+/** The candidate of `docId`, created with empty legs on first sight. */
+function candidateOf(byId: Map<string, Candidate>, docId: string): Candidate {
+  let c = byId.get(docId);
+  if (!c) {
+    c = {
+      docId,
+      keyword: 0,
+      semantic: 0,
+      keywordRaw: null,
+      semanticRaw: null,
+      keywordCoverage: null,
+      keywordNormalized: 0,
+      semanticNormalized: 0,
+      keywordSection: null,
+      semanticSection: null,
+      sectionWeight: 0,
+      keywordRank: Infinity,
+      semanticRank: Infinity,
+      passage: '',
+      authority: null,
+      score: 0,
+    };
+    byId.set(docId, c);
+  }
+  return c;
+}
+
+/** Adds the keyword leg, its scores divided by the best one; returns that best score. */
+function addKeywordLeg(byId: Map<string, Candidate>, keyword: DocumentHit[]): number {
+  let max = 0;
+  for (const h of keyword) if (Number.isFinite(h.score) && h.score > max) max = h.score;
+  keyword.forEach((h, rank) => {
+    const c = candidateOf(byId, h.docId);
+    if (c.keywordRank !== Infinity) return;
+    c.keywordRank = rank;
+    c.keyword = max > 0 && Number.isFinite(h.score) ? Math.max(0, h.score) / max : 0;
+    c.keywordRaw = h.score;
+    c.keywordCoverage = h.coverage ?? null;
+    c.keywordNormalized = c.keyword;
+    c.passage = h.passage;
+  });
+  return max;
+}
+
+/** Adds the vector leg, its cosines placed on the model's scale and clamped to [0, 1]. */
+function addSemanticLeg(byId: Map<string, Candidate>, semantic: DocumentHit[], scale: SemanticScale): void {
+  const span = scale.high - scale.low > 1e-6 ? scale.high - scale.low : 1;
+  semantic.forEach((h, rank) => {
+    const c = candidateOf(byId, h.docId);
+    if (c.semanticRank !== Infinity) return;
+    c.semanticRank = rank;
+    c.semantic = Number.isFinite(h.score) ? Math.min(1, Math.max(0, (h.score - scale.low) / span)) : 0;
+    c.semanticRaw = h.score;
+    c.semanticNormalized = c.semantic;
+    // the keyword leg's passage wins when both legs found the document
+    if (c.keywordRank === Infinity) c.passage = h.passage;
+  });
+}
+
+/** Fused score first, then the rank in the heavier leg, then in the other, then docId. */
+function byFusedScore(semanticFirst: boolean): (x: Candidate, y: Candidate) => number {
+  return (x, y) => {
     if (y.score !== x.score) return y.score - x.score;
     const [x1, x2, y1, y2] = semanticFirst
       ? [x.semanticRank, x.keywordRank, y.semanticRank, y.keywordRank]
@@ -229,19 +243,22 @@ export function fuseHybrid(
     if (x1 !== y1) return x1 < y1 ? -1 : 1;
     if (x2 !== y2) return x2 < y2 ? -1 : 1;
     return x.docId < y.docId ? -1 : x.docId > y.docId ? 1 : 0;
-  });
-  return all.slice(0, limit).map((c) => ({
+  };
+}
+
+function fusedHit(c: Candidate, alpha: number, keywordBest: number, scale: SemanticScale): FusedHit {
+  return {
     docId: c.docId,
     score: c.score,
     keywordScore: c.keyword,
     semanticScore: c.semantic,
     passage: c.passage,
     parts: {
-      alpha: a,
+      alpha,
       keywordRaw: c.keywordRaw,
       semanticRaw: c.semanticRaw,
       keywordCoverage: c.keywordCoverage,
-      keywordBest: max,
+      keywordBest,
       scale,
       keywordNormalized: c.keywordNormalized,
       semanticNormalized: c.semanticNormalized,
@@ -252,9 +269,8 @@ export function fuseHybrid(
       semanticFinal: c.semantic,
       authority: c.authority,
     },
-  }));
+  };
 }
-
 
 /**
  * Provisions are read in their section. A legislation article found by a leg is more likely

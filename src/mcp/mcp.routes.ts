@@ -10,6 +10,7 @@
  * Session cookies are not accepted here: a browser would send them cross-site.
  */
 import { Router, type Request, type RequestHandler } from 'express';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -78,9 +79,25 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
     res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to /mcp' }, id: null });
   });
 
-  router.get('/sse', requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
+  router.get('/sse', requireBearer(baseUrl, '/sse'), openSseStream({ sessions, slots, newServer, isClosing: () => closing }));
+  router.post(SSE_MESSAGES_PATH, requireBearer(baseUrl, '/sse'), postSseMessage(sessions));
+
+  return {
+    router,
+    async close() {
+      closing = true;
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+      sessions.clear();
+    },
+    openStreams: () => sessions.size,
+  };
+}
+
+/** GET /sse: opens a legacy SSE stream with its own MCP server, within the caller's stream slots. */
+function openSseStream({ sessions, slots, newServer, isClosing }: { sessions: Map<string, SseSession>; slots: SseSessionSlots; newServer: () => McpServer; isClosing: () => boolean }): RequestHandler {
+  return async (req: AuthedRequest, res, next) => {
     try {
-      if (closing) {
+      if (isClosing()) {
         res.setHeader('Retry-After', String(SHUTDOWN_RETRY_AFTER_SECONDS));
         res.status(503).json({ detail: 'The server is shutting down: open the stream again in a moment' });
         return;
@@ -113,9 +130,12 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
     } catch (error) {
       next(error);
     }
-  });
+  };
+}
 
-  router.post(SSE_MESSAGES_PATH, requireBearer(baseUrl, '/sse'), async (req: AuthedRequest, res, next) => {
+/** POST /sse/messages: a message of an open SSE stream, from the account that opened it. */
+function postSseMessage(sessions: Map<string, SseSession>): RequestHandler {
+  return async (req: AuthedRequest, res, next) => {
     try {
       const session = sessions.get(String(req.query.sessionId ?? ''));
       if (!session) {
@@ -134,16 +154,6 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
     } catch (error) {
       next(error);
     }
-  });
-
-  return {
-    router,
-    async close() {
-      closing = true;
-      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
-      sessions.clear();
-    },
-    openStreams: () => sessions.size,
   };
 }
 

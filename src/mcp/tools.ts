@@ -41,6 +41,7 @@ const searchInput = searchRequestSchema.extend({
  * Registers the tools on `server`. `contextOf` gives the RequestContext of the call being
  * handled (from the request's authentication).
  */
+// size: a declarative table of the MCP tools: each entry is its name, description, input schema and one service call (8 entries of 10-16 lines); read together they are the tool list an MCP client sees
 export function registerTools(
   server: McpServer,
   services: ToolServices,

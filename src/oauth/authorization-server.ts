@@ -54,6 +54,7 @@ export interface AuthorizationServerOptions {
 }
 
 /** The configured oidc-provider instance (mount `provider.callback()` at OAUTH_PATH). */
+// size: almost all of it is oidc-provider's configuration object, a declarative table whose settings constrain each other (grants, PKCE, resource indicators, refresh rotation, TTLs); auditing the authorization server means reading it whole, so it is not scattered over helpers
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const { baseUrl, orm, signingKey, accounts, logger } = options;
   const resources = new Set(protectedResources(baseUrl));

@@ -84,6 +84,7 @@ function Terms({ version }: { version: string }) {
   );
 }
 
+// size: the page's markup, one JSX tree read top to bottom as the browser shows it (the form's parts are components above)
 function ConsentPage({ view }: { view: ConsentView }) {
   const clientName = view.client.name ?? view.client.id;
   const as = view.account?.email ? ` as ${view.account.email}` : '';

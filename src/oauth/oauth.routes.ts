@@ -47,6 +47,7 @@ export interface OAuthRoutesOptions {
   baseUrl: string;
 }
 
+// size: a route table: one registration per endpoint, in the order /openapi.json lists them, each handler a few lines that build the request context and call one service method; split by endpoint, the table would be scattered over files without making any handler shorter
 /** The router of the authorization server: metadata, consent step, registration throttle, oidc-provider. */
 export function oauthRouter(options: OAuthRoutesOptions, rest: RestApi): Router {
   const { provider, consent, identityProviders, counters, baseUrl } = options;

@@ -65,6 +65,7 @@ export function sendSignIn(res: Response, result: SignInResult, baseUrl: string)
   res.json({ legal_acceptance_required: true, legal_acceptance_token: result.legal_acceptance_token, terms_version: result.terms_version });
 }
 
+// size: a route table: one registration per endpoint, in the order /openapi.json lists them, each handler a few lines that build the request context and call one service method; split by endpoint, the table would be scattered over files without making any handler shorter
 export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): express.Router {
   const { accounts, apiKeys, oauthGrants, usage, baseUrl } = options;
   const router = express.Router();

@@ -23,6 +23,7 @@ function queryParams(req: Request): Record<string, unknown> {
 const tags = ['admin'];
 const FORBIDDEN = 'Not an administrator';
 
+// size: a route table: one registration per endpoint, in the order /openapi.json lists them, each handler a few lines that build the request context and call one service method; split by endpoint, the table would be scattered over files without making any handler shorter
 export function adminRouter(admin: AdminModule, rest: RestApi): express.Router {
   const router = express.Router();
   const ctx = (req: Request) => contextOf(req);

@@ -133,13 +133,38 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
  * position and message as FastAPI's. Returns null when Python would accept the text.
  */
 export function pythonJsonError(text: string): { msg: string; pos: number } | null {
-  const s = text;
-  const skip = (i: number) => {
-    while (i < s.length && JSON_WS.has(s[i]!)) i++;
-    return i;
-  };
+  try {
+    new PythonJsonScanner(text).scanDocument();
+    return null;
+  } catch (error) {
+    if (error instanceof JsonFailure) {
+      // Python counts code points, JavaScript UTF-16 units
+      return { msg: error.msg, pos: [...text.slice(0, error.pos)].length };
+    }
+    return null; // e.g. nesting too deep for the stack
+  }
+}
 
-  const scanString = (start: number): number => {
+/**
+ * A recursive-descent scanner that accepts what CPython's json module accepts (NaN and
+ * Infinity included) and throws a JsonFailure with Python's message at the first error.
+ * Each method takes the index to start at and returns the index after what it read.
+ */
+class PythonJsonScanner {
+  constructor(private readonly s: string) {}
+
+  scanDocument(): void {
+    const end = this.skip(this.scanValue(this.skip(0)));
+    if (end !== this.s.length) throw new JsonFailure('Extra data', end);
+  }
+
+  private skip(i: number): number {
+    while (i < this.s.length && JSON_WS.has(this.s[i]!)) i++;
+    return i;
+  }
+
+  private scanString(start: number): number {
+    const s = this.s;
     const begin = start - 1;
     let i = start;
     for (;;) {
@@ -161,14 +186,15 @@ export function pythonJsonError(text: string): { msg: string; pos: number } | nu
       if (!HEX4.test(s.slice(i, i + 4))) throw new JsonFailure('Invalid \\uXXXX escape', i - 1);
       i += 4;
     }
-  };
+  }
 
-  const scanValue = (i: number): number => {
+  private scanValue(i: number): number {
+    const s = this.s;
     const c = s[i];
     if (c === undefined) throw new JsonFailure('Expecting value', i);
-    if (c === '"') return scanString(i + 1);
-    if (c === '{') return scanObject(i + 1);
-    if (c === '[') return scanArray(i + 1);
+    if (c === '"') return this.scanString(i + 1);
+    if (c === '{') return this.scanObject(i + 1);
+    if (c === '[') return this.scanArray(i + 1);
     for (const literal of ['null', 'true', 'false', 'NaN', 'Infinity', '-Infinity']) {
       if (s.startsWith(literal, i)) return i + literal.length;
     }
@@ -176,43 +202,33 @@ export function pythonJsonError(text: string): { msg: string; pos: number } | nu
     const number = JSON_NUMBER.exec(s);
     if (number) return i + number[0].length;
     throw new JsonFailure('Expecting value', i);
-  };
+  }
 
-  const scanObject = (start: number): number => {
-    let i = skip(start);
+  private scanObject(start: number): number {
+    const s = this.s;
+    let i = this.skip(start);
     if (s[i] === '}') return i + 1;
     for (;;) {
       if (s[i] !== '"') throw new JsonFailure('Expecting property name enclosed in double quotes', i);
-      i = skip(scanString(i + 1));
+      i = this.skip(this.scanString(i + 1));
       if (s[i] !== ':') throw new JsonFailure("Expecting ':' delimiter", i);
-      i = skip(scanValue(skip(i + 1)));
+      i = this.skip(this.scanValue(this.skip(i + 1)));
       if (s[i] === '}') return i + 1;
       if (s[i] !== ',') throw new JsonFailure("Expecting ',' delimiter", i);
-      i = skip(i + 1);
+      i = this.skip(i + 1);
     }
-  };
+  }
 
-  const scanArray = (start: number): number => {
-    let i = skip(start);
+  private scanArray(start: number): number {
+    const s = this.s;
+    let i = this.skip(start);
     if (s[i] === ']') return i + 1;
     for (;;) {
-      i = skip(scanValue(i));
+      i = this.skip(this.scanValue(i));
       if (s[i] === ']') return i + 1;
       if (s[i] !== ',') throw new JsonFailure("Expecting ',' delimiter", i);
-      i = skip(i + 1);
+      i = this.skip(i + 1);
     }
-  };
-
-  try {
-    const end = skip(scanValue(skip(0)));
-    if (end !== s.length) throw new JsonFailure('Extra data', end);
-    return null;
-  } catch (error) {
-    if (error instanceof JsonFailure) {
-      // Python counts code points, JavaScript UTF-16 units
-      return { msg: error.msg, pos: [...s.slice(0, error.pos)].length };
-    }
-    return null; // e.g. nesting too deep for the stack
   }
 }
 

@@ -69,6 +69,7 @@ function wildcard(value: unknown): string {
 /** The caller as the authentication middleware (./request-context.ts) found it. */
 const context = (req: Request) => contextOf(req);
 
+// size: a route table: one registration per endpoint, in the order /openapi.json lists them, each handler a few lines that build the request context and call one service method; split by endpoint, the table would be scattered over files without making any handler shorter
 export function legalDataRouter(api: LegalDataApi, rest: RestApi): express.Router {
   const router = express.Router();
   const tags = { search: ['search'], documents: ['documents'], discovery: ['discovery'] };

@@ -27,6 +27,7 @@ import type { RestApi } from './rest-api.js';
 
 const FORBIDDEN = 'Your role in the workspace may not do this';
 
+// size: a route table: one registration per endpoint, in the order /openapi.json lists them, each handler a few lines that build the request context and call one service method; split by endpoint, the table would be scattered over files without making any handler shorter
 export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router {
   const router = express.Router();
   const ctx = (req: Request) => contextOf(req);

@@ -6,6 +6,7 @@
  * Every decorator names its type explicitly: the app runs under tsx/esbuild, which emits no
  * decorator metadata, so type-graphql cannot infer anything.
  */
+// size: a declarative file of ~20 small GraphQL types (each a list of decorated fields, the longest SearchHit at ~90 lines) that together form the subgraph's one schema; read as one reference, like the REST shapes they mirror
 import 'reflect-metadata';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Directive, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';

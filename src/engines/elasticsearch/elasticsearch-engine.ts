@@ -7,7 +7,7 @@
  * by id (realtime GETs); the ingest's content hashes make re-ingest idempotent; a re-ingested
  * document loses exactly the passages its new version no longer has.
  *
- * Writes go through the client's bulk helper (bounded batches by bytes, bounded concurrency:
+ * Writes go through the client's bulk helper (es-bulk.ts: bounded batches by bytes, bounded concurrency:
  * back-pressure; items answered 429 retried, and only those; other failed items collected and
  * reported as one error after the batch, so the ingest does not record the document's hash).
  * Passages are written before their document, so after a crash mid-batch the stored hash still
@@ -17,10 +17,10 @@
  * Elasticsearch and the reason; `health()` says the same for /ready. Setup (indexes, aliases)
  * is retried at the next call, so the service starts and serves 503 until Elasticsearch is up.
  */
-import { Client, errors, SniffingTransport, type ClientOptions } from '@elastic/elasticsearch';
+// size: one class implements the ~25 methods of the SearchEngine port, and they share state (setup once, the cached vector model, the rebuild's generations that every write and count follows); the stateless parts live beside it: es-mapping, es-queries, es-bulk, es-client, es-documents
+import { Client, errors, type ClientOptions } from '@elastic/elasticsearch';
 import { DomainError } from '../../errors.js';
-import type { DocumentMetadata, DocumentWithoutText, LegalDocument, Namespace } from '../../domain/legal-document.js';
-import { DOCUMENT_METADATA_FIELDS } from '../../domain/legal-document.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../domain/legal-document.js';
 import { searchHeader } from '../embedded/lancedb-tables.js';
 import { filterValues } from '../filter-values.js';
 import type {
@@ -45,7 +45,12 @@ import {
   searchSubfield,
   type IndexNames,
 } from './es-mapping.js';
+import { bulkWrite, BulkWriteError, type BulkOp, type BulkSettings } from './es-bulk.js';
+import { isUnavailable, QuickRetryTransport, redact } from './es-client.js';
+import { documentSource, INTERNAL_FIELDS, toDocument, toMetadata } from './es-documents.js';
 import { cosineOfScore, filterClauses, keywordSearchBody, vectorSearchBody } from './es-queries.js';
+
+export { BulkWriteError };
 
 export interface ElasticsearchEngineOptions {
   /** `http(s)://host:port` of one node (or a load balancer in front of the cluster). */
@@ -74,11 +79,6 @@ const LOOKUP_BATCH = 1000;
 const META_MAX_AGE_MS = 2000;
 /** Documents per scanMetadata batch. */
 const SCAN_BATCH = 2000;
-/** Fields of a stored document that are not LegalDocument's. */
-const INTERNAL_FIELDS = ['content_hash', 'analysis_version', 'chunk_count'];
-/** LegalDocument's fields, in the order the embedded engine returns them. */
-const DOCUMENT_FIELDS = ['id', 'source', 'source_id', 'namespace', 'country', 'title', 'text', ...DOCUMENT_METADATA_FIELDS, 'short_names', 'extra'] as const;
-
 interface Meta {
   vectorModel: string | null;
   dimension: number | null;
@@ -87,32 +87,6 @@ interface Meta {
 interface ChunkSource {
   doc_id: string;
   content: string;
-}
-
-type BulkOp =
-  | { kind: 'index'; index: string; id: string; doc: Record<string, unknown> }
-  | { kind: 'update'; index: string; id: string; doc: Record<string, unknown> }
-  | { kind: 'delete'; index: string; id: string };
-
-/** A bulk item Elasticsearch refused (after the helper's retries of 429s). */
-export class BulkWriteError extends Error {
-  constructor(readonly failures: { id: string; status: number; error: unknown }[]) {
-    super(
-      `Elasticsearch refused ${failures.length} bulk item(s); first: ${failures[0]?.id} (${failures[0]?.status}: ${JSON.stringify(failures[0]?.error).slice(0, 300)})`,
-    );
-    this.name = 'BulkWriteError';
-  }
-}
-
-/**
- * The client's transport with a short retry backoff: a node that does not answer is retried
- * after about 0.2 s and 0.4 s (the default backoff waits 1-1.5 s then 2-4 s, so a search
- * would take 5 s to answer 503 while Elasticsearch is down).
- */
-class QuickRetryTransport extends SniffingTransport {
-  constructor(options: ConstructorParameters<typeof SniffingTransport>[0]) {
-    super({ ...options, retryBackoff: (_min: number, _max: number, attempt: number) => Math.min(0.1 * 2 ** attempt, 2) });
-  }
 }
 
 export class ElasticsearchEngine implements SearchEngine {
@@ -124,7 +98,7 @@ export class ElasticsearchEngine implements SearchEngine {
   private metaReadAt = 0;
   /** While a rebuild runs: the new generations the writes (and the ingest's reads) go to. */
   private rebuild: { documents: string; chunks: string } | null = null;
-  private readonly bulkOptions: Required<NonNullable<ElasticsearchEngineOptions['bulk']>>;
+  private readonly bulkOptions: BulkSettings;
 
   constructor(private readonly options: ElasticsearchEngineOptions) {
     const auth = options.apiKey
@@ -487,34 +461,9 @@ export class ElasticsearchEngine implements SearchEngine {
     await this.run((es) => es.deleteByQuery({ index: chunks, query: { terms: { doc_id: unique } }, conflicts: 'proceed' }));
   }
 
-  /**
-   * Writes through the bulk helper. Items answered 429 are retried (only them) by the helper;
-   * any other failed item is collected and reported once the batch is done (a delete of an
-   * item that is already gone is not a failure).
-   */
+  /** Writes through the bulk helper (see es-bulk.ts: which failures count). */
   private async bulk(ops: BulkOp[]): Promise<void> {
-    if (ops.length === 0) return;
-    const failures: { id: string; status: number; error: unknown }[] = [];
-    await this.guard(() =>
-      this.client.helpers.bulk<BulkOp>({
-        datasource: ops,
-        flushBytes: this.bulkOptions.flushBytes,
-        concurrency: this.bulkOptions.concurrency,
-        retries: this.bulkOptions.retries,
-        wait: this.bulkOptions.wait,
-        refreshOnCompletion: false,
-        onDocument(op) {
-          if (op.kind === 'delete') return { delete: { _index: op.index, _id: op.id } };
-          if (op.kind === 'update') return [{ update: { _index: op.index, _id: op.id } }, { doc: op.doc }];
-          return [{ index: { _index: op.index, _id: op.id } }, op.doc];
-        },
-        onDrop(drop) {
-          if (drop.document.kind === 'delete' && drop.status === 404) return;
-          failures.push({ id: drop.document.id, status: drop.status, error: drop.error });
-        },
-      }),
-    );
-    if (failures.length > 0) throw new BulkWriteError(failures);
+    await this.guard(() => bulkWrite(this.client, ops, this.bulkOptions));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -696,59 +645,3 @@ export class ElasticsearchEngine implements SearchEngine {
     await this.run((es) => es.indices.refresh({ index: [documents, chunks] }));
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-function isUnavailable(error: unknown): boolean {
-  if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError) return true;
-  if (error instanceof errors.ProductNotSupportedError) return true;
-  return error instanceof errors.ResponseError && (error.statusCode === 502 || error.statusCode === 503 || error.statusCode === 504);
-}
-
-/** A URL without its credentials (for error messages). */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return 'the configured URL';
-  }
-}
-
-/** The stored source of a document: its fields (and only those), the hash and the passage count. */
-function documentSource(doc: LegalDocument, contentHash: string, chunkCount: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const d = doc as unknown as Record<string, unknown>;
-  for (const f of DOCUMENT_FIELDS) out[f] = d[f] ?? null;
-  out.short_names = Array.isArray(doc.short_names) ? doc.short_names : [];
-  out.extra = doc.extra ?? {};
-  out.court_tier = filterValues(doc).court_tier;
-  out.content_hash = contentHash;
-  out.analysis_version = ES_MAPPING_VERSION;
-  out.chunk_count = chunkCount;
-  return out;
-}
-
-function toMetadata(row: Record<string, unknown>): DocumentMetadata {
-  const out: Record<string, unknown> = {};
-  for (const f of DOCUMENT_FIELDS) {
-    if (f === 'text' || f === 'extra' || f === 'summary') continue;
-    out[f] = row[f] ?? null;
-  }
-  for (const f of ['source', 'source_id', 'country', 'title']) out[f] = String(out[f] ?? '');
-  out.namespace = out.namespace as Namespace;
-  out.short_names = Array.isArray(row.short_names) ? row.short_names : [];
-  return out as unknown as DocumentMetadata;
-}
-
-function toDocument(row: Record<string, unknown>): LegalDocument {
-  const meta = toMetadata(row) as unknown as Record<string, unknown>;
-  meta.text = String(row.text ?? '');
-  meta.summary = (row.summary as string | null) ?? null;
-  meta.extra = (row.extra as Record<string, unknown> | null) ?? {};
-  return meta as unknown as LegalDocument;
-}
-

@@ -25,6 +25,7 @@
  * rows), `lancedb-search.ts` (the two legs), `lancedb-writes.ts` (write lock, batch rows,
  * keyword indexes) and `lancedb-vectors.ts` (vector generations and meta.json).
  */
+// size: already cut into seven lancedb-*.ts parts; what remains is the SearchEngine port's ~25 short methods over the state they share (open tables, the write lock, meta re-checks, the passage cache), which reads best as one class
 import { mkdir } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import type {

@@ -8,22 +8,13 @@ import type { DocumentHit, DocumentPlace, EngineFilters, SearchEngine } from '..
 import { cosine, feedbackQuery } from '../../engines/vector-math.js';
 import type { Logger } from '../../logger.js';
 import { StageTimer } from '../../util/stage-timer.js';
+import { ThrottledWarning } from '../../util/throttled-warning.js';
 import { parseInput } from '../../validation.js';
-import { DOCUMENT_METADATA_FIELDS, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../domain/legal-document.js';
-import {
-  searchHitSchema,
-  searchRequestSchema,
-  type HitLicense,
-  type Provenance,
-  type ScoreParts,
-  type SearchHit,
-  type SearchRequest,
-  type SearchResponse,
-} from './search.schema.js';
-import { buildSnippet } from './snippet.js';
+import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../domain/legal-document.js';
+import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
+import { provenance, scoreParts, shapeHit, unavailableHit, type SemanticFeedback, type SourceNotice } from './search-hits.js';
 
-/** Longest text a full_text / full_metadata hit carries; `full_text_size` gives the whole length. */
-export const FULL_TEXT_BOUND = 20_000;
+
 /** Each leg fetches this many candidates per requested hit (at least MIN_CANDIDATES). */
 const CANDIDATE_FACTOR = 3;
 const MIN_CANDIDATES = 50;
@@ -67,15 +58,6 @@ export interface SearchDeps {
    */
   metadata?: (ids: string[]) => { found: Map<string, DocumentMetadata>; unknown: string[] } | null;
 }
-
-/** What the sources catalogue says about a source's licence, and its page. */
-export interface SourceNotice {
-  license: HitLicense;
-  url: string | null;
-}
-
-/** Keys of a document's `extra` that record when its text was retrieved, most precise first. */
-const RETRIEVAL_DATE_KEYS = ['_fetched_at', 'fetched_at', 'retrieved_at', 'scrape_date', 'snapshot_date'] as const;
 
 /**
  * `timer` receives the duration of each stage (parse, model, citations, cited, embedding,
@@ -129,12 +111,6 @@ interface LegsResult {
   chunkOf: Map<string, string>;
   /** The relevance feedback the vector leg's scores came from, null when none was applied. */
   feedback: SemanticFeedback | null;
-}
-
-/** Which keyword hits the query vector moved towards, and how far (score_parts.semantic_feedback). */
-interface SemanticFeedback {
-  weight: number;
-  documents: string[];
 }
 
 async function runLegs(deps: SearchDeps, r: SearchRequest, filters: EngineFilters, timer: StageTimer): Promise<LegsResult> {
@@ -263,20 +239,6 @@ export async function feedbackLeg(
   }
 }
 
-/** A warning logged at most once every 10 s, with the count of the failures in between. */
-class ThrottledWarning {
-  private last = 0;
-  private unreported = 0;
-
-  warn(logger: Logger | undefined, message: (more: string) => string): void {
-    this.unreported += 1;
-    if (Date.now() - this.last < 10_000) return;
-    this.last = Date.now();
-    const more = this.unreported > 1 ? ` (${this.unreported} failures since the last warning)` : '';
-    this.unreported = 0;
-    logger?.warn(message(more));
-  }
-}
 const vectorWarning = new ThrottledWarning();
 const feedbackWarning = new ThrottledWarning();
 const detailsWarning = new ThrottledWarning();
@@ -429,94 +391,3 @@ async function hitMetadata(deps: SearchDeps, ids: string[]): Promise<Map<string,
   for (const [id, doc] of fromEngine) out.set(id, doc);
   return out;
 }
-
-/** The fusion's numbers of a hit, in the API's words (see FusionParts). */
-export function scoreParts(hit: FusedHit, cited: boolean, feedback: SemanticFeedback | null = null): ScoreParts {
-  const p = hit.parts;
-  const inSection = p.sectionWeight > 0;
-  return {
-    keyword_score: p.keywordRaw,
-    keyword_coverage: p.keywordCoverage,
-    semantic_score: p.semanticRaw,
-    keyword_best: p.keywordBest,
-    semantic_scale: { low: p.scale.low, high: p.scale.high },
-    keyword_normalized: p.keywordNormalized,
-    semantic_normalized: p.semanticNormalized,
-    section_context: inSection ? { weight: p.sectionWeight, keyword: p.keywordSection, semantic: p.semanticSection } : null,
-    cited_provision: cited,
-    semantic_feedback: feedback,
-    citation_authority: p.authority && { cited_by: p.authority.citedBy, boost: p.authority.boost, weight: p.authority.weight, saturation: p.authority.saturation },
-    keyword: p.keywordFinal,
-    semantic: p.semanticFinal,
-    alpha: p.alpha,
-    fused: hit.score,
-  };
-}
-
-function provenance(doc: LegalDocument | DocumentWithoutText | undefined, notice: SourceNotice | null): Provenance {
-  const extra = doc && 'extra' in doc ? doc.extra : {};
-  let retrieved: string | null = null;
-  for (const key of RETRIEVAL_DATE_KEYS) {
-    const value = extra?.[key];
-    if (typeof value === 'string' && value.trim()) {
-      retrieved = value.trim();
-      break;
-    }
-  }
-  return { url: doc?.url ?? null, source_url: notice?.url ?? null, retrieved_at: retrieved };
-}
-
-function shapeHit(hit: FusedHit, doc: LegalDocument | DocumentWithoutText, r: SearchRequest): SearchHit {
-  const out: SearchHit = {
-    id: doc.id,
-    source: doc.source,
-    source_id: doc.source_id,
-    score: round(hit.score),
-    namespace: doc.namespace,
-    title: doc.title,
-    country: doc.country,
-  };
-  for (const field of DOCUMENT_METADATA_FIELDS) {
-    if (field === 'summary' || !(field in searchHitFields)) continue;
-    const value = doc[field];
-    if (value !== null && value !== undefined) (out as Record<string, unknown>)[field] = value;
-  }
-  const text = 'text' in doc ? doc.text : null;
-  const snippet = buildSnippet(hit.passage || text || '', r.q);
-  if (r.result_detail === 'summary_only') {
-    out.summary = doc.summary ?? snippet;
-    return out;
-  }
-  out.snippet = snippet;
-  if (text !== null && (r.result_detail === 'full_text' || r.result_detail === 'full_metadata')) {
-    out.text = text.slice(0, FULL_TEXT_BOUND);
-    out.text_truncated = text.length > FULL_TEXT_BOUND;
-    out.full_text_size = text.length;
-  }
-  if (r.result_detail === 'full_metadata' && 'text' in doc) {
-    const { text: _text, ...metadata } = doc;
-    out.metadata = metadata;
-    if (doc.summary) out.summary = doc.summary;
-  }
-  return out;
-}
-
-/** A hit whose document could not be loaded: what the index knows, flagged, never a failed search. */
-function unavailableHit(hit: FusedHit, r: SearchRequest): SearchHit {
-  const [country, sourceName, ...rest] = hit.docId.split('/');
-  return {
-    id: hit.docId,
-    source: `${country}/${sourceName}`,
-    source_id: rest.join('/'),
-    score: round(hit.score),
-    namespace: r.namespace,
-    country,
-    ...(hit.passage ? { snippet: buildSnippet(hit.passage, r.q) } : {}),
-    text_unavailable: true,
-  };
-}
-
-/** The metadata fields a SearchHit may carry: those of its schema (the rest stay in the document). */
-const searchHitFields = searchHitSchema.shape;
-
-const round = (n: number) => Math.round(n * 1e6) / 1e6;

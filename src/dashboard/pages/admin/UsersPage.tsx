@@ -52,11 +52,7 @@ export default function UsersPage() {
           </select>
         </Field>
       </form>
-      {notice && (
-        <p className="success" role="status">
-          {notice}
-        </p>
-      )}
+      {notice && <p className="success" role="status">{notice}</p>}
       <QueryState result={users} loadingLabel="Loading users…">
         {({ adminUsers: page }) =>
           page.users.length === 0 ? (
@@ -92,17 +88,7 @@ export default function UsersPage() {
                   </tbody>
                 </table>
               </div>
-              <div className="pager">
-                <button type="button" className="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                  Previous
-                </button>
-                <span role="status">
-                  {page.offset + 1}–{page.offset + page.users.length} of {formatNumber(page.total)}
-                </span>
-                <button type="button" className="secondary" disabled={offset + PAGE_SIZE >= page.total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                  Next
-                </button>
-              </div>
+              <Pager page={page} offset={offset} onOffset={setOffset} />
             </>
           )
         }
@@ -148,14 +134,65 @@ function UserRow({ user: u, open, onToggle, onChanged, onErased }: { user: User;
 }
 
 function UserDetail({ user: u, onChanged, onErased }: { user: User; onChanged(): void; onErased(): void }) {
+  return (
+    <div className="user-detail grid two">
+      <TopEndpoints user={u} />
+      <div className="stack">
+        <PlanOverrideForm user={u} onChanged={onChanged} />
+        <EraseForm user={u} onErased={onErased} />
+      </div>
+    </div>
+  );
+}
+
+/** Previous / next through the users, with where this page is. */
+function Pager({ page, offset, onOffset }: { page: { offset: number; total: number; users: unknown[] }; offset: number; onOffset(offset: number): void }) {
+  return (
+    <div className="pager">
+      <button type="button" className="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}>
+        Previous
+      </button>
+      <span role="status">
+        {page.offset + 1}–{page.offset + page.users.length} of {formatNumber(page.total)}
+      </span>
+      <button type="button" className="secondary" disabled={offset + PAGE_SIZE >= page.total} onClick={() => onOffset(offset + PAGE_SIZE)}>
+        Next
+      </button>
+    </div>
+  );
+}
+
+/** The endpoints the user calls most. */
+function TopEndpoints({ user: u }: { user: User }) {
   const endpoints = useQuery(AdminUserEndpointsDocument, { user_id: u.id });
+  return (
+    <section aria-labelledby={`ep-${u.id}`}>
+      <h3 id={`ep-${u.id}`}>Top endpoints of {u.email}</h3>
+      <QueryState result={endpoints}>
+        {(d) =>
+          d.adminUserEndpoints.endpoints.length === 0 ? (
+            <p className="muted">No requests.</p>
+          ) : (
+            <ol>
+              {d.adminUserEndpoints.endpoints.map((e) => (
+                <li key={e.endpoint}>
+                  <code>{e.endpoint}</code>: {formatNumber(e.requests)}
+                </li>
+              ))}
+            </ol>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+/** A plan that wins over the subscription's while set, with the reason for the audit log. */
+function PlanOverrideForm({ user: u, onChanged }: { user: User; onChanged(): void }) {
   const override = useMutation(AdminSetPlanOverrideDocument);
-  const erase = useMutation(AdminEraseUserDocument);
   const [plan, setPlan] = useState(u.override?.plan ?? '');
   const [reason, setReason] = useState('');
   const [overrideDone, setOverrideDone] = useState<string | null>(null);
-  const [confirmText, setConfirmText] = useState('');
-  const [eraseReason, setEraseReason] = useState('');
 
   async function saveOverride(e: FormEvent) {
     e.preventDefault();
@@ -168,6 +205,40 @@ function UserDetail({ user: u, onChanged, onErased }: { user: User; onChanged():
     }
   }
 
+  return (
+    <form onSubmit={saveOverride} className="stack" aria-labelledby={`ov-${u.id}`}>
+      <h3 id={`ov-${u.id}`}>Plan override</h3>
+      <p className="muted small">Wins over the subscription while set. Subscription plan: {u.subscription_plan}.</p>
+      <Field id={`ov-plan-${u.id}`} label="Plan">
+        <select id={`ov-plan-${u.id}`} value={plan} onChange={(e) => setPlan(e.target.value)}>
+          <option value="">No override (the subscription's plan)</option>
+          {PLAN_CHOICES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={`ov-reason-${u.id}`} label="Reason (kept in the audit log)">
+        <input id={`ov-reason-${u.id}`} type="text" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </Field>
+      <FormError error={override.error} />
+      {overrideDone && <p role="status">{overrideDone}</p>}
+      <div className="actions">
+        <button type="submit" disabled={override.pending}>
+          {override.pending ? 'Saving…' : 'Save plan override'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Erasing the account, confirmed by typing its e-mail address. */
+function EraseForm({ user: u, onErased }: { user: User; onErased(): void }) {
+  const erase = useMutation(AdminEraseUserDocument);
+  const [confirmText, setConfirmText] = useState('');
+  const [eraseReason, setEraseReason] = useState('');
+
   async function doErase(e: FormEvent) {
     e.preventDefault();
     if (confirmText.trim().toLowerCase() !== u.email.toLowerCase()) return;
@@ -175,71 +246,25 @@ function UserDetail({ user: u, onChanged, onErased }: { user: User; onChanged():
   }
 
   return (
-    <div className="user-detail grid two">
-      <section aria-labelledby={`ep-${u.id}`}>
-        <h3 id={`ep-${u.id}`}>Top endpoints of {u.email}</h3>
-        <QueryState result={endpoints}>
-          {(d) =>
-            d.adminUserEndpoints.endpoints.length === 0 ? (
-              <p className="muted">No requests.</p>
-            ) : (
-              <ol>
-                {d.adminUserEndpoints.endpoints.map((e) => (
-                  <li key={e.endpoint}>
-                    <code>{e.endpoint}</code>: {formatNumber(e.requests)}
-                  </li>
-                ))}
-              </ol>
-            )
-          }
-        </QueryState>
-      </section>
-      <div className="stack">
-        <form onSubmit={saveOverride} className="stack" aria-labelledby={`ov-${u.id}`}>
-          <h3 id={`ov-${u.id}`}>Plan override</h3>
-          <p className="muted small">Wins over the subscription while set. Subscription plan: {u.subscription_plan}.</p>
-          <Field id={`ov-plan-${u.id}`} label="Plan">
-            <select id={`ov-plan-${u.id}`} value={plan} onChange={(e) => setPlan(e.target.value)}>
-              <option value="">No override (the subscription's plan)</option>
-              {PLAN_CHOICES.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
+    <form onSubmit={doErase} className="stack" aria-labelledby={`er-${u.id}`}>
+      <h3 id={`er-${u.id}`}>Erase this account</h3>
+      <>
+          <p className="muted small">
+            Deletes the account, its keys and sessions, cancels its subscription and anonymises its usage and feedback. This cannot be undone.
+          </p>
+          <Field id={`er-confirm-${u.id}`} label={<>Type the e-mail address <strong>{u.email}</strong> to confirm</>}>
+            <input id={`er-confirm-${u.id}`} type="text" autoComplete="off" value={confirmText} onChange={(e) => setConfirmText(e.target.value)} />
           </Field>
-          <Field id={`ov-reason-${u.id}`} label="Reason (kept in the audit log)">
-            <input id={`ov-reason-${u.id}`} type="text" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <Field id={`er-reason-${u.id}`} label="Reason (kept in the audit log)">
+            <input id={`er-reason-${u.id}`} type="text" maxLength={500} value={eraseReason} onChange={(e) => setEraseReason(e.target.value)} />
           </Field>
-          <FormError error={override.error} />
-          {overrideDone && <p role="status">{overrideDone}</p>}
+          <FormError error={erase.error} />
           <div className="actions">
-            <button type="submit" disabled={override.pending}>
-              {override.pending ? 'Saving…' : 'Save plan override'}
+            <button type="submit" className="danger" disabled={erase.pending || confirmText.trim().toLowerCase() !== u.email.toLowerCase()}>
+              {erase.pending ? 'Erasing…' : 'Erase account'}
             </button>
           </div>
-        </form>
-        <form onSubmit={doErase} className="stack" aria-labelledby={`er-${u.id}`}>
-          <h3 id={`er-${u.id}`}>Erase this account</h3>
-          <>
-              <p className="muted small">
-                Deletes the account, its keys and sessions, cancels its subscription and anonymises its usage and feedback. This cannot be undone.
-              </p>
-              <Field id={`er-confirm-${u.id}`} label={<>Type the e-mail address <strong>{u.email}</strong> to confirm</>}>
-                <input id={`er-confirm-${u.id}`} type="text" autoComplete="off" value={confirmText} onChange={(e) => setConfirmText(e.target.value)} />
-              </Field>
-              <Field id={`er-reason-${u.id}`} label="Reason (kept in the audit log)">
-                <input id={`er-reason-${u.id}`} type="text" maxLength={500} value={eraseReason} onChange={(e) => setEraseReason(e.target.value)} />
-              </Field>
-              <FormError error={erase.error} />
-              <div className="actions">
-                <button type="submit" className="danger" disabled={erase.pending || confirmText.trim().toLowerCase() !== u.email.toLowerCase()}>
-                  {erase.pending ? 'Erasing…' : 'Erase account'}
-                </button>
-              </div>
-          </>
-        </form>
-      </div>
-    </div>
+      </>
+    </form>
   );
 }

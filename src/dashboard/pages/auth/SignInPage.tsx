@@ -19,9 +19,7 @@ export default function SignInPage() {
   const { refresh } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [devEmail, setDevEmail] = useState('');
   const login = useAction(auth.login);
-  const devLogin = useAction(auth.devLogin);
   const state = location.state as { expired?: boolean; signedOut?: boolean; reset?: boolean } | null;
 
   const finish = (answer: SignInAnswer | undefined) => finishSignIn(answer, cont, navigate, refresh);
@@ -70,30 +68,37 @@ export default function SignInPage() {
           </div>
         </>
       )}
-      {config.devLogin && (
-        <form
-          className="card"
-          style={{ marginTop: '1rem' }}
-          aria-label="Development sign-in"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            await finish(await devLogin.run(devEmail));
-          }}
-        >
-          <h2 style={{ marginTop: 0 }}>Development sign-in</h2>
-          <p className="hint">This server runs with DEV_LOGIN=true: sign in as any e-mail without a password. Never enabled in production.</p>
-          <Field id="dev-email" label="E-mail">
-            <input id="dev-email" type="email" required value={devEmail} onChange={(e) => setDevEmail(e.target.value)} />
-          </Field>
-          <FormError error={devLogin.error} />
-          <button type="submit" className="secondary" disabled={devLogin.pending}>
-            Sign in (development)
-          </button>
-        </form>
-      )}
+      {config.devLogin && <DevSignIn onSignedIn={finish} />}
       <p>
         No account yet? <Link to={`/register${continuationQuery(cont)}`}>Create one</Link>
       </p>
     </Page>
+  );
+}
+
+/** DEV_LOGIN=true only: sign in as any e-mail without a password. */
+function DevSignIn({ onSignedIn }: { onSignedIn(answer: SignInAnswer | undefined): Promise<void> }) {
+  const [devEmail, setDevEmail] = useState('');
+  const devLogin = useAction(auth.devLogin);
+  return (
+    <form
+      className="card"
+      style={{ marginTop: '1rem' }}
+      aria-label="Development sign-in"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        await onSignedIn(await devLogin.run(devEmail));
+      }}
+    >
+      <h2 style={{ marginTop: 0 }}>Development sign-in</h2>
+      <p className="hint">This server runs with DEV_LOGIN=true: sign in as any e-mail without a password. Never enabled in production.</p>
+      <Field id="dev-email" label="E-mail">
+        <input id="dev-email" type="email" required value={devEmail} onChange={(e) => setDevEmail(e.target.value)} />
+      </Field>
+      <FormError error={devLogin.error} />
+      <button type="submit" className="secondary" disabled={devLogin.pending}>
+        Sign in (development)
+      </button>
+    </form>
   );
 }

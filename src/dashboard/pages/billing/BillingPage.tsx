@@ -60,14 +60,7 @@ export default function BillingPage() {
       {returned === 'success' && sessionId && config.billing && (
         <CheckoutReturn sessionId={sessionId} kind={params.get('topup') ? 'topup' : 'checkout'} names={names} onVerified={overview.reload} onDismiss={dismissReturn} />
       )}
-      {returned === 'cancelled' && (
-        <div className="notice" role="status">
-          <p style={{ margin: 0 }}>The payment was cancelled: nothing was charged and your plan is unchanged.</p>
-          <button type="button" className="secondary" onClick={dismissReturn}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {returned === 'cancelled' && <CancelledNotice onDismiss={dismissReturn} />}
 
       <QueryState result={overview} loadingLabel="Loading your billing details…">
         {(data) => (
@@ -77,37 +70,17 @@ export default function BillingPage() {
 
             <section aria-labelledby="plans-title">
               <h2 id="plans-title">{data.plans.title ?? 'Plans'}</h2>
-              <div className="plan-controls">
-                <fieldset className="segmented">
-                  <legend>Plans for</legend>
-                  {AUDIENCES.map((a) => (
-                    <label key={a.value} className="check">
-                      <input
-                        type="radio"
-                        name="audience"
-                        value={a.value}
-                        checked={(audience ?? 'legal_professional') === a.value}
-                        onChange={() => {
-                          setAudience(a.value);
-                          setChosen(null);
-                          // the explicit choice of a Free account is remembered (paid accounts keep theirs)
-                          if (data.billingStatus.plan === 'free') void saveAudience.run({ audience: a.value });
-                        }}
-                      />
-                      {a.label}
-                    </label>
-                  ))}
-                </fieldset>
-                <fieldset className="segmented">
-                  <legend>Billed</legend>
-                  {(['monthly', 'yearly'] as const).map((i) => (
-                    <label key={i} className="check">
-                      <input type="radio" name="interval" value={i} checked={interval === i} onChange={() => setBilledInterval(i)} />
-                      {i === 'monthly' ? 'Monthly' : 'Yearly'}
-                    </label>
-                  ))}
-                </fieldset>
-              </div>
+              <PlanControls
+                audience={audience ?? 'legal_professional'}
+                onAudience={(value) => {
+                  setAudience(value);
+                  setChosen(null);
+                  // the explicit choice of a Free account is remembered (paid accounts keep theirs)
+                  if (data.billingStatus.plan === 'free') void saveAudience.run({ audience: value });
+                }}
+                interval={interval}
+                onInterval={setBilledInterval}
+              />
               <ul className="plan-grid" aria-label="Plans">
                 {data.plans.plans.map((p) => (
                   <PlanCard
@@ -306,5 +279,49 @@ function CheckoutReturn({
         </button>
       </div>
     </section>
+  );
+}
+
+/** Whom the plans are for (the audience) and how they are billed. */
+function PlanControls({ audience, onAudience, interval, onInterval }: { audience: string; onAudience(value: string): void; interval: 'monthly' | 'yearly'; onInterval(interval: 'monthly' | 'yearly'): void }) {
+  return (
+    <div className="plan-controls">
+      <fieldset className="segmented">
+        <legend>Plans for</legend>
+        {AUDIENCES.map((a) => (
+          <label key={a.value} className="check">
+            <input
+              type="radio"
+              name="audience"
+              value={a.value}
+              checked={audience === a.value}
+              onChange={() => onAudience(a.value)}
+            />
+            {a.label}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="segmented">
+        <legend>Billed</legend>
+        {(['monthly', 'yearly'] as const).map((i) => (
+          <label key={i} className="check">
+            <input type="radio" name="interval" value={i} checked={interval === i} onChange={() => onInterval(i)} />
+            {i === 'monthly' ? 'Monthly' : 'Yearly'}
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}
+
+/** Back from Stripe without paying. */
+function CancelledNotice({ onDismiss }: { onDismiss(): void }) {
+  return (
+    <div className="notice" role="status">
+      <p style={{ margin: 0 }}>The payment was cancelled: nothing was charged and your plan is unchanged.</p>
+      <button type="button" className="secondary" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
   );
 }

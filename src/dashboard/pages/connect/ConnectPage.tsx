@@ -19,28 +19,10 @@ export default function ConnectPage() {
   const sseUrl = `${origin}/sse`;
   const [mode, setMode] = useState<AuthMode>('oauth');
   const [key, setKey] = useState('');
-  const grants = useQuery(OAuthGrantsDocument);
-  const revoke = useMutation(RevokeOAuthGrantDocument);
 
   return (
     <Page title="Connect an AI agent" lead="Give Claude, Cursor, VS Code or any MCP client the search, documents and citation tools of this service. Its calls count as your usage.">
-      <section className="card" aria-labelledby="endpoints-title">
-        <h2 id="endpoints-title">MCP endpoints</h2>
-        <dl className="endpoints">
-          <div>
-            <dt>Streamable HTTP (current clients)</dt>
-            <dd>
-              <code>{mcpUrl}</code> <CopyButton text={mcpUrl} label="Copy URL" />
-            </dd>
-          </div>
-          <div>
-            <dt>Server-sent events (older clients)</dt>
-            <dd>
-              <code>{sseUrl}</code> <CopyButton text={sseUrl} label="Copy URL" />
-            </dd>
-          </div>
-        </dl>
-      </section>
+      <Endpoints mcpUrl={mcpUrl} sseUrl={sseUrl} />
 
       <section className="card" aria-labelledby="auth-title">
         <h2 id="auth-title">How the agent signs in</h2>
@@ -79,42 +61,74 @@ export default function ConnectPage() {
         </section>
       ))}
 
-      <section aria-labelledby="grants-title">
-        <h2 id="grants-title">Agents you authorised</h2>
-        <QueryState result={grants} loadingLabel="Loading authorised agents…">
-          {(data) =>
-            data.oauthGrants.length === 0 ? (
-              <Empty title="No agent authorised yet">
-                <p>After you allow an agent through OAuth it is listed here.</p>
-              </Empty>
-            ) : (
-              <ul className="plain-list">
-                {data.oauthGrants.map((g) => (
-                  <li key={g.id} className="grant">
-                    <span>
-                      <strong>{g.client_name ?? g.client_id}</strong>{' '}
-                      <span className="small muted">
-                        since {formatDate(g.authorized_at)} · {g.scopes.join(', ')}
-                      </span>
-                    </span>
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={`Revoke access of ${g.client_name ?? g.client_id}`}
-                      onClick={async () => {
-                        if ((await revoke.run({ id: g.id })) !== undefined) grants.reload();
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )
-          }
-        </QueryState>
-        <FormError error={revoke.error} />
-      </section>
+      <AuthorisedAgents />
     </Page>
+  );
+}
+
+/** The two MCP endpoint URLs to copy. */
+function Endpoints({ mcpUrl, sseUrl }: { mcpUrl: string; sseUrl: string }) {
+  return (
+    <section className="card" aria-labelledby="endpoints-title">
+      <h2 id="endpoints-title">MCP endpoints</h2>
+      <dl className="endpoints">
+        <div>
+          <dt>Streamable HTTP (current clients)</dt>
+          <dd>
+            <code>{mcpUrl}</code> <CopyButton text={mcpUrl} label="Copy URL" />
+          </dd>
+        </div>
+        <div>
+          <dt>Server-sent events (older clients)</dt>
+          <dd>
+            <code>{sseUrl}</code> <CopyButton text={sseUrl} label="Copy URL" />
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** The agents the account allowed through OAuth, each with revoke. */
+function AuthorisedAgents() {
+  const grants = useQuery(OAuthGrantsDocument);
+  const revoke = useMutation(RevokeOAuthGrantDocument);
+  return (
+    <section aria-labelledby="grants-title">
+      <h2 id="grants-title">Agents you authorised</h2>
+      <QueryState result={grants} loadingLabel="Loading authorised agents…">
+        {(data) =>
+          data.oauthGrants.length === 0 ? (
+            <Empty title="No agent authorised yet">
+              <p>After you allow an agent through OAuth it is listed here.</p>
+            </Empty>
+          ) : (
+            <ul className="plain-list">
+              {data.oauthGrants.map((g) => (
+                <li key={g.id} className="grant">
+                  <span>
+                    <strong>{g.client_name ?? g.client_id}</strong>{' '}
+                    <span className="small muted">
+                      since {formatDate(g.authorized_at)} · {g.scopes.join(', ')}
+                    </span>
+                  </span>
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Revoke access of ${g.client_name ?? g.client_id}`}
+                    onClick={async () => {
+                      if ((await revoke.run({ id: g.id })) !== undefined) grants.reload();
+                    }}
+                  >
+                    Revoke
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <FormError error={revoke.error} />
+    </section>
   );
 }

@@ -20,24 +20,11 @@ type Key = KeysQuery['keys'][number];
 
 export default function KeysPage() {
   const keys = useQuery(KeysDocument);
-  const { me } = useSession();
-  const create = useMutation(CreateKeyDocument);
   const revoke = useMutation(RevokeKeyDocument);
-  const [name, setName] = useState('');
   const [created, setCreated] = useState<CreateKeyMutation['createKey'] | null>(null);
   const [toRevoke, setToRevoke] = useState<Key | null>(null);
   const active = keys.data?.keys.filter((k) => !k.revoked).length ?? 0;
   const atLimit = active >= MAX_ACTIVE_KEYS;
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const answer = await create.run({ name: name.trim() || null });
-    if (answer) {
-      setCreated(answer.createKey);
-      setName('');
-      keys.reload();
-    }
-  }
 
   async function confirmRevoke() {
     if (!toRevoke) return;
@@ -50,51 +37,15 @@ export default function KeysPage() {
 
   return (
     <Page title="API keys" lead={<>Send a key as <code>Authorization: Bearer sk-…</code> with each API call. An account holds at most {MAX_ACTIVE_KEYS} active keys.</>}>
-      {created && (
-        <section className="success" aria-labelledby="new-key-title">
-          <h2 id="new-key-title" style={{ marginTop: 0 }}>
-            Your new key “{created.name}”
-          </h2>
-          <p>
-            <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept for the list below.
-          </p>
-          <div className="key-reveal">
-            <code data-testid="new-key">{created.key}</code>
-            <CopyButton text={created.key} label="Copy key" />
-          </div>
-          <div className="actions">
-            <button type="button" className="secondary" onClick={() => setCreated(null)}>
-              I have stored it
-            </button>
-            <Link to="/connect">Use it with an AI agent</Link>
-          </div>
-        </section>
-      )}
+      {created && <NewKeyReveal created={created} onStored={() => setCreated(null)} />}
 
-      <section className="card" aria-labelledby="create-title">
-        <h2 id="create-title">Create a key</h2>
-        {me && !me.user.email_verified && (
-          <p className="notice" data-testid="unverified-key-notice">
-            Your e-mail address is not verified yet: keys you create now are revoked when it is, since keys made before the address is proven could belong to
-            someone else. <Link to="/verify-email">Verify it</Link> first, then create the keys you keep.
-          </p>
-        )}
-        {atLimit ? (
-          <p className="notice" role="status">
-            You have {MAX_ACTIVE_KEYS} active keys, the most an account can hold. Revoke a key you no longer use to create another.
-          </p>
-        ) : (
-          <form onSubmit={submit} className="inline-form">
-            <Field id="key-name" label="Name" hint="So you recognise it later, e.g. the machine or agent that uses it (up to 100 characters).">
-              <input id="key-name" type="text" maxLength={100} value={name} placeholder="Default" onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
-            </Field>
-            <button type="submit" disabled={create.pending}>
-              {create.pending ? 'Creating…' : 'Create key'}
-            </button>
-          </form>
-        )}
-        <FormError error={create.error} />
-      </section>
+      <CreateKeySection
+        atLimit={atLimit}
+        onCreated={(key) => {
+          setCreated(key);
+          keys.reload();
+        }}
+      />
 
       <section aria-labelledby="list-title">
         <h2 id="list-title">Your keys {keys.data && <span className="muted small">({active} active of {MAX_ACTIVE_KEYS})</span>}</h2>
@@ -105,44 +56,7 @@ export default function KeysPage() {
                 <p>Create a key above to call the API or connect an AI agent.</p>
               </Empty>
             ) : (
-              <div className="table-wrap">
-                <table className="responsive">
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Key</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.keys.map((k) => (
-                      <tr key={k.id}>
-                        <td data-label="Name">{k.name}</td>
-                        <td data-label="Key">
-                          <code>{k.key_prefix}</code>
-                        </td>
-                        <td data-label="Created">{formatDate(k.created_at)}</td>
-                        <td data-label="Last used">{k.last_used_at === k.created_at ? 'never' : formatDateTime(k.last_used_at)}</td>
-                        <td data-label="Status">
-                          <span className={`badge ${k.revoked ? 'revoked' : 'active'}`}>{k.revoked ? 'revoked' : 'active'}</span>
-                        </td>
-                        <td data-label="Actions">
-                          {!k.revoked && (
-                            <button type="button" className="secondary" onClick={() => (revoke.reset(), setToRevoke(k))} aria-label={`Revoke key ${k.name} (${k.key_prefix})`}>
-                              Revoke
-                            </button>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <KeysTable keys={data.keys} onRevoke={(k) => (revoke.reset(), setToRevoke(k))} />
             )
           }
         </QueryState>
@@ -163,5 +77,116 @@ export default function KeysPage() {
         <FormError error={revoke.error} />
       </ConfirmDialog>
     </Page>
+  );
+}
+
+/** The key just created, shown once in full with a copy button. */
+function NewKeyReveal({ created, onStored }: { created: CreateKeyMutation['createKey']; onStored(): void }) {
+  return (
+    <section className="success" aria-labelledby="new-key-title">
+      <h2 id="new-key-title" style={{ marginTop: 0 }}>
+        Your new key “{created.name}”
+      </h2>
+      <p>
+        <strong>Copy it now: you will not see it again.</strong> Only its prefix is kept for the list below.
+      </p>
+      <div className="key-reveal">
+        <code data-testid="new-key">{created.key}</code>
+        <CopyButton text={created.key} label="Copy key" />
+      </div>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={onStored}>
+          I have stored it
+        </button>
+        <Link to="/connect">Use it with an AI agent</Link>
+      </div>
+    </section>
+  );
+}
+
+/** The account's keys: masked prefix, dates, status, and revoke for the active ones. */
+function KeysTable({ keys, onRevoke }: { keys: Key[]; onRevoke(key: Key): void }) {
+  return (
+    <div className="table-wrap">
+      <table className="responsive">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.id}>
+              <td data-label="Name">{k.name}</td>
+              <td data-label="Key">
+                <code>{k.key_prefix}</code>
+              </td>
+              <td data-label="Created">{formatDate(k.created_at)}</td>
+              <td data-label="Last used">{k.last_used_at === k.created_at ? 'never' : formatDateTime(k.last_used_at)}</td>
+              <td data-label="Status">
+                <span className={`badge ${k.revoked ? 'revoked' : 'active'}`}>{k.revoked ? 'revoked' : 'active'}</span>
+              </td>
+              <td data-label="Actions">
+                {!k.revoked && (
+                  <button type="button" className="secondary" onClick={() => onRevoke(k)} aria-label={`Revoke key ${k.name} (${k.key_prefix})`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Creating a key with a name; at the limit, why not (and a warning while the e-mail is unverified). */
+function CreateKeySection({ atLimit, onCreated }: { atLimit: boolean; onCreated(created: CreateKeyMutation['createKey']): void }) {
+  const { me } = useSession();
+  const create = useMutation(CreateKeyDocument);
+  const [name, setName] = useState('');
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const answer = await create.run({ name: name.trim() || null });
+    if (answer) {
+      onCreated(answer.createKey);
+      setName('');
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="create-title">
+      <h2 id="create-title">Create a key</h2>
+      {me && !me.user.email_verified && (
+        <p className="notice" data-testid="unverified-key-notice">
+          Your e-mail address is not verified yet: keys you create now are revoked when it is, since keys made before the address is proven could belong to
+          someone else. <Link to="/verify-email">Verify it</Link> first, then create the keys you keep.
+        </p>
+      )}
+      {atLimit ? (
+        <p className="notice" role="status">
+          You have {MAX_ACTIVE_KEYS} active keys, the most an account can hold. Revoke a key you no longer use to create another.
+        </p>
+      ) : (
+        <form onSubmit={submit} className="inline-form">
+          <Field id="key-name" label="Name" hint="So you recognise it later, e.g. the machine or agent that uses it (up to 100 characters).">
+            <input id="key-name" type="text" maxLength={100} value={name} placeholder="Default" onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
+          </Field>
+          <button type="submit" disabled={create.pending}>
+            {create.pending ? 'Creating…' : 'Create key'}
+          </button>
+        </form>
+      )}
+      <FormError error={create.error} />
+    </section>
   );
 }

@@ -4,7 +4,7 @@ import { useQuery } from '../../app/hooks';
 import { Page } from '../../components/Page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { formatDate } from '../../components/format';
-import { DocumentViewDocument, SearchDiscoveryDocument } from '../../gql/graphql';
+import { DocumentViewDocument, SearchDiscoveryDocument, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
 import { ApiError } from '../../api/errors';
 
 export default function DocumentPage() {
@@ -49,25 +49,6 @@ export default function DocumentPage() {
       </Page>
     );
   }
-  const facts: [string, string | number | null | undefined][] = [
-    ['Source', d.source],
-    ['Identifier', d.canonical_path ?? d.source_id],
-    ['Collection', d.namespace.replace('_', ' ')],
-    ['Country', d.country],
-    ['Language', d.language],
-    ['Date', d.date ? formatDate(d.date) : null],
-    ['Court', d.court],
-    ['Chamber', d.chamber],
-    ['ECLI', d.ecli],
-    ['Case number', d.case_number],
-    ['Decision type', d.decision_type],
-    ['Authority', d.authority],
-    ['Document type', d.document_type],
-    ['Status', d.status],
-    ['ELI', d.eli_uri],
-    ['In force since', d.effective_date],
-    ['Short names', d.short_names.join(', ') || null],
-  ];
   return (
     <Page
       title={d.title}
@@ -89,48 +70,77 @@ export default function DocumentPage() {
           )}
           <div className="doc-body">{d.text}</div>
         </article>
-        <aside className="card doc-facts" aria-label="About this document">
-          <dl>
-            {facts
-              .filter(([, v]) => v !== null && v !== undefined && v !== '')
-              .map(([k, v]) => (
-                <div key={k}>
-                  <dt>{k}</dt>
-                  <dd>{v}</dd>
-                </div>
-              ))}
-            <div>
-              <dt>Licence</dt>
-              <dd>
-                {licence?.license_name ? (
-                  licence.license_url ? (
-                    <a href={licence.license_url} rel="noreferrer" target="_blank">
-                      {licence.license_name}
-                    </a>
-                  ) : (
-                    licence.license_name
-                  )
-                ) : (
-                  'not stated by the source'
-                )}
-                {licence?.commercial_use === false && <span className="small muted"> (no commercial use)</span>}
-              </dd>
-            </div>
-          </dl>
-          {d.url && (
-            <p>
-              <a href={d.url} rel="noreferrer" target="_blank">
-                Original at the source
-              </a>
-            </p>
-          )}
-          {d.parent_source_id && (
-            <p>
-              <Link to={`/documents?${new URLSearchParams({ source: d.source, id: d.parent_source_id })}`}>The act this part belongs to</Link>
-            </p>
-          )}
-        </aside>
+        <DocumentFacts d={d} licence={licence} />
       </div>
     </Page>
+  );
+}
+
+type ViewedDocument = NonNullable<DocumentViewQuery['document']>;
+type SourceLicence = SearchDiscoveryQuery['manifest']['sources'][number];
+
+/** The document's facts (the fields it has), its source's licence and the links out. */
+function DocumentFacts({ d, licence }: { d: ViewedDocument; licence: SourceLicence | undefined }) {
+  const facts: [string, string | number | null | undefined][] = [
+    ['Source', d.source],
+    ['Identifier', d.canonical_path ?? d.source_id],
+    ['Collection', d.namespace.replace('_', ' ')],
+    ['Country', d.country],
+    ['Language', d.language],
+    ['Date', d.date ? formatDate(d.date) : null],
+    ['Court', d.court],
+    ['Chamber', d.chamber],
+    ['ECLI', d.ecli],
+    ['Case number', d.case_number],
+    ['Decision type', d.decision_type],
+    ['Authority', d.authority],
+    ['Document type', d.document_type],
+    ['Status', d.status],
+    ['ELI', d.eli_uri],
+    ['In force since', d.effective_date],
+    ['Short names', d.short_names.join(', ') || null],
+  ];
+  return (
+    <aside className="card doc-facts" aria-label="About this document">
+      <dl>
+        {facts
+          .filter(([, v]) => v !== null && v !== undefined && v !== '')
+          .map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        <div>
+          <dt>Licence</dt>
+          <dd>
+            {licence?.license_name ? (
+              licence.license_url ? (
+                <a href={licence.license_url} rel="noreferrer" target="_blank">
+                  {licence.license_name}
+                </a>
+              ) : (
+                licence.license_name
+              )
+            ) : (
+              'not stated by the source'
+            )}
+            {licence?.commercial_use === false && <span className="small muted"> (no commercial use)</span>}
+          </dd>
+        </div>
+      </dl>
+      {d.url && (
+        <p>
+          <a href={d.url} rel="noreferrer" target="_blank">
+            Original at the source
+          </a>
+        </p>
+      )}
+      {d.parent_source_id && (
+        <p>
+          <Link to={`/documents?${new URLSearchParams({ source: d.source, id: d.parent_source_id })}`}>The act this part belongs to</Link>
+        </p>
+      )}
+    </aside>
   );
 }

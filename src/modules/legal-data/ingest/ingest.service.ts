@@ -1,3 +1,4 @@
+// size: the ingest's phases in the order they run, with the types its callers (platform, CLI, child process) import; the batch write and the re-embedding are already files of their own
 /**
  * The ingest: corpus folder -> sources catalogue (database) + documents, chunks and vectors
  * (search engine). Idempotent (unchanged files and documents are skipped by hash), resumable

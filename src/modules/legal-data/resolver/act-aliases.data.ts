@@ -15,6 +15,7 @@
  * next to it, a row is one short line, and the type checker rejects a misspelt field.
  * Longer than 400 lines on purpose: it is a declarative table.
  */
+// size: a declarative data table (one alias a line, grouped by country with the reason for each group); splitting it by country would only scatter one table over files
 
 export interface ActAlias {
   /** The name as cited (matched accent-, case- and punctuation-insensitively). */

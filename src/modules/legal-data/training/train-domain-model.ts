@@ -13,10 +13,10 @@
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { evaluatePairs, toPairSet, trainContrastive, type PairSet } from './contrastive.js';
+import { evaluatePairs, toPairSet, trainContrastive, type ContrastiveOptions, type PairSet } from './contrastive.js';
 import { createRandom, gaussian, randomizedSvd, type SparseRows } from './linalg.js';
 import { DEFAULT_CITATION_LIMITS } from './citation-pairs.js';
-import { buildCorpusPairs, type TextPair } from './training-pairs.js';
+import { buildCorpusPairs, type CorpusPairs, type TextPair } from './training-pairs.js';
 import { buildVocabulary, SPECIAL_TOKENS, textWords, tokenizerJson, WordPieceEncoder } from './wordpiece.js';
 
 export interface TrainOptions {
@@ -90,29 +90,74 @@ export const TRAIN_DEFAULTS = {
   skipPairs: [] as TextPair['kind'][],
 };
 
+/** One training run's settings and its reporting, shared by the steps below. */
+interface TrainingRun {
+  o: Required<TrainOptions>;
+  log: (line: string) => void;
+  progress: (progress: { step: string; fraction: number }) => void;
+  /** Seconds since the start, for the log. */
+  elapsed: () => string;
+  /** Fine-tuning stops here (the whole run's budget, maxMinutes). */
+  deadline: number;
+  signal?: AbortSignal;
+}
+
 /** Trains and writes the model; the directory appears only when complete (written to a temp folder first). */
 export async function trainDomainModel(options: TrainOptions): Promise<TrainSummary> {
   const o = { ...TRAIN_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<TrainOptions>;
-  const log = options.log ?? (() => {});
-  const progress = options.onProgress ?? (() => {});
   const started = Date.now();
-  const deadline = started + o.maxMinutes * 60_000;
-  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+  const run: TrainingRun = {
+    o,
+    log: options.log ?? (() => {}),
+    progress: options.onProgress ?? (() => {}),
+    elapsed: () => `${((Date.now() - started) / 1000).toFixed(0)} s`,
+    deadline: started + o.maxMinutes * 60_000,
+    signal: options.signal,
+  };
+  const corpus = await readPairs(run);
+  const { vocab, encoder } = buildEncoder(run, corpus);
+  const dim = o.dimension;
+  const encodedPassages = corpus.passages.map((p) => encoder.encode(p, o.passageTokens));
+  corpus.passages.length = 0;
+  const weights = tokenWeights(encodedPassages, vocab.length, o.sifA);
+  const table = initialVectors(run, encodedPassages, weights, vocab.length);
+  encodedPassages.length = 0;
+  const { train, held, before, after, finalLoss } = fineTune(run, corpus, encoder, table, weights);
 
-  // 1. Pairs.
+  // Write.
+  run.progress({ step: 'writing the model', fraction: 0.97 });
+  await writeModel(o.outDir, vocab, table, weights, dim, after.scale, { seed: o.seed, pairs: train.count, heldOutMrr: after.mrr });
+  const seconds = (Date.now() - started) / 1000;
+  run.log(`train: model written to ${o.outDir} in ${seconds.toFixed(0)} s`);
+  run.progress({ step: 'done', fraction: 1 });
+  return {
+    outDir: o.outDir,
+    vocabSize: vocab.length,
+    dimension: dim,
+    pairs: { train: train.count, heldOut: held.count },
+    documents: corpus.documents,
+    finalLoss,
+    validation: { before, after, count: held.count },
+    scale: after.scale,
+    seconds,
+  };
+}
+
+/** Step 1: the training and held-out pairs of the corpus (minus the kinds left out). */
+async function readPairs({ o, log, progress, elapsed, signal }: TrainingRun): Promise<CorpusPairs> {
   progress({ step: 'reading the corpus', fraction: 0 });
   const corpus = await buildCorpusPairs(o.corpusDir, {
     seed: o.seed,
     // Left-out citation pairs need no scan of the decisions for citations.
     citations: !o.skipPairs.includes('citation'),
     citationLimits: { perArticle: o.citationsPerArticle, perDocumentArticle: o.citationsPerDocumentArticle },
-    signal: options.signal,
+    signal,
     log,
     onDocument: (n, file) => {
       if (n % 20_000 === 0) log(`train: read ${n.toLocaleString('en')} documents (${file}) [${elapsed()}]`);
     },
   });
-  if (options.signal?.aborted) throw new Error('training interrupted');
+  if (signal?.aborted) throw new Error('training interrupted');
   if (o.skipPairs.length > 0) {
     const keep = (p: TextPair) => !o.skipPairs.includes(p.kind);
     corpus.train = corpus.train.filter(keep);
@@ -126,8 +171,11 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
       [...kinds].map(([k, n]) => `${k} ${n.toLocaleString('en')}`).join(', ') +
       `), ${corpus.heldOut.length.toLocaleString('en')} held out [${elapsed()}]`,
   );
+  return corpus;
+}
 
-  // 2. Vocabulary.
+/** Step 2: the WordPiece vocabulary of the passages and anchors, and its encoder. */
+function buildEncoder({ o, log, progress, elapsed }: TrainingRun, corpus: CorpusPairs): { vocab: string[]; encoder: WordPieceEncoder } {
   progress({ step: 'building the vocabulary', fraction: 0.1 });
   const counts = new Map<string, number>();
   const countText = (t: string) => {
@@ -136,14 +184,12 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
   for (const p of corpus.passages) countText(p);
   for (const p of corpus.train) countText(p.anchor);
   const vocab = buildVocabulary(counts, { size: o.vocabSize, minCount: o.minCount });
-  const encoder = new WordPieceEncoder(vocab);
   log(`train: vocabulary of ${vocab.length.toLocaleString('en')} tokens from ${counts.size.toLocaleString('en')} distinct words [${elapsed()}]`);
+  return { vocab, encoder: new WordPieceEncoder(vocab) };
+}
 
-  // 3. Token weights (smooth inverse frequency over the passages).
-  const V = vocab.length;
-  const dim = o.dimension;
-  const encodedPassages = corpus.passages.map((p) => encoder.encode(p, o.passageTokens));
-  corpus.passages.length = 0;
+/** Step 3: token weights, smooth inverse frequency over the passages (special tokens weigh 0). */
+function tokenWeights(encodedPassages: number[][], V: number, sifA: number): Float32Array {
   const frequency = new Float64Array(V);
   let total = 0;
   for (const ids of encodedPassages) {
@@ -151,9 +197,13 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
     total += ids.length;
   }
   const weights = new Float32Array(V);
-  for (let t = SPECIAL_TOKENS.length; t < V; t++) weights[t] = o.sifA / (o.sifA + frequency[t] / Math.max(1, total));
+  for (let t = SPECIAL_TOKENS.length; t < V; t++) weights[t] = sifA / (sifA + frequency[t] / Math.max(1, total));
+  return weights;
+}
 
-  // 4. Initial vectors.
+/** Step 4: the initial token vectors, from an SVD of the passages (or random, for comparisons). */
+function initialVectors({ o, log, progress, elapsed }: TrainingRun, encodedPassages: number[][], weights: Float32Array, V: number): Float32Array {
+  const dim = o.dimension;
   const table = new Float32Array(V * dim);
   if (!o.skipSvd) {
     progress({ step: 'factorising co-occurrences', fraction: 0.2 });
@@ -166,10 +216,14 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
     const normal = gaussian(createRandom(o.seed));
     for (let i = 0; i < table.length; i++) table[i] = normal() / Math.sqrt(dim);
   }
-  encodedPassages.length = 0;
   for (let t = 0; t < SPECIAL_TOKENS.length; t++) table.fill(0, t * dim, (t + 1) * dim);
+  return table;
+}
 
-  // 5. Contrastive fine-tuning.
+/** Step 5: contrastive fine-tuning of `table` in place, measured on held-out pairs before and after. */
+function fineTune(run: TrainingRun, corpus: CorpusPairs, encoder: WordPieceEncoder, table: Float32Array, weights: Float32Array) {
+  const { o, log, progress, elapsed, deadline } = run;
+  const dim = o.dimension;
   const groupIds = new Map<string, number>();
   const groupId = (group: string) => groupIds.get(group) ?? groupIds.set(group, groupIds.size).get(group)!;
   const encodePairs = (pairs: TextPair[]): PairSet =>
@@ -190,9 +244,6 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
   let finalLoss = NaN;
   if (!o.skipContrastive) {
     progress({ step: 'contrastive fine-tuning', fraction: 0.4 });
-    let lossSum = 0;
-    let lossCount = 0;
-    let lastLog = Date.now();
     finalLoss = trainContrastive(table, weights, dim, train, {
       epochs: o.epochs,
       batchSize: Math.min(o.batchSize, train.count),
@@ -201,18 +252,7 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
       seed: o.seed,
       groupedBatches: o.groupedBatches,
       deadline,
-      onBatch: ({ epoch, batch, batches, loss }) => {
-        lossSum += loss;
-        lossCount += 1;
-        if (Date.now() - lastLog > 10_000 || batch === batches - 1) {
-          lastLog = Date.now();
-          const done = (epoch * batches + batch + 1) / (o.epochs * batches);
-          log(`train: epoch ${epoch + 1}/${o.epochs} batch ${batch + 1}/${batches} loss ${(lossSum / lossCount).toFixed(4)} [${elapsed()}]`);
-          progress({ step: `contrastive fine-tuning, epoch ${epoch + 1}/${o.epochs}`, fraction: 0.4 + 0.55 * done });
-          lossSum = 0;
-          lossCount = 0;
-        }
-      },
+      onBatch: batchReporter(run),
     });
     if (Date.now() > deadline) log(`train: time budget of ${o.maxMinutes} min reached, fine-tuning stopped early`);
   }
@@ -221,23 +261,25 @@ export async function trainDomainModel(options: TrainOptions): Promise<TrainSumm
     `train: held-out pairs after fine-tuning: recall@1 ${after.recallAt1.toFixed(3)}, MRR ${after.mrr.toFixed(3)}; ` +
       `cosine of unrelated pairs ${after.scale.low.toFixed(3)}, of strong pairs ${after.scale.high.toFixed(3)} [${elapsed()}]`,
   );
+  return { train, held, before, after, finalLoss };
+}
 
-  // 6. Write.
-  progress({ step: 'writing the model', fraction: 0.97 });
-  await writeModel(o.outDir, vocab, table, weights, dim, after.scale, { seed: o.seed, pairs: train.count, heldOutMrr: after.mrr });
-  const seconds = (Date.now() - started) / 1000;
-  log(`train: model written to ${o.outDir} in ${seconds.toFixed(0)} s`);
-  progress({ step: 'done', fraction: 1 });
-  return {
-    outDir: o.outDir,
-    vocabSize: V,
-    dimension: dim,
-    pairs: { train: train.count, heldOut: held.count },
-    documents: corpus.documents,
-    finalLoss,
-    validation: { before, after, count: held.count },
-    scale: after.scale,
-    seconds,
+/** Logs the mean loss and reports progress at most every 10 s, and after each epoch's last batch. */
+function batchReporter({ o, log, progress, elapsed }: TrainingRun): NonNullable<ContrastiveOptions['onBatch']> {
+  let lossSum = 0;
+  let lossCount = 0;
+  let lastLog = Date.now();
+  return ({ epoch, batch, batches, loss }) => {
+    lossSum += loss;
+    lossCount += 1;
+    if (Date.now() - lastLog > 10_000 || batch === batches - 1) {
+      lastLog = Date.now();
+      const done = (epoch * batches + batch + 1) / (o.epochs * batches);
+      log(`train: epoch ${epoch + 1}/${o.epochs} batch ${batch + 1}/${batches} loss ${(lossSum / lossCount).toFixed(4)} [${elapsed()}]`);
+      progress({ step: `contrastive fine-tuning, epoch ${epoch + 1}/${o.epochs}`, fraction: 0.4 + 0.55 * done });
+      lossSum = 0;
+      lossCount = 0;
+    }
   };
 }
 

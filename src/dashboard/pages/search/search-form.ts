@@ -1,0 +1,87 @@
+/**
+ * The search form's state and its two encodings: the address (?q=…&country=…, so back, reload
+ * and shared links show the same search) and the GraphQL SearchInput.
+ */
+import { type SearchDiscoveryQuery, type SearchInput } from '../../gql/graphql';
+
+export const NAMESPACES: Record<string, string> = { case_law: 'Case law', legislation: 'Legislation', doctrine: 'Doctrine' };
+
+export const DETAILS: Record<string, string> = {
+  snippet: 'Snippet around the match',
+  summary_only: 'Summary only',
+  full_text: 'Full text',
+  full_metadata: 'Full text and every field',
+};
+
+export const TIERS: Record<string, string> = { '1': 'Supreme / apex courts', '2': 'Appellate courts', '3': 'First instance' };
+
+export interface FormState {
+  q: string;
+  namespace: string;
+  countries: string[];
+  sources: string[];
+  dateStart: string;
+  dateEnd: string;
+  court: string;
+  language: string;
+  courtTier: string;
+  alpha: number;
+  detail: string;
+  topK: number;
+}
+
+export function formFromParams(p: URLSearchParams): FormState {
+  const alpha = Number(p.get('alpha') ?? '0.7');
+  return {
+    q: p.get('q') ?? '',
+    namespace: p.get('namespace') ?? 'case_law',
+    countries: p.getAll('country'),
+    sources: p.getAll('source'),
+    dateStart: p.get('date_start') ?? '',
+    dateEnd: p.get('date_end') ?? '',
+    court: p.get('court') ?? '',
+    language: p.get('language') ?? '',
+    courtTier: p.get('court_tier') ?? '',
+    alpha: Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0.7,
+    detail: p.get('result_detail') ?? 'snippet',
+    topK: Number(p.get('top_k') ?? '10') || 10,
+  };
+}
+
+export function paramsFromForm(f: FormState): URLSearchParams {
+  const p = new URLSearchParams();
+  p.set('q', f.q.trim());
+  p.set('namespace', f.namespace);
+  f.countries.forEach((c) => p.append('country', c));
+  f.sources.forEach((s) => p.append('source', s));
+  if (f.dateStart) p.set('date_start', f.dateStart);
+  if (f.dateEnd) p.set('date_end', f.dateEnd);
+  if (f.court) p.set('court', f.court);
+  if (f.language) p.set('language', f.language);
+  if (f.courtTier) p.set('court_tier', f.courtTier);
+  p.set('alpha', String(f.alpha));
+  if (f.detail !== 'snippet') p.set('result_detail', f.detail);
+  if (f.topK !== 10) p.set('top_k', String(f.topK));
+  return p;
+}
+
+export function inputFromForm(f: FormState): SearchInput {
+  return {
+    q: f.q.trim(),
+    namespace: f.namespace,
+    alpha: f.alpha,
+    top_k: f.topK,
+    result_detail: f.detail,
+    country: f.countries.length ? f.countries : null,
+    source: f.sources.length ? f.sources : null,
+    date_start: f.dateStart || null,
+    date_end: f.dateEnd || null,
+    court: f.court || null,
+    language: f.language || null,
+    court_tier: f.courtTier ? Number(f.courtTier) : null,
+    // every hit says why it ranks where it does (score parts) and under what licence
+    explain: true,
+  };
+}
+
+export type Discovery = SearchDiscoveryQuery;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountCaller, RequestContext } from '../../context.js';
+import { type AccountCaller, contextsWithoutDatabase, type RequestContext } from '../../context.js';
 import { migrateUp } from '../../db/orm.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { DomainError, ValidationError } from '../../errors.js';
@@ -9,10 +9,7 @@ import { UsageRecorder } from './usage-recorder.js';
 import { UsageService } from './usage.service.js';
 
 function account(userId: string = randomUUID(), overrides: Partial<AccountCaller> = {}): RequestContext {
-  return {
-    requestId: randomUUID(),
-    caller: { kind: 'api_key', ip: '127.0.0.1', userId, email: 'u@example.org', plan: 'free', isAdmin: false, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides },
-  };
+  return contextsWithoutDatabase.forCaller({ kind: 'api_key', ip: '127.0.0.1', userId, email: 'u@example.org', plan: 'free', isAdmin: false, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides });
 }
 
 describe.each(TEST_BACKENDS)('usage guard on %s', (backend) => {
@@ -63,7 +60,7 @@ describe.each(TEST_BACKENDS)('usage guard on %s', (backend) => {
     await usage.charge(next, 'search', async () => 'ok');
     expect(next.rateLimit!.windows[0]!.remaining).toBe(7); // the server error's slot was given back
     await usage.flush();
-    await expect(usage.charge({ requestId: 'x', caller: { kind: 'anonymous', ip: '10.0.0.1' } }, 'search', async () => 'ok')).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(usage.charge(contextsWithoutDatabase.anonymous('10.0.0.1', 'x'), 'search', async () => 'ok')).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('counts but never refuses with RATE_LIMITS=off and for administrators', async () => {

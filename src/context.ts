@@ -144,3 +144,12 @@ export function requireAccount(ctx: RequestContext): AccountCaller {
   if (isAccount(caller)) return caller;
   throw new DomainError('unauthorized', caller.rejected ?? UNAUTHENTICATED_DETAIL);
 }
+
+/**
+ * An entity manager for work outside any request (background sweeps, the usage recorder's flush,
+ * the payment provider's webhook processing, auto top-up, start-up, CLI): its own fork, named so
+ * that "inside a request, use ctx.em" stays checkable (test/unit-of-work-rule.test.ts).
+ */
+export function backgroundEm(orm: UnitOfWorkSource): EntityManager {
+  return orm.em.fork();
+}

@@ -51,8 +51,9 @@ const loadersByContext = new WeakMap<object, Loaders>();
 function loadersOf(api: TeamsGraphqlApi, context: GraphqlContext): Loaders {
   let loaders = loadersByContext.get(context);
   if (!loaders) {
+    const ctx = requestContextOf(context);
     loaders = {
-      users: new DataLoader((ids) => api.views.usersByIds(ids)),
+      users: new DataLoader((ids) => api.views.usersByIds(ctx, ids)),
       requests: new DataLoader(async (keys) => {
         const groups = new Map<string, { workspaceId: string; since: string; userIds: string[] }>();
         for (const key of keys) {
@@ -63,7 +64,7 @@ function loadersOf(api: TeamsGraphqlApi, context: GraphqlContext): Loaders {
         }
         const counts = new Map<string, number>();
         for (const group of groups.values()) {
-          const values = await api.views.requestsInPeriod(group.workspaceId, group.since, group.userIds);
+          const values = await api.views.requestsInPeriod(ctx, group.workspaceId, group.since, group.userIds);
           group.userIds.forEach((id, i) => counts.set(`${group.workspaceId} ${group.since} ${id}`, values[i]!));
         }
         return keys.map((key) => counts.get(key) ?? 0);

@@ -150,7 +150,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
       const deletion = new AccountDeletionService({ orm: db.orm, usage });
       const actor = admin.caller as AccountCaller;
 
-      expect(await deletion.erase({ userId, actor: { userId: actor.userId, email: actor.email }, reason: 'requested by mail' })).toBe(true);
+      expect(await deletion.erase(adminContext(), { userId, actor: { userId: actor.userId, email: actor.email }, reason: 'requested by mail' })).toBe(true);
 
       const em = db.orm.em.fork();
       expect(await em.findOne(UserEntity, { id: userId })).toBeNull();
@@ -161,7 +161,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
         Number(((await em.getConnection().execute(`select count(*) as n from usage_event where ${where}`, params)) as { n: string | number }[])[0]!.n);
       expect(await count('user_id = ?', [userId])).toBe(0);
       expect(await count('user_id is null and api_key_id is null')).toBe(1);
-      expect(await deletion.erase({ userId, actor: null, reason: null })).toBe(false);
+      expect(await deletion.erase(adminContext(), { userId, actor: null, reason: null })).toBe(false);
     });
   });
 });

@@ -4,6 +4,7 @@
  * retried later (`retryDue`, every minute in the running service) with a growing delay, until
  * Stripe confirms. A subscription Stripe no longer knows counts as cancelled.
  */
+import { backgroundEm } from '../../context.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type Stripe from 'stripe';
 import type { Logger } from '../../logger.js';
@@ -34,7 +35,7 @@ export class StripeCancellations implements SubscriptionCanceller {
 
   /** Retries every owed cancellation whose time has come; returns how many are still owed. */
   async retryDue(): Promise<number> {
-    const em = this.deps.orm.em.fork();
+    const em = backgroundEm(this.deps.orm);
     const due = await em.find(PendingStripeCancellationEntity, { completed_at: null, next_attempt_at: { $lte: new Date(this.now()) } }, { orderBy: { next_attempt_at: 'asc' }, limit: 100 });
     for (const row of due) await this.attempt(row.subscription_id);
     return em.fork().count(PendingStripeCancellationEntity, { completed_at: null });
@@ -54,7 +55,7 @@ export class StripeCancellations implements SubscriptionCanceller {
   }
 
   private async attempt(subscriptionId: string): Promise<void> {
-    const em = this.deps.orm.em.fork();
+    const em = backgroundEm(this.deps.orm);
     const row = await em.findOne(PendingStripeCancellationEntity, { subscription_id: subscriptionId, completed_at: null });
     if (!row) return;
     row.attempts += 1;

@@ -70,6 +70,11 @@ export interface RequestContext {
    * `orm.em` yourself (test/unit-of-work-rule.test.ts lists the places outside requests that do).
    */
   readonly em: EntityManager;
+  /**
+   * The request's loaders (GraphQL's per-request DataLoaders): the one under `key`, made by `make`
+   * on first use, so every resolver of the request batches through the same one.
+   */
+  loader<T>(key: symbol, make: () => T): T;
 }
 
 /** Where a context's unit of work comes from: the MikroORM instance (only its global `em` is forked). */
@@ -122,11 +127,16 @@ export function withRequestId(ctx: RequestContext, requestId: string): RequestCo
 
 function buildContext(caller: Caller, requestId: string, fork: () => EntityManager): RequestContext {
   let em: EntityManager | undefined;
+  const loaders = new Map<symbol, unknown>();
   return {
     requestId,
     caller,
     get em() {
       return (em ??= fork());
+    },
+    loader<T>(key: symbol, make: () => T): T {
+      if (!loaders.has(key)) loaders.set(key, make());
+      return loaders.get(key) as T;
     },
   };
 }

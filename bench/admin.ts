@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { callerContext } from '../src/context.js';
+import { requestContexts } from '../src/context.js';
 import { AdminUsersService } from '../src/modules/admin/admin-users.service.js';
 import { migrateUp } from '../src/db/orm.js';
 import { openTestDatabase } from '../test/helpers/test-databases.js';
@@ -62,12 +62,14 @@ try {
   console.log(`usage_event rows: ${counts[0].events}; users with usage: ${counts[0].users}`);
 
   const service = new AdminUsersService({ orm, isAdmin: () => false });
-  const ctx = callerContext({ kind: 'api_key', ip: null, userId: randomUUID(), email: 'admin@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null });
+  // one context (one unit of work) per measured call, as each HTTP request gets
+  const admin = { kind: 'api_key', ip: null, userId: randomUUID(), email: 'admin@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null } as const;
+  const ctx = () => requestContexts(orm).forCaller(admin);
   started = performance.now();
-  await time('GET /v1/admin/stats', () => service.stats(ctx));
-  await time('GET /v1/admin/users?sort=requests', () => service.users(ctx, { sort: 'requests' }));
-  await time('  … limit=5000', () => service.users(ctx, { sort: 'requests', limit: 5000 }));
-  await time('  … search=user12', () => service.users(ctx, { sort: 'requests', search: 'user12' }));
+  await time('GET /v1/admin/stats', () => service.stats(ctx()));
+  await time('GET /v1/admin/users?sort=requests', () => service.users(ctx(), { sort: 'requests' }));
+  await time('  … limit=5000', () => service.users(ctx(), { sort: 'requests', limit: 5000 }));
+  await time('  … search=user12', () => service.users(ctx(), { sort: 'requests', search: 'user12' }));
 } finally {
   await db.dispose();
 }

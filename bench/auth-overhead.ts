@@ -31,7 +31,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { callerContext } from '../src/context.js';
 import { PLANS } from '../src/modules/usage/plans.js';
 import { limitWindows } from '../src/modules/usage/usage.service.js';
 import { loadConfig } from '../src/config.js';
@@ -199,7 +198,7 @@ async function measure(store: 'memory' | 'redis'): Promise<Record<string, number
     const work = await timeEach(N, () => platform.engine.getDocuments([doc.id]));
     const guarded = await timeEach(N, async () => {
       const caller = await platform.accounts.authenticator.authenticate({ authorization: `Bearer ${key}`, cookie: undefined, ip: '127.0.0.1' });
-      await platform.legalData.getDocument(callerContext(caller), doc.source, doc.source_id);
+      await platform.legalData.getDocument(platform.contexts.forCaller(caller), doc.source, doc.source_id);
     });
     await platform.accounts.usage.flush();
     const oauth = store === 'memory' ? await measureOAuth(platform, key, email, password) : {};
@@ -283,7 +282,7 @@ async function measureCredits(store: 'memory' | 'redis'): Promise<Record<string,
     const guarded = async (key: string) => {
       const t = performance.now();
       const caller = await platform.accounts.authenticator.authenticate({ authorization: `Bearer ${key}`, cookie: undefined, ip: '127.0.0.1' });
-      await platform.legalData.getDocument(callerContext(caller), doc.source, doc.source_id);
+      await platform.legalData.getDocument(platform.contexts.forCaller(caller), doc.source, doc.source_id);
       return performance.now() - t;
     };
     // interleaved, so the machine's load weighs on both variants alike

@@ -1,4 +1,5 @@
 /** Builds the express app and mounts every door over the services. */
+import type { RequestContexts } from './context.js';
 import express from 'express';
 import type { Logger } from './logger.js';
 import type { LegalDataApi } from './modules/legal-data/legal-data.port.js';
@@ -61,6 +62,8 @@ export interface BuiltApp {
 
 export async function buildApp(options: {
   services: AppServices;
+  /** Where every door gets its RequestContext (one unit of work per request): requestContexts(orm). */
+  contexts: RequestContexts;
   logger: Logger;
   baseUrl: string;
   subgraphUrls: Record<string, string>;
@@ -93,12 +96,12 @@ export async function buildApp(options: {
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at
   // the MCP endpoints also an OAuth access token issued for that resource.
-  app.use(authenticateRequests(services.accounts.authenticator, { protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path) }));
+  app.use(authenticateRequests(services.accounts.authenticator, options.contexts, { protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path) }));
   if (services.oauth) {
     const { identityProviders, counters } = services.accounts;
     app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }, rest));
   }
-  const mcp = mcpRouter({ services, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
+  const mcp = mcpRouter({ services, contexts: options.contexts, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
   app.use(mcp.router);
   app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }, rest));
   app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));

@@ -3,6 +3,7 @@
  * per-request database handle. Doors build it; services read it.
  */
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
 import { DomainError } from './errors.js';
 
 /** Plan identifiers of the plan table (src/modules/usage/plans.ts). */
@@ -61,16 +62,83 @@ export interface RequestContext {
    * read this to apply that rule in one place.
    */
   door?: 'mcp';
+  /**
+   * The request's unit of work: ONE forked entity manager for the whole request, made on first
+   * use (a request that never touches the database forks nothing). Services read with it and
+   * open a write's transaction on it (`ctx.em.transactional(async (tx) => ...)`), so a failing
+   * write rolls back everything the same transaction wrote. Inside a request never fork
+   * `orm.em` yourself (test/unit-of-work-rule.test.ts lists the places outside requests that do).
+   */
+  readonly em: EntityManager;
+  /**
+   * The request's loaders (GraphQL's per-request DataLoaders): the one under `key`, made by `make`
+   * on first use, so every resolver of the request batches through the same one.
+   */
+  loader<T>(key: symbol, make: () => T): T;
 }
 
-/** Context for calls made by the service itself (startup, CLI) or by anonymous callers. */
-export function anonymousContext(ip: string | null = null): RequestContext {
-  return { requestId: randomUUID(), caller: { kind: 'anonymous', ip } };
+/** Where a context's unit of work comes from: the MikroORM instance (only its global `em` is forked). */
+export interface UnitOfWorkSource {
+  em: { fork(): EntityManager };
 }
 
-/** A context for `caller` (doors build it after authenticating the request). */
-export function callerContext(caller: Caller, requestId: string = randomUUID()): RequestContext {
-  return { requestId, caller };
+/**
+ * The one place doors get their RequestContext from (REST middleware, GraphQL context, MCP tool
+ * calls, OAuth interaction routes): built once at composition time with the ORM.
+ */
+export interface RequestContexts {
+  /** A context for an anonymous caller (or for the service's own calls made on behalf of nobody). */
+  anonymous(ip?: string | null, requestId?: string): RequestContext;
+  /** A context for `caller` (doors build it after authenticating the request). */
+  forCaller(caller: Caller, requestId?: string): RequestContext;
+}
+
+/** The context factory over `orm`: every context it builds forks `orm.em` lazily, once. */
+export function requestContexts(orm: UnitOfWorkSource): RequestContexts {
+  const fork = () => orm.em.fork();
+  return {
+    anonymous: (ip = null, requestId = randomUUID()) => buildContext({ kind: 'anonymous', ip }, requestId, fork),
+    forCaller: (caller, requestId = randomUUID()) => buildContext(caller, requestId, fork),
+  };
+}
+
+/**
+ * Contexts without a database (a remote subgraph that only serves the search engine, a request
+ * no authentication middleware saw): reading `em` on one is a wiring bug and throws.
+ */
+export const contextsWithoutDatabase: RequestContexts = {
+  anonymous: (ip = null, requestId = randomUUID()) => buildContext({ kind: 'anonymous', ip }, requestId, noDatabase),
+  forCaller: (caller, requestId = randomUUID()) => buildContext(caller, requestId, noDatabase),
+};
+
+function noDatabase(): never {
+  throw new Error('this RequestContext has no unit of work: build it with requestContexts(orm) (see src/context.ts)');
+}
+
+/**
+ * The same request under another request id (a proxy's or the gateway's x-request-id): it keeps
+ * the unit of work of `ctx` (a spread would resolve the lazy `em` getter, forking eagerly).
+ */
+export function withRequestId(ctx: RequestContext, requestId: string): RequestContext {
+  const copy = Object.create(Object.getPrototypeOf(ctx) as object, Object.getOwnPropertyDescriptors(ctx)) as RequestContext & { requestId: string };
+  copy.requestId = requestId;
+  return copy;
+}
+
+function buildContext(caller: Caller, requestId: string, fork: () => EntityManager): RequestContext {
+  let em: EntityManager | undefined;
+  const loaders = new Map<symbol, unknown>();
+  return {
+    requestId,
+    caller,
+    get em() {
+      return (em ??= fork());
+    },
+    loader<T>(key: symbol, make: () => T): T {
+      if (!loaders.has(key)) loaders.set(key, make());
+      return loaders.get(key) as T;
+    },
+  };
 }
 
 /** True when the caller is an authenticated account. */
@@ -85,4 +153,13 @@ export function requireAccount(ctx: RequestContext): AccountCaller {
   const caller = ctx.caller;
   if (isAccount(caller)) return caller;
   throw new DomainError('unauthorized', caller.rejected ?? UNAUTHENTICATED_DETAIL);
+}
+
+/**
+ * An entity manager for work outside any request (background sweeps, the usage recorder's flush,
+ * the payment provider's webhook processing, auto top-up, start-up, CLI): its own fork, named so
+ * that "inside a request, use ctx.em" stays checkable (test/unit-of-work-rule.test.ts).
+ */
+export function backgroundEm(orm: UnitOfWorkSource): EntityManager {
+  return orm.em.fork();
 }

@@ -13,6 +13,7 @@ import { createHttpServer } from './http/http-server.js';
 import { isTrustedPeer } from './http/trust-proxy.js';
 import type { Config, EmbedderSetting } from './config.js';
 import { DomainError } from './errors.js';
+import { requestContexts, type RequestContexts } from './context.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { drainable, type DrainableServer } from './http/drain-http-server.js';
 import { oneIngestAtATime } from './ingest-lock.js';
@@ -45,6 +46,8 @@ export const VERSION = '0.1.0';
 export interface Platform {
   config: Config;
   orm: MikroORM;
+  /** Where every door gets its RequestContext: one lazily forked entity manager per request. */
+  contexts: RequestContexts;
   engine: SearchEngine;
   embedder: Embedder | null;
   legalData: LegalDataService;
@@ -106,7 +109,9 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   accounts.usage.useCredits(billing.credits.drawer);
   const contributors = createContributors(config, logger);
   const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger });
+  const contexts = requestContexts(orm);
   const app = await buildApp({
+    contexts,
     services: { legalData, accounts, feedback, oauth, billing, teams, contributors, admin },
     logger,
     baseUrl: config.baseUrl,
@@ -127,6 +132,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   return {
     config,
     orm,
+    contexts,
     engine,
     embedder,
     legalData,

@@ -10,7 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { callerContext, type AccountCaller } from '../src/context.js';
+import type { AccountCaller } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
@@ -214,7 +214,7 @@ describe('credentials made before an address is proven end when it is proven', (
     expect([bySession.kind, byKey.kind]).toEqual(['user', 'api_key']);
     await resetPassword(email);
     for (const caller of [bySession, byKey]) {
-      await expect(platform.accounts.apiKeys.create(callerContext(caller), { name: 'slipped in' })).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(platform.accounts.apiKeys.create(platform.contexts.forCaller(caller), { name: 'slipped in' })).rejects.toMatchObject({ code: 'unauthorized' });
     }
     const names = ((await platform.orm.em.fork().getConnection().execute('select name from api_key where user_id = ?', [await userId(email)])) as { name: string }[]).map((r) => r.name);
     expect(names).toEqual(['squatter']);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
-import { callerContext, type AccountCaller } from '../src/context.js';
+import type { AccountCaller } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { argon2Work } from '../src/modules/accounts/passwords.js';
@@ -654,7 +654,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
 
     it('anonymises usage rows of calls still running or queued when the account goes', async () => {
       const { cookie, id } = await newAccount('delete-inflight');
-      const ctx = callerContext((await platform.accounts.authenticator.authenticate({ authorization: undefined, cookie, ip: '127.0.0.1' })) as AccountCaller);
+      const ctx = platform.contexts.forCaller((await platform.accounts.authenticator.authenticate({ authorization: undefined, cookie, ip: '127.0.0.1' })) as AccountCaller);
       // a billable call whose work outlasts the account: its row is queued after the deletion
       await platform.accounts.usage.charge(ctx, 'search', () => platform.accounts.accounts.deleteMe(ctx, { confirmation: 'DELETE' }));
       await platform.accounts.usage.flush();

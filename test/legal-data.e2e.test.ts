@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
-import { anonymousContext } from '../src/context.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { createIngestStore } from '../src/modules/legal-data/catalog.store.js';
 import { citationCountsFile, loadCitationCounts } from '../src/modules/legal-data/ingest/citation-counts.js';
@@ -235,7 +234,7 @@ describe('legal-data API on a slice of the real corpus', () => {
     expect(empty).toMatchObject({ document_count: 0, date_range: null });
     expect((await get('/v1/discover/countries/XX/sources')).status).toBe(404);
     // The default is the service's: without options, empty sources stay hidden.
-    const viaService = await platform.legalData.sources(anonymousContext(), 'DE');
+    const viaService = await platform.legalData.sources(platform.contexts.anonymous(), 'DE');
     expect(viaService.sources.map((s) => s.source_id)).toEqual(de.body.sources.map((s: any) => s.source_id));
 
     const bghRecords = records.filter((r) => r.source === 'DE/BGH');

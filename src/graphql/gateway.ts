@@ -16,7 +16,7 @@ import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestContext } from '../context.js';
+import { contextsWithoutDatabase, withRequestId, type RequestContext, type RequestContexts } from '../context.js';
 import type { Authenticator } from '../modules/accounts/authenticator.js';
 import { authenticateRequests, contextOf } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
@@ -137,6 +137,8 @@ export interface ServeSubgraphOptions {
   logger?: Logger;
   /** Authenticates the forwarded credentials (without it every caller is anonymous). */
   authenticator?: Pick<Authenticator, 'authenticate'>;
+  /** Where each request's context (and its unit of work) comes from; without it the subgraph serves no database. */
+  contexts?: RequestContexts;
   /** TRUST_PROXY (default: loopback). */
   trustProxy?: TrustProxySetting;
 }
@@ -156,7 +158,7 @@ export async function serveSubgraph(schema: GraphQLSchema, options: ServeSubgrap
   const { port = 0, host = '127.0.0.1', logger } = options;
   const app = express();
   applyTrustProxy(app, options.trustProxy);
-  if (options.authenticator) app.use(authenticateRequests(options.authenticator));
+  if (options.authenticator) app.use(authenticateRequests(options.authenticator, options.contexts ?? contextsWithoutDatabase));
   const httpServer = createServer(app);
   const server = new ApolloServer<GraphqlContext>({
     schema,
@@ -197,7 +199,7 @@ function forwardable(req: express.Request): Record<string, string> {
 export function httpRequestContext(req: express.Request): RequestContext {
   const context = contextOf(req);
   const requestId = req.header(REQUEST_ID_HEADER);
-  return requestId && /^[\w.:-]{1,128}$/.test(requestId) ? { ...context, requestId } : context;
+  return requestId && /^[\w.:-]{1,128}$/.test(requestId) ? withRequestId(context, requestId) : context;
 }
 
 function apolloLogger(logger: Logger) {

@@ -5,26 +5,31 @@
  * the response headers go out (so handlers stay one line).
  */
 import type { RequestHandler, Request, Response } from 'express';
-import { anonymousContext, callerContext, type RequestContext } from '../context.js';
+import { contextsWithoutDatabase, type RequestContext, type RequestContexts } from '../context.js';
 import { Authenticator } from '../modules/accounts/authenticator.js';
 
 const CONTEXT = Symbol('requestContext');
 
 type WithContext = Request & { [CONTEXT]?: RequestContext };
 
-/** The RequestContext of a request (anonymous when no authentication middleware ran). */
+/**
+ * The RequestContext of a request (anonymous when no authentication middleware ran; such a
+ * context has no unit of work, since every door that reaches the database sits behind the middleware).
+ */
 export function contextOf(req: Request): RequestContext {
   const withContext = req as WithContext;
-  return (withContext[CONTEXT] ??= anonymousContext(req.ip ?? null));
+  return (withContext[CONTEXT] ??= contextsWithoutDatabase.anonymous(req.ip ?? null));
 }
 
 /**
  * Authenticates every request that carries credentials; the rest are anonymous without any lookup.
+ * Each request's context comes from `contexts` (one unit of work per request, forked on first use).
  * `protectedResourceOf` names the OAuth protected resource a path belongs to (the MCP endpoints),
  * the only requests where an OAuth access token can authenticate (its `aud` must name it).
  */
 export function authenticateRequests(
   authenticator: Pick<Authenticator, 'authenticate'>,
+  contexts: RequestContexts,
   options: { protectedResourceOf?: (path: string) => string | null } = {},
 ): RequestHandler {
   return (req, res, next) => {
@@ -37,11 +42,11 @@ export function authenticateRequests(
     const withContext = req as WithContext;
     rateLimitHeadersOnWrite(res, () => withContext[CONTEXT]);
     if (!Authenticator.hasCredentials(credentials)) {
-      withContext[CONTEXT] = anonymousContext(credentials.ip);
+      withContext[CONTEXT] = contexts.anonymous(credentials.ip);
       return next();
     }
     authenticator.authenticate(credentials).then((caller) => {
-      withContext[CONTEXT] = callerContext(caller);
+      withContext[CONTEXT] = contexts.forCaller(caller);
       next();
     }, next);
   };

@@ -3,7 +3,7 @@
  * per SSE connection (cheap: registering the tools is a few object allocations).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { callerContext, type Caller, type RequestContext } from '../context.js';
+import type { Caller, RequestContext, RequestContexts } from '../context.js';
 import { DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { registerTools, type ToolServices } from './tools.js';
@@ -14,7 +14,7 @@ export const MCP_SERVER_NAME = 'legal-search';
 export const CALLER_KEY = 'caller';
 
 /** A new MCP server over the shared services. */
-export function createMcpServer(services: ToolServices, options: { version: string; logger: Pick<Logger, 'error'> }): McpServer {
+export function createMcpServer(services: ToolServices, options: { version: string; logger: Pick<Logger, 'error'>; contexts: RequestContexts }): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: options.version },
     {
@@ -24,18 +24,19 @@ export function createMcpServer(services: ToolServices, options: { version: stri
         'Every tool call counts toward the caller\'s plan.',
     },
   );
-  registerTools(server, services, mcpContext, options.logger);
+  registerTools(server, services, (extra) => mcpContext(options.contexts, extra), options.logger);
   return server;
 }
 
 /**
  * The RequestContext of one tool call: the caller the door authenticated for this HTTP request
  * (streamable HTTP: the POST; SSE: the POST to the message endpoint), marked as an MCP call.
+ * One tool call is one message of one HTTP request: it gets its own unit of work from `contexts`.
  */
-export function mcpContext(extra: { authInfo?: { extra?: Record<string, unknown> } }): RequestContext {
+export function mcpContext(contexts: RequestContexts, extra: { authInfo?: { extra?: Record<string, unknown> } }): RequestContext {
   const caller = extra.authInfo?.extra?.[CALLER_KEY] as Caller | undefined;
   if (!caller) throw new DomainError('unauthorized', 'Not authenticated');
-  const ctx = callerContext(caller);
+  const ctx = contexts.forCaller(caller);
   ctx.door = 'mcp';
   return ctx;
 }

@@ -9,6 +9,7 @@
  * Mounted after `authenticateRequests`, which has already turned the credentials into a caller.
  * Session cookies are not accepted here: a browser would send them cross-site.
  */
+import type { RequestContexts } from '../context.js';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
@@ -48,7 +49,7 @@ export const DEFAULT_SSE_LIMITS: SseLimits = { maxSessions: 500, maxSessionsPerA
 const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 /** Builds the MCP router over the shared services. */
-export function mcpRouter(options: { services: ToolServices; baseUrl: string; version: string; logger: Logger; sse?: SseLimits }): McpDoor {
+export function mcpRouter(options: { services: ToolServices; contexts: RequestContexts; baseUrl: string; version: string; logger: Logger; sse?: SseLimits }): McpDoor {
   const { services, baseUrl, version, logger } = options;
   const limits = options.sse ?? DEFAULT_SSE_LIMITS;
   const router = Router();
@@ -56,7 +57,7 @@ export function mcpRouter(options: { services: ToolServices; baseUrl: string; ve
   const slots = new SseSessionSlots(limits);
   /** Set by close() (a shutdown): a stream opened after it would only hold the HTTP drain until its deadline. */
   let closing = false;
-  const newServer = () => createMcpServer(services, { version, logger });
+  const newServer = () => createMcpServer(services, { version, logger, contexts: options.contexts });
 
   router.post('/mcp', requireBearer(baseUrl, '/mcp'), async (req: AuthedRequest, res, next) => {
     try {

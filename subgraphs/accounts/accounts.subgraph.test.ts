@@ -108,8 +108,9 @@ describe('accounts subgraph through the gateway', () => {
   it('forwards the caller\'s credentials to a remote accounts subgraph, which authenticates them again', async () => {
     const cookie = await signedIn('gql-remote@example.org');
     const key = (await gql('mutation { createKey { key } }', { cookie })).body.data.createKey.key;
-    const remote = await serveSubgraph(await buildAccountsSubgraph(platform.accounts), { authenticator: platform.accounts.authenticator });
+    const remote = await serveSubgraph(await buildAccountsSubgraph(platform.accounts), { authenticator: platform.accounts.authenticator, contexts: platform.contexts });
     const gateway = await buildApp({
+      contexts: platform.contexts,
       services: { legalData: platform.legalData, accounts: platform.accounts },
       logger: createLogger('silent'),
       baseUrl: 'http://127.0.0.1',

@@ -39,8 +39,8 @@ function present<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 }
 
-/** One DataLoader of request totals per GraphQL request (its context object). */
-const totalsLoaders = new WeakMap<object, DataLoader<string, number>>();
+/** The key of the request's DataLoader of request totals (RequestContext.loader). */
+const TOTALS_LOADER = Symbol('admin request totals');
 
 @Resolver()
 export class AdminResolver {
@@ -127,15 +127,15 @@ export class AdminUserTotalsResolver {
   /** Total requests of the user, batched over the page through one DataLoader per request. */
   @FieldResolver(() => Int)
   requests_total(@Root() user: AdminUserType, @Ctx() context: GraphqlContext) {
-    let loader = totalsLoaders.get(context);
-    if (!loader) {
-      const ctx = requestContextOf(context);
-      loader = new DataLoader<string, number>(async (ids) => {
-        const totals = await this.api.users.requestTotals(ctx, ids);
-        return ids.map((id) => totals.get(id) ?? 0);
-      });
-      totalsLoaders.set(context, loader);
-    }
+    const ctx = requestContextOf(context);
+    const loader = ctx.loader(
+      TOTALS_LOADER,
+      () =>
+        new DataLoader<string, number>(async (ids) => {
+          const totals = await this.api.users.requestTotals(ctx, ids);
+          return ids.map((id) => totals.get(id) ?? 0);
+        }),
+    );
     return loader.load(user.id);
   }
 }

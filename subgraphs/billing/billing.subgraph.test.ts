@@ -10,7 +10,6 @@ import path from 'node:path';
 import { graphql } from 'graphql';
 import { loadConfig } from '../../src/config.js';
 import { graphqlContext } from '../../src/graphql/context.js';
-import { callerContext } from '../../src/context.js';
 import { createLogger } from '../../src/logger.js';
 import { startPlatform, type Platform } from '../../src/platform.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
@@ -98,9 +97,9 @@ describe('billing subgraph through the gateway', () => {
     const schema = await buildBillingSubgraph(platform.billing);
     const caller = await platform.accounts.authenticator.authenticate({ authorization: undefined, cookie: user.cookie, ip: '127.0.0.1' });
     const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on UserType { id billing { plan } } } }';
-    const own = await graphql({ schema, source: query, variableValues: { r: [{ __typename: 'UserType', id: user.id }] }, contextValue: graphqlContext(callerContext(caller)) });
+    const own = await graphql({ schema, source: query, variableValues: { r: [{ __typename: 'UserType', id: user.id }] }, contextValue: graphqlContext(platform.contexts.forCaller(caller)) });
     expect(own.data).toEqual({ _entities: [{ id: user.id, billing: { plan: 'free' } }] });
-    const foreign = await graphql({ schema, source: query, variableValues: { r: [{ __typename: 'UserType', id: '00000000-0000-4000-8000-000000000000' }] }, contextValue: graphqlContext(callerContext(caller)) });
+    const foreign = await graphql({ schema, source: query, variableValues: { r: [{ __typename: 'UserType', id: '00000000-0000-4000-8000-000000000000' }] }, contextValue: graphqlContext(platform.contexts.forCaller(caller)) });
     expect(foreign.data).toEqual({ _entities: [{ id: '00000000-0000-4000-8000-000000000000', billing: null }] });
   });
 

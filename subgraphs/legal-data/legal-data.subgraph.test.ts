@@ -7,7 +7,10 @@ import express from 'express';
 import { graphql, isInputObjectType, isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anonymousContext, type RequestContext } from '../../src/context.js';
+import { contextsWithoutDatabase, type RequestContext } from '../../src/context.js';
+
+/** The legal-data subgraph never touches the relational database. */
+const anonymousContext = (ip: string) => contextsWithoutDatabase.anonymous(ip);
 import { NotFoundError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { graphqlContext } from '../../src/graphql/context.js';

@@ -45,33 +45,30 @@ interface Loaders {
   requests: DataLoader<string, number>;
 }
 
-/** One set of loaders per GraphQL request (its context object). */
-const loadersByContext = new WeakMap<object, Loaders>();
+/** The key of the request's teams loaders (RequestContext.loader). */
+const TEAMS_LOADERS = Symbol('teams loaders');
 
+/** The request's set of teams loaders, made on first use. */
 function loadersOf(api: TeamsGraphqlApi, context: GraphqlContext): Loaders {
-  let loaders = loadersByContext.get(context);
-  if (!loaders) {
-    loaders = {
-      users: new DataLoader((ids) => api.views.usersByIds(ids)),
-      requests: new DataLoader(async (keys) => {
-        const groups = new Map<string, { workspaceId: string; since: string; userIds: string[] }>();
-        for (const key of keys) {
-          const [workspaceId, since, userId] = key.split(' ') as [string, string, string];
-          const group = groups.get(`${workspaceId} ${since}`) ?? { workspaceId, since, userIds: [] };
-          group.userIds.push(userId);
-          groups.set(`${workspaceId} ${since}`, group);
-        }
-        const counts = new Map<string, number>();
-        for (const group of groups.values()) {
-          const values = await api.views.requestsInPeriod(group.workspaceId, group.since, group.userIds);
-          group.userIds.forEach((id, i) => counts.set(`${group.workspaceId} ${group.since} ${id}`, values[i]!));
-        }
-        return keys.map((key) => counts.get(key) ?? 0);
-      }),
-    };
-    loadersByContext.set(context, loaders);
-  }
-  return loaders;
+  const ctx = requestContextOf(context);
+  return ctx.loader(TEAMS_LOADERS, (): Loaders => ({
+    users: new DataLoader((ids) => api.views.usersByIds(ctx, ids)),
+    requests: new DataLoader(async (keys) => {
+      const groups = new Map<string, { workspaceId: string; since: string; userIds: string[] }>();
+      for (const key of keys) {
+        const [workspaceId, since, userId] = key.split(' ') as [string, string, string];
+        const group = groups.get(`${workspaceId} ${since}`) ?? { workspaceId, since, userIds: [] };
+        group.userIds.push(userId);
+        groups.set(`${workspaceId} ${since}`, group);
+      }
+      const counts = new Map<string, number>();
+      for (const group of groups.values()) {
+        const values = await api.views.requestsInPeriod(ctx, group.workspaceId, group.since, group.userIds);
+        group.userIds.forEach((id, i) => counts.set(`${group.workspaceId} ${group.since} ${id}`, values[i]!));
+      }
+      return keys.map((key) => counts.get(key) ?? 0);
+    }),
+  }));
 }
 
 /** The period a member's requests are counted over: the workspace's, carried down from it. */

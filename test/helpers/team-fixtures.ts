@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { callerContext, type PlanId, type RequestContext } from '../../src/context.js';
+import { requestContexts, type PlanId, type RequestContext } from '../../src/context.js';
 import { UserEntity } from '../../src/modules/accounts/user.entity.js';
 import { WorkspaceDomainEntity, WorkspaceEntity, WorkspaceInviteEntity, WorkspaceMemberEntity } from '../../src/modules/teams/workspace.entity.js';
 
@@ -21,7 +21,7 @@ export async function createAccount(orm: MikroORM, email: string, options: { pla
   const plan = options.plan ?? 'free';
   const emailVerified = options.verified ?? true;
   await orm.em.fork().insert(UserEntity, { id, email, email_lower: email.toLowerCase(), email_verified: emailVerified, plan, created_at: new Date() });
-  const ctx = callerContext({ kind: 'user', ip: null, userId: id, email, plan, isAdmin: false, emailVerified, seats: 1, keyId: null, billingPeriod: null });
+  const ctx = requestContexts(orm).forCaller({ kind: 'user', ip: null, userId: id, email, plan, isAdmin: false, emailVerified, seats: 1, keyId: null, billingPeriod: null });
   return { id, email, ctx };
 }
 

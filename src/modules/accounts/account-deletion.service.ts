@@ -49,21 +49,21 @@ export class AccountDeletionService {
   async deleteMe(ctx: RequestContext, input: unknown): Promise<void> {
     const caller = requireAccount(ctx);
     parseInput(deleteAccountBodySchema, input);
-    await this.erase({ userId: caller.userId, actor: null, reason: 'deleted by the account holder' });
+    await this.erase(ctx, { userId: caller.userId, actor: null, reason: 'deleted by the account holder' });
   }
 
   /**
    * Erases the account; false when there is none. `inTransaction` runs inside the erasure's
    * transaction (the admin audit entry). The statements are in account-deletion.queries.ts.
    */
-  async erase(request: ErasureRequest, inTransaction?: (tx: EntityManager) => Promise<void> | void): Promise<boolean> {
+  async erase(ctx: RequestContext, request: ErasureRequest, inTransaction?: (tx: EntityManager) => Promise<void> | void): Promise<boolean> {
     const { userId } = request;
     // from here on, queued and future usage rows of this account are written without its ids
     const forgotten = this.deps.usage.forgetAccount(userId);
     let owed: string[] = [];
     try {
       await this.deps.usage.flush();
-      const erased = await this.deps.orm.em.fork().transactional(async (tx) => {
+      const erased = await ctx.em.transactional(async (tx) => {
         const user = await lockUser(tx, userId);
         if (!user) return false;
         // (1) the deletion log first, in this transaction

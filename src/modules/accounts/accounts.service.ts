@@ -86,8 +86,8 @@ export class AccountsService {
   }
 
   /** Ends the session of `sessionToken` server-side (its cookie is refused from now on). */
-  logout(_ctx: RequestContext, sessionToken: string | null): Promise<void> {
-    return sessionToken ? this.sessions.endSession(sessionToken) : Promise.resolve();
+  logout(ctx: RequestContext, sessionToken: string | null): Promise<void> {
+    return sessionToken ? this.sessions.endSession(ctx, sessionToken) : Promise.resolve();
   }
 
   /** Always the same 200; mails a reset token when the account exists (throttled per IP and address). */
@@ -117,7 +117,7 @@ export class AccountsService {
     const verified = await this.deps.tokens.verify('legal_acceptance', body.legal_acceptance_token);
     if (!verified || !verified.jti) throw invalid();
     const jti = verified.jti;
-    const user = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const user = await ctx.em.transactional(async (tx) => {
       // single use: the exchange consumes the token's id (stored when the token was issued)
       const owner = await consumeOneTimeToken(tx, 'legal_acceptance', jti);
       if (owner !== verified.userId) throw invalid();
@@ -140,7 +140,7 @@ export class AccountsService {
    */
   async requestEmailVerification(ctx: RequestContext): Promise<{ detail: string }> {
     const caller = requireAccount(ctx);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const user = await em.findOne(UserEntity, { id: caller.userId });
     if (!user) throw new DomainError('unauthorized', 'Account no longer exists');
     if (user.email_verified) return { detail: 'This email address is already verified.' };
@@ -168,9 +168,9 @@ export class AccountsService {
    * proved the mailbox, which a reset link would let them take anyway: they get a fresh session,
    * so verifying in a signed-in browser does not sign its owner out.
    */
-  async confirmEmailVerification(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+  async confirmEmailVerification(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
     const body = parseInput(emailVerificationConfirmSchema, input);
-    const outcome = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const outcome = await ctx.em.transactional(async (tx) => {
       const id = await consumeOneTimeToken(tx, 'verify_email', body.token);
       const proven = id ? await proveEmail(tx, id, 'email_verification') : null;
       if (!proven) throw new DomainError('bad_request', 'Invalid or expired email verification token');
@@ -185,7 +185,7 @@ export class AccountsService {
   async devLogin(ctx: RequestContext, input: unknown): Promise<SignInResult> {
     if (!this.deps.settings.devLogin) throw new NotFoundError('Not Found');
     const body = parseInput(devLoginBodySchema, input);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     let user = await em.findOne(UserEntity, { email_lower: body.email.toLowerCase() });
     if (!user) {
       user = em.create(UserEntity, {
@@ -210,10 +210,10 @@ export class AccountsService {
   /** The signed-in account: user, plan, workspace role and legal acceptance state. */
   async me(ctx: RequestContext): Promise<MeRecord> {
     const caller = requireAccount(ctx);
-    const user = await this.deps.orm.em.fork().findOne(UserEntity, { id: caller.userId });
+    const user = await ctx.em.findOne(UserEntity, { id: caller.userId });
     if (!user) throw new DomainError('unauthorized', 'Account no longer exists');
     // the role in its team workspace (teams' table); alone in its personal workspace it is the owner
-    const role = await workspaceRoleOf(this.deps.orm.em.fork(), caller.userId);
+    const role = await workspaceRoleOf(ctx.em, caller.userId);
     return {
       user: this.userRecord(user),
       plan: caller.plan,

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode, type MikroORM } from '@mikro-orm/core';
-import { type AccountCaller, type RequestContext, requireAccount } from '../../context.js';
+import { type AccountCaller, backgroundEm, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
@@ -88,7 +88,7 @@ export class ApiKeyService {
   /** Every key of the caller, newest first; revoked keys stay listed with `revoked: true`. */
   async list(ctx: RequestContext): Promise<ApiKeyRecord[]> {
     const caller = requireAccount(ctx);
-    const keys = await this.deps.orm.em.fork().find(ApiKeyEntity, { user_id: caller.userId }, { orderBy: { created_at: 'desc', id: 'asc' } });
+    const keys = await ctx.em.find(ApiKeyEntity, { user_id: caller.userId }, { orderBy: { created_at: 'desc', id: 'asc' } });
     return keys.map(record);
   }
 
@@ -104,7 +104,7 @@ export class ApiKeyService {
     await throttleOperation(this.deps.counters, caller.userId, CREATE_KEY_LIMIT);
     const body = parseInput(createKeyBodySchema, input ?? {});
     const key = generateApiKey();
-    const created = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const created = await ctx.em.transactional(async (tx) => {
       // the account row is the lock that serialises concurrent creations for one account
       const owner = await tx.findOne(UserEntity, { id: caller.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id', 'email_verified', 'sessions_valid_after'] });
       if (!owner) throw new DomainError('unauthorized', 'Account no longer exists');
@@ -143,7 +143,7 @@ export class ApiKeyService {
   async revoke(ctx: RequestContext, keyId: string): Promise<KeyRevocation> {
     const caller = requireAccount(ctx);
     if (!UUID.test(keyId)) throw new NotFoundError('API key not found');
-    await this.deps.orm.em.fork().transactional(async (tx) => {
+    await ctx.em.transactional(async (tx) => {
       const key = await tx.findOne(ApiKeyEntity, { id: keyId, user_id: caller.userId });
       if (!key) throw new NotFoundError('API key not found');
       key.revoked_at ??= new Date();
@@ -158,7 +158,8 @@ export class ApiKeyService {
    * two entities.
    */
   async authenticate(key: string, ip: string | null): Promise<AccountCaller | null> {
-    const row = await findKeyCaller(this.deps.orm.em.fork(), sha256(key));
+    // authentication decides who the caller is: it runs before the request's context exists
+    const row = await findKeyCaller(backgroundEm(this.deps.orm), sha256(key));
     if (!row) return null;
     this.touch(row.key_id, row.last_used_at);
     return this.deps.accounts.callerFromRow(row, { kind: 'api_key', ip, keyId: row.key_id });
@@ -175,6 +176,7 @@ export class ApiKeyService {
     if (now - written < LAST_USED_EVERY_MS) return;
     this.touched.set(keyId, now);
     if (this.touched.size > 10_000) this.touched.clear();
-    void touchApiKey(this.deps.orm.em.fork(), keyId, new Date(now)).catch((error) => this.deps.logger.error('api keys: could not update last_used_at', error));
+    // fire and forget: it may outlive the request, so not the request's unit of work
+    void touchApiKey(backgroundEm(this.deps.orm), keyId, new Date(now)).catch((error) => this.deps.logger.error('api keys: could not update last_used_at', error));
   }
 }

@@ -29,11 +29,11 @@ export class IdentityLinkingService {
   constructor(private readonly deps: { orm: MikroORM; sessions: SessionService; outbox: MailOutbox; baseUrl: string }) {}
 
   /** Signs in with `identity`; 403 when the provider did not verify its e-mail. */
-  async signInWithProvider(_ctx: RequestContext, identity: ProviderIdentity): Promise<SignInResult> {
+  async signInWithProvider(ctx: RequestContext, identity: ProviderIdentity): Promise<SignInResult> {
     if (!identity.emailVerified) {
       throw new DomainError('forbidden', `Your ${identity.provider} account has no verified email address`);
     }
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     let proof: ProofOutcome | null = null;
     const userId = await em.transactional(async (tx) => {
       const link = await tx.findOne(IdentityLinkEntity, { provider: identity.provider, subject: identity.subject }, { fields: ['user_id'] });
@@ -81,7 +81,8 @@ export class IdentityLinkingService {
     });
     const ended = proof as ProofOutcome | null;
     if (ended?.ended) this.deps.outbox.enqueue('identity provider linked', async () => proofMail(ended, this.deps.baseUrl));
-    const user = await em.fork().findOneOrFail(UserEntity, { id: userId });
+    // refresh: the transaction may have changed the row behind an entity this request already holds
+    const user = await em.findOneOrFail(UserEntity, { id: userId }, { refresh: true });
     return this.deps.sessions.signIn(user);
   }
 }

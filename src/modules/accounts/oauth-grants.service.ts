@@ -47,7 +47,7 @@ export class OAuthGrantService {
   /** The clients the caller authorised, most recent first. */
   async list(ctx: RequestContext): Promise<OAuthGrantRecord[]> {
     const caller = requireAccount(ctx);
-    const rows = await liveGrantsOf(this.deps.orm.em.fork(), caller.userId, new Date());
+    const rows = await liveGrantsOf(ctx.em, caller.userId, new Date());
     const byClient = new Map<string, { row: GrantWithClient; scopes: Set<string>; resources: Set<string>; iat: number; exp: number | undefined }>();
     for (const row of rows) {
       const clientId = row.payload.clientId;
@@ -82,7 +82,7 @@ export class OAuthGrantService {
    */
   async revoke(ctx: RequestContext, clientId: string): Promise<OAuthGrantRevocation> {
     const caller = requireAccount(ctx);
-    await this.deps.orm.em.fork().transactional(async (tx) => {
+    await ctx.em.transactional(async (tx) => {
       const grantIds = await grantIdsOf(tx, caller.userId, clientId);
       if (grantIds.length === 0) throw new NotFoundError('No authorisation of this client');
       // refresh tokens, authorization codes and any stored access token of the grants, then the grants

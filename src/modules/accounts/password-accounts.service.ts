@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import type { RequestContext } from '../../context.js';
+import { backgroundEm, type RequestContext } from '../../context.js';
 import { DomainError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
@@ -54,7 +54,7 @@ export class PasswordAccountsService {
   async register(ctx: RequestContext, input: unknown): Promise<UserRecord> {
     const body = parseInput(registerBodySchema, input);
     await throttleOperation(this.deps.counters, ctx.caller.ip ?? 'unknown', REGISTER_LIMIT);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const emailLower = body.email.toLowerCase();
     if (await em.count(UserEntity, { email_lower: emailLower })) throw new DomainError('conflict', EMAIL_TAKEN);
     const passwordHash = await hashPassword(body.password);
@@ -90,7 +90,7 @@ export class PasswordAccountsService {
     const body = parseInput(loginBodySchema, input);
     const email = body.email.trim().toLowerCase();
     const attempt = await this.throttle.attempt(email, ctx.caller.ip);
-    const user = await this.deps.orm.em.fork().findOne(UserEntity, { email_lower: email });
+    const user = await ctx.em.findOne(UserEntity, { email_lower: email });
     const ok = await verifyPassword(user?.password_hash ?? (await timingDummyHash()), body.password);
     if (!user || !user.password_hash || !ok) throw new DomainError('unauthorized', INVALID_CREDENTIALS);
     await attempt.succeeded();
@@ -123,9 +123,9 @@ export class PasswordAccountsService {
    * the reset link is the owner's way past a guesser who keeps the account slowed down
    * (src/modules/accounts/sign-in-throttle.ts).
    */
-  async confirmPasswordReset(_ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+  async confirmPasswordReset(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
     const body = parseInput(passwordResetConfirmSchema, input);
-    const outcome = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const outcome = await ctx.em.transactional(async (tx) => {
       const id = await consumeOneTimeToken(tx, 'password_reset', body.token);
       if (!id) throw new DomainError('bad_request', 'Invalid or expired password reset token');
       const passwordHash = await hashPassword(body.password);
@@ -135,7 +135,7 @@ export class PasswordAccountsService {
       return proven;
     });
     this.deps.outbox.enqueue('password changed', async () => proofMail(outcome, this.deps.settings.baseUrl));
-    const owner = await this.deps.orm.em.fork().findOne(UserEntity, { id: outcome.userId });
+    const owner = await ctx.em.findOne(UserEntity, { id: outcome.userId });
     if (owner) await this.throttle.clearAccount(owner.email_lower);
     const session = await this.deps.sessions.issueSession(outcome.userId);
     const keys = outcome.revokedKeys.length ? ` ${outcome.revokedKeys.length} API key(s) revoked.` : '';
@@ -144,7 +144,8 @@ export class PasswordAccountsService {
 
   /** The reset mail for `email` (a new one-time token), or null when no account has that address. */
   private async resetMail(email: string): Promise<MailMessage | null> {
-    const em = this.deps.orm.em.fork();
+    // the outbox sends after the response: the request's unit of work is over by then
+    const em = backgroundEm(this.deps.orm);
     const user = await em.findOne(UserEntity, { email_lower: email });
     if (!user) return null;
     const token = await issueOneTimeToken(em, user.id, 'password_reset', RESET_TOKEN_TTL_MS);

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import type { AccountCaller } from '../../context.js';
+import { backgroundEm, type AccountCaller, type RequestContext } from '../../context.js';
 import type { UserRecord } from './account.schema.js';
 import { type CallerRow, type CheckedCallerRow, findCallerRow } from './app-user.queries.js';
 import { isUniqueViolation, sha256 } from './hashing.js';
@@ -104,10 +104,10 @@ export class SessionService {
    * The sign-out hooks then run (the authorization server ends its own sign-ins of the account).
    * Other dashboard sessions of the account, and its OAuth clients' tokens, are not touched.
    */
-  async endSession(token: string): Promise<void> {
+  async endSession(ctx: RequestContext, token: string): Promise<void> {
     const verified = await this.deps.tokens.verify('session', token);
     if (!verified) return;
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const tokenHash = sha256(token);
     if (!(await em.findOne(EndedSessionEntity, { token_hash: tokenHash }))) {
       em.create(EndedSessionEntity, {
@@ -198,13 +198,15 @@ export class SessionService {
   /** A legal-acceptance token whose id is stored, so the exchange can consume it once. */
   private async legalAcceptanceToken(userId: string): Promise<string> {
     const jti = randomUUID();
-    await issueOneTimeToken(this.deps.orm.em.fork(), userId, 'legal_acceptance', LEGAL_TOKEN_TTL_SECONDS * 1000, jti);
+    // signIn(user) is shared by every sign-in flow without a context; one statement, its own fork
+    await issueOneTimeToken(backgroundEm(this.deps.orm), userId, 'legal_acceptance', LEGAL_TOKEN_TTL_SECONDS * 1000, jti);
     return this.deps.tokens.sign('legal_acceptance', userId, LEGAL_TOKEN_TTL_SECONDS, jti);
   }
 
   private async callerRow(userId: string, checks: CredentialChecks): Promise<CheckedCallerRow | null> {
     if (!UUID.test(userId)) return null;
-    return findCallerRow(this.deps.orm.em.fork(), userId, checks);
+    // authentication decides who the caller is: it runs before the request's context exists
+    return findCallerRow(backgroundEm(this.deps.orm), userId, checks);
   }
 }
 

@@ -4,7 +4,9 @@
  * The same rules on a real database: admin-services.test.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type AccountCaller, anonymousContext, callerContext } from '../../context.js';
+import { type AccountCaller, contextsWithoutDatabase } from '../../context.js';
+
+const { anonymous: anonymousContext, forCaller: callerContext } = contextsWithoutDatabase;
 import { DomainError } from '../../errors.js';
 import { emailHash } from '../accounts/account-deletion.service.js';
 import { isAdministrator } from '../accounts/sessions.js';

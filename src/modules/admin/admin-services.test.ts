@@ -4,7 +4,7 @@
  * admin-rules.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { type AccountCaller, callerContext, type RequestContext } from '../../context.js';
+import { type AccountCaller, contextsWithoutDatabase, requestContexts, type RequestContext, type RequestContexts } from '../../context.js';
 import { migrateUp } from '../../db/orm.js';
 import { DomainError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
@@ -20,8 +20,11 @@ import { FeedbackAdminService } from './feedback-admin.service.js';
 import { FeedbackReportEntity } from './feedback-report.entity.js';
 import { PlanOverrideService } from './plan-override.service.js';
 
+/** The contexts of the database under test (set once it is migrated). */
+let contexts: RequestContexts = contextsWithoutDatabase;
+
 function adminContext(overrides: Partial<AccountCaller> = {}): RequestContext {
-  return callerContext({ kind: 'user', ip: null, userId: randomUUID(), email: 'boss@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides });
+  return contexts.forCaller({ kind: 'user', ip: null, userId: randomUUID(), email: 'boss@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides });
 }
 
 /** The code of the domain error `run` fails with (thrown at once or rejected). */
@@ -47,6 +50,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
   beforeAll(async () => {
     db = await openTestDatabase(backend);
     await migrateUp(db.orm);
+    contexts = requestContexts(db.orm);
   });
   afterAll(async () => {
     await db?.dispose();
@@ -146,7 +150,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
       const deletion = new AccountDeletionService({ orm: db.orm, usage });
       const actor = admin.caller as AccountCaller;
 
-      expect(await deletion.erase({ userId, actor: { userId: actor.userId, email: actor.email }, reason: 'requested by mail' })).toBe(true);
+      expect(await deletion.erase(adminContext(), { userId, actor: { userId: actor.userId, email: actor.email }, reason: 'requested by mail' })).toBe(true);
 
       const em = db.orm.em.fork();
       expect(await em.findOne(UserEntity, { id: userId })).toBeNull();
@@ -157,7 +161,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
         Number(((await em.getConnection().execute(`select count(*) as n from usage_event where ${where}`, params)) as { n: string | number }[])[0]!.n);
       expect(await count('user_id = ?', [userId])).toBe(0);
       expect(await count('user_id is null and api_key_id is null')).toBe(1);
-      expect(await deletion.erase({ userId, actor: null, reason: null })).toBe(false);
+      expect(await deletion.erase(adminContext(), { userId, actor: null, reason: null })).toBe(false);
     });
   });
 });

@@ -71,7 +71,7 @@ export class AdminUsersService {
     const now = (this.deps.now ?? Date.now)();
     const first = utcDay(now, PERIOD_DAYS - 1);
     const today = utcDay(now, 0);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const since7 = new Date(now - 7 * DAY_MS);
     const since30 = new Date(now - 30 * DAY_MS);
     const [byDay, users, active, top] = await Promise.all([
@@ -97,7 +97,7 @@ export class AdminUsersService {
     requireAdmin(ctx);
     const query = parseInput(usersQuerySchema, input);
     const now = (this.deps.now ?? Date.now)();
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const [rows, total] = await Promise.all([adminUsersPage(em, query), adminUsersCount(em, query.search)]);
     const period = await requestsSinceByUser(
       em,
@@ -117,7 +117,7 @@ export class AdminUsersService {
   async userEndpoints(ctx: RequestContext, params: unknown): Promise<UserEndpoints> {
     requireAdmin(ctx);
     const { user_id } = parseInput(userIdParamsSchema, params);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     if (!(await userExists(em, user_id))) throw new NotFoundError('User not found');
     return { user_id, endpoints: await topEndpointsOfUser(em, user_id) };
   }
@@ -125,6 +125,6 @@ export class AdminUsersService {
   /** Per-user request totals for many users at once (the subgraph's DataLoader batches through this). */
   async requestTotals(ctx: RequestContext, userIds: readonly string[]): Promise<Map<string, number>> {
     requireAdmin(ctx);
-    return requestTotalsByUser(this.deps.orm.em.fork(), userIds);
+    return requestTotalsByUser(ctx.em, userIds);
   }
 }

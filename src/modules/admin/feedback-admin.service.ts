@@ -86,7 +86,7 @@ export class FeedbackAdminService {
     const admin = requireAdmin(ctx);
     const { report_id } = parseInput(reportIdParamsSchema, params);
     const input = parseInput(feedbackUpdateSchema, body);
-    return this.transition(report_id, (row) => {
+    return this.transition(ctx, report_id, (row) => {
       const before = { status: row.status, status_note: row.status_note ?? null };
       row.status = input.status;
       if (input.note !== undefined) row.status_note = input.note;
@@ -99,7 +99,7 @@ export class FeedbackAdminService {
     const admin = requireAdmin(ctx);
     const { report_id } = parseInput(reportIdParamsSchema, params);
     const { url } = parseInput(markForwardedSchema, body);
-    return this.transition(report_id, (row) => {
+    return this.transition(ctx, report_id, (row) => {
       const before = { status: row.status, forwarded_url: row.forwarded_url ?? null };
       row.status = 'forwarded';
       row.forwarded_url = url;
@@ -108,8 +108,8 @@ export class FeedbackAdminService {
   }
 
   /** Loads the report locked, refuses moving a closed one, applies `change`, audits, commits. */
-  private transition(reportId: string, change: (row: FeedbackReport) => (em: Parameters<typeof recordAudit>[0]) => void): Promise<AdminFeedbackReport> {
-    return this.deps.orm.em.fork().transactional(async (em) => {
+  private transition(ctx: RequestContext, reportId: string, change: (row: FeedbackReport) => (em: Parameters<typeof recordAudit>[0]) => void): Promise<AdminFeedbackReport> {
+    return ctx.em.transactional(async (em) => {
       const row = await em.findOne(FeedbackReportEntity, { id: reportId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('Feedback report not found');
       assertReportCanMove(row.status);

@@ -46,7 +46,7 @@ export class FeedbackService {
     return this.deps.usage.charge(ctx, 'report_source_issue', async () => {
       const report = parseInput(sourceIssueSchema, input);
       const caller = ctx.caller;
-      const em = this.deps.orm.em.fork();
+      const em = ctx.em;
       const row = em.create(FeedbackReportEntity, {
         id: randomUUID(),
         user_id: isAccount(caller) ? caller.userId : null,

@@ -33,7 +33,7 @@ export class PlanOverrideService {
     const admin = requireAdmin(ctx);
     const { user_id } = parseInput(userIdParamsSchema, params);
     const input = parseInput(planOverrideBodySchema, body);
-    return this.deps.orm.em.fork().transactional(async (em) => {
+    return ctx.em.transactional(async (em) => {
       // the user's row locked: an erasure running at the same time waits, or this finds no user
       const user = await lockUser(em, user_id);
       if (!user) throw new NotFoundError('User not found');

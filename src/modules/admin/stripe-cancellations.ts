@@ -22,6 +22,7 @@
  * on PostgreSQL only and the embedded default would need a second implementation; one table
  * through MikroORM serves both, with the same migration.
  */
+import { backgroundEm } from '../../context.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type Stripe from 'stripe';
 import type { Logger } from '../../logger.js';
@@ -61,7 +62,7 @@ export class StripeCancellations implements SubscriptionCanceller {
   /** Retries every owed cancellation whose time has come; returns how many are still owed. */
   async retryDue(): Promise<number> {
     await this.attemptLeased();
-    return countOwed(this.deps.orm.em.fork());
+    return countOwed(backgroundEm(this.deps.orm));
   }
 
   /** Retries due cancellations now and every `intervalMs` until `stop()`; one sweep at a time. */
@@ -89,12 +90,12 @@ export class StripeCancellations implements SubscriptionCanceller {
   /** Leases the due rows (only these subscriptions', when given) and attempts each. */
   private async attemptLeased(only?: string[]): Promise<void> {
     const now = this.now();
-    const leased = await leaseDueCancellations(this.deps.orm.em.fork(), new Date(now), new Date(now + LEASE_MS), SWEEP_BATCH, only);
+    const leased = await leaseDueCancellations(backgroundEm(this.deps.orm), new Date(now), new Date(now + LEASE_MS), SWEEP_BATCH, only);
     for (const row of leased) await this.attempt(row);
   }
 
   private async attempt(row: LeasedCancellation): Promise<void> {
-    const em = this.deps.orm.em.fork();
+    const em = backgroundEm(this.deps.orm);
     const { subscription_id: subscriptionId } = row;
     try {
       if (!this.deps.stripe) throw new Error('billing is not configured (STRIPE_SECRET_KEY)');

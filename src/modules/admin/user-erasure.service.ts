@@ -22,7 +22,7 @@ export class UserErasureService {
     const { user_id } = parseInput(userIdParamsSchema, params);
     const { reason } = parseInput(eraseUserBodySchema, body ?? {});
     if (user_id === admin.userId) throw new DomainError('conflict', 'An administrator cannot erase their own account here');
-    const erased = await this.deps.deletion.erase({ userId: user_id, actor: { userId: admin.userId, email: admin.email }, reason: reason ?? null }, (tx) =>
+    const erased = await this.deps.deletion.erase(ctx, { userId: user_id, actor: { userId: admin.userId, email: admin.email }, reason: reason ?? null }, (tx) =>
       recordAudit(tx, admin, { action: 'user.erase', target_type: 'user', target_id: user_id, reason: reason ?? null }),
     );
     if (!erased) throw new NotFoundError('User not found');

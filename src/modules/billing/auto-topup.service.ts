@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import Stripe from 'stripe';
-import { type RequestContext, requireAccount } from '../../context.js';
+import { backgroundEm, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { claimAutoTopup, findBillingAccount, findStripeCustomerId, recordAutoTopupFailure, releaseAutoTopupClaim, saveAutoTopupSetting } from './billing-account.queries.js';
@@ -52,7 +52,7 @@ export class AutoTopupService {
     const caller = requireAccount(ctx);
     const stripe = requireStripe(this.deps);
     const setting = parseInput(autoTopupBodySchema, body);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     // active or trialing only: past_due, which keeps the plan, does not count here
     const active = await findLatestSubscription(em, caller.userId, { statuses: ['active', 'trialing'] });
     if (!active) throw new DomainError('conflict', 'Auto top-up is for accounts with an active paid subscription');
@@ -77,7 +77,8 @@ export class AutoTopupService {
   private async load(userId: string): Promise<AutoTopupSetting> {
     const cached = this.cache.get(userId);
     if (cached) return cached;
-    const row = await findBillingAccount(this.deps.orm.em.fork(), userId);
+    // fills the process-wide settings cache (shared by requests and top-ups alike): its own fork
+    const row = await findBillingAccount(backgroundEm(this.deps.orm), userId);
     const setting: AutoTopupSetting = {
       enabled: Boolean(row?.auto_topup_enabled),
       threshold_usd: row?.auto_topup_threshold_usd ?? 10,
@@ -120,8 +121,9 @@ export class AutoTopupService {
     const stripe = this.deps.stripe!;
     const setting = await this.load(userId);
     if (!setting.enabled || balanceMicro >= setting.threshold_usd * MICRO) return;
-    // claim the account's one attempt in the database, so another process does not charge too
-    const em = this.deps.orm.em.fork();
+    // claim the account's one attempt in the database, so another process does not charge too;
+    // a top-up runs after the draw that triggered it, outside any request: its own unit of work
+    const em = backgroundEm(this.deps.orm);
     const claimed = new Date();
     if (!(await claimAutoTopup(em, userId, claimed, new Date(claimed.getTime() - AUTO_TOPUP_CLAIM_MS)))) return;
     try {
@@ -132,9 +134,9 @@ export class AutoTopupService {
   }
 
   private async charge(stripe: Stripe, userId: string, setting: AutoTopupSetting): Promise<void> {
-    const customer = await findStripeCustomerId(this.deps.orm.em.fork(), userId);
+    const customer = await findStripeCustomerId(backgroundEm(this.deps.orm), userId);
     const method = customer ? await savedPaymentMethod(stripe, customer) : null;
-    if (!customer || !method) return this.turnOff(this.deps.orm.em.fork(), userId, 'no_saved_payment_method');
+    if (!customer || !method) return this.turnOff(backgroundEm(this.deps.orm), userId, 'no_saved_payment_method');
     let intent: Stripe.PaymentIntent;
     try {
       intent = await stripe.paymentIntents.create(
@@ -150,15 +152,15 @@ export class AutoTopupService {
         { idempotencyKey: `auto-topup-${userId}-${randomUUID()}` },
       );
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) return this.turnOff(this.deps.orm.em.fork(), userId, error.code ?? 'card_error');
+      if (error instanceof Stripe.errors.StripeCardError) return this.turnOff(backgroundEm(this.deps.orm), userId, error.code ?? 'card_error');
       throw error;
     }
     if (intent.status === 'succeeded') {
       const changes: CreditChanges = new Map();
-      await this.deps.orm.em.fork().transactional((tx) => grantCredits(tx, changes, userId, intent.id, setting.amount_usd, 'auto top-up'));
+      await backgroundEm(this.deps.orm).transactional((tx) => grantCredits(tx, changes, userId, intent.id, setting.amount_usd, 'auto top-up'));
       await applyCreditChanges(this.deps.meter, changes);
     } else if (intent.status === 'requires_action' || intent.status === 'requires_payment_method') {
-      await this.turnOff(this.deps.orm.em.fork(), userId, intent.last_payment_error?.code ?? 'authentication_required');
+      await this.turnOff(backgroundEm(this.deps.orm), userId, intent.last_payment_error?.code ?? 'authentication_required');
     }
   }
 

@@ -65,7 +65,7 @@ export class CheckoutService {
     const caller = requireAccount(ctx);
     const { audience } = parseInput(audienceBodySchema, body);
     if (PLANS[caller.plan]?.paid) throw new DomainError('conflict', 'The audience is chosen by Free accounts; this account has a paid plan');
-    await saveAudience(this.deps.orm.em.fork(), caller.userId, audience);
+    await saveAudience(ctx.em, caller.userId, audience);
     return { audience };
   }
 
@@ -99,11 +99,11 @@ export class CheckoutService {
     const promo = await this.validateOrder(stripe, order, plan);
     const priceId = this.deps.catalogue.priceId(plan, order.interval);
     if (!priceId) throw new DomainError('unavailable', `The ${PLANS[plan].name} plan (${order.interval}) has no Stripe price on this server`);
-    await this.refuseIfSubscribed(caller);
+    await this.refuseIfSubscribed(ctx, caller);
 
     const assentId = randomUUID();
     const summary = this.orderSummary(order, plan, promo);
-    await recordLegalAssent(this.deps.orm.em.fork(), {
+    await recordLegalAssent(ctx.em, {
       id: assentId,
       userId: caller.userId,
       documents: this.assentDocuments(PLANS[plan].perSeat),
@@ -112,9 +112,9 @@ export class CheckoutService {
       userAgent: client.userAgent?.slice(0, 500) ?? null,
     });
 
-    const customer = await stripeCustomerOf(this.deps.orm, stripe, caller);
+    const customer = await stripeCustomerOf(ctx.em, stripe, caller);
     const session = await this.createSubscriptionSession(stripe, { caller, customer, priceId, order, plan, promo, assentId, workspaceName: summary.workspace_name });
-    await this.deps.orm.em.fork().transactional(async (tx) => {
+    await ctx.em.transactional(async (tx) => {
       await recordCheckoutSession(tx, {
         id: session.id,
         userId: caller.userId,
@@ -212,8 +212,8 @@ export class CheckoutService {
   }
 
   /** 409 when the account already has an entitled subscription: plan changes go through the customer portal. */
-  private async refuseIfSubscribed(caller: AccountCaller): Promise<void> {
-    const active = await findLatestSubscription(this.deps.orm.em.fork(), caller.userId, { statuses: ENTITLED_STATUSES });
+  private async refuseIfSubscribed(ctx: RequestContext, caller: AccountCaller): Promise<void> {
+    const active = await findLatestSubscription(ctx.em, caller.userId, { statuses: ENTITLED_STATUSES });
     if (active) {
       throw new DomainError('conflict', 'This account already has an active subscription; change it in the customer portal (POST /v1/billing/portal)');
     }
@@ -228,11 +228,11 @@ export class CheckoutService {
     const caller = requireAccount(ctx);
     const stripe = requireStripe(this.deps);
     const { session_id } = parseInput(checkoutVerifyBodySchema, body);
-    const own = await findCheckoutSession(this.deps.orm.em.fork(), session_id, caller.userId);
+    const own = await findCheckoutSession(ctx.em, session_id, caller.userId);
     if (!own) throw new NotFoundError('Checkout session not found');
     const session = await callStripe('reading the checkout session', () => stripe.checkout.sessions.retrieve(session_id));
-    if (session.status === 'complete') await this.fulfil(stripe, session);
-    return this.attribution(session);
+    if (session.status === 'complete') await this.fulfil(ctx, stripe, session);
+    return this.attribution(ctx, session);
   }
 
   /**
@@ -240,23 +240,23 @@ export class CheckoutService {
    * its own transaction): subscription mode stores the subscription as Stripe has it now; payment
    * mode (credit top-up) grants the credits once (the ledger's unique reference).
    */
-  private async fulfil(stripe: Stripe, session: Stripe.Checkout.Session): Promise<void> {
+  private async fulfil(ctx: RequestContext, stripe: Stripe, session: Stripe.Checkout.Session): Promise<void> {
     if (session.mode === 'subscription') {
       const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
       if (!subscriptionId) return;
       const sub = subscriptionFacts(await callStripe('reading the subscription', () => stripe.subscriptions.retrieve(subscriptionId)));
-      await this.deps.orm.em.fork().transactional((tx) => applySubscription(tx, this.deps.catalogue, sub));
+      await ctx.em.transactional((tx) => applySubscription(tx, this.deps.catalogue, sub));
       return;
     }
     const topup = paidTopupOf(session);
     if (!topup) return;
     const changes: CreditChanges = new Map();
-    await this.deps.orm.em.fork().transactional((tx) => grantCredits(tx, changes, topup.userId, topup.paymentIntentId, topup.amountUsd, topup.note));
+    await ctx.em.transactional((tx) => grantCredits(tx, changes, topup.userId, topup.paymentIntentId, topup.amountUsd, topup.note));
     await applyCreditChanges(this.deps.meter, changes);
   }
 
-  private async attribution(session: Stripe.Checkout.Session): Promise<VerifyAnswer> {
-    const em = this.deps.orm.em.fork();
+  private async attribution(ctx: RequestContext, session: Stripe.Checkout.Session): Promise<VerifyAnswer> {
+    const em = ctx.em;
     const row = await findCheckoutSession(em, session.id);
     const subscriptionId = typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
     const workspaceId = subscriptionId ? await findSubscriptionWorkspaceId(em, subscriptionId) : null;

@@ -10,6 +10,7 @@
  * balance once its transaction committed (`adjust`), never by re-reading the ledger, which would
  * miss other processes' draws not yet flushed.
  */
+import { backgroundEm } from '../../context.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../../logger.js';
 import { type CreditBalances, MemoryCreditBalances } from './credit-balances.js';
@@ -75,7 +76,7 @@ export class CreditMeter {
     if (!loading) {
       loading = (async () => {
         await this.flush();
-        const ledger = await sumLedger(this.orm.em.fork(), userId);
+        const ledger = await sumLedger(backgroundEm(this.orm), userId);
         // draws made while loading are in `pending` and not yet in the sum; a balance another
         // process loaded first stands (it has seen every draw since)
         await this.balances.setIfAbsent(userId, Math.max(0, ledger - (this.pending.get(userId) ?? 0)));
@@ -94,7 +95,7 @@ export class CreditMeter {
     this.writing = this.writing.then(async () => {
       if (batch.length === 0) return;
       try {
-        await appendConsumption(this.orm.em.fork(), batch, new Date());
+        await appendConsumption(backgroundEm(this.orm), batch, new Date());
       } catch (error) {
         // keep the consumption for the next flush rather than lose it
         for (const [userId, amount] of batch) this.pending.set(userId, (this.pending.get(userId) ?? 0) + amount);

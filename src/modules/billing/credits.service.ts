@@ -62,7 +62,7 @@ export class CreditsService {
     const stripe = requireStripe(this.deps);
     const { amount_usd } = parseInput(creditTopupBodySchema, body);
     if (!PLANS[caller.plan]?.paid) throw new DomainError('conflict', 'Extra credits are for paid plans; choose a plan first');
-    const customer = await stripeCustomerOf(this.deps.orm, stripe, caller);
+    const customer = await stripeCustomerOf(ctx.em, stripe, caller);
     const attempt = randomUUID();
     const metadata = { account_id: caller.userId, kind: 'credit_topup', amount_usd: String(amount_usd) };
     const session = await callStripe('creating the top-up checkout session', () =>
@@ -81,7 +81,7 @@ export class CreditsService {
         { idempotencyKey: `topup-${attempt}` },
       ),
     );
-    await recordCheckoutSession(this.deps.orm.em.fork(), { id: session.id, userId: caller.userId, mode: 'payment' });
+    await recordCheckoutSession(ctx.em, { id: session.id, userId: caller.userId, mode: 'payment' });
     if (!session.url) throw new DomainError('bad_gateway', 'The payment provider created a checkout session without a URL');
     return { checkout_url: session.url };
   }

@@ -43,13 +43,12 @@ export class SubscriptionService {
   /** GET /v1/billing/status: plan, audience, subscription, credits, workspace; answers with billing off too. */
   async status(ctx: RequestContext): Promise<BillingStatus> {
     const caller = requireAccount(ctx);
-    const em = () => this.deps.orm.em.fork();
     const [account, sub, workspace, balance, override] = await Promise.all([
-      findBillingAccount(em(), caller.userId),
-      findLatestSubscription(em(), caller.userId),
-      findOwnedWorkspace(em(), caller.userId),
+      findBillingAccount(ctx.em, caller.userId),
+      findLatestSubscription(ctx.em, caller.userId),
+      findOwnedWorkspace(ctx.em, caller.userId),
       this.deps.meter.balance(caller.userId),
-      findPlanOverride(em(), caller.userId),
+      findPlanOverride(ctx.em, caller.userId),
     ]);
     return {
       billing_enabled: this.deps.stripe !== null,
@@ -85,7 +84,7 @@ export class SubscriptionService {
   async portal(ctx: RequestContext): Promise<{ url: string }> {
     const caller = requireAccount(ctx);
     const stripe = requireStripe(this.deps);
-    const customer = await findStripeCustomerId(this.deps.orm.em.fork(), caller.userId);
+    const customer = await findStripeCustomerId(ctx.em, caller.userId);
     if (!customer) throw new DomainError('conflict', 'This account has no billing customer yet; start with a checkout');
     const session = await callStripe('creating the portal session', () => stripe.billingPortal.sessions.create({ customer, return_url: `${this.deps.baseUrl}/dashboard/billing` }));
     return { url: session.url };
@@ -96,8 +95,8 @@ export class SubscriptionService {
    * Stripe (prorated as Stripe does by default). Nothing is written here: seat_limit follows when
    * Stripe reports the update (customer.subscription.updated). 409 without such a subscription.
    */
-  async changeSeatQuantity(userId: string, quantity: number): Promise<void> {
-    const sub = await findLatestSubscription(this.deps.orm.em.fork(), userId, { statuses: ENTITLED_STATUSES, withWorkspace: true });
+  async changeSeatQuantity(ctx: RequestContext, userId: string, quantity: number): Promise<void> {
+    const sub = await findLatestSubscription(ctx.em, userId, { statuses: ENTITLED_STATUSES, withWorkspace: true });
     if (!sub) throw new DomainError('conflict', 'No per-seat subscription to change: subscribe first');
     const stripe = requireStripe(this.deps);
     const current = await callStripe('reading the subscription', () => stripe.subscriptions.retrieve(sub.id));

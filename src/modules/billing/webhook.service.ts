@@ -3,6 +3,7 @@
  * event changes (subscriptions and the effective plan, credit purchases and refunds, auto top-up
  * failures) written in one transaction after every Stripe read it needs.
  */
+import { backgroundEm } from '../../context.js';
 import type { EntityManager } from '@mikro-orm/core';
 import type Stripe from 'stripe';
 import { DomainError } from '../../errors.js';
@@ -38,13 +39,13 @@ export class WebhookService {
   async handleWebhook(rawBody: Buffer | string, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
     const stripe = requireStripe(this.deps);
     const event = this.verifiedEvent(stripe, rawBody, signature);
-    if (await isEventProcessed(this.deps.orm.em.fork(), event.id)) return { received: true, duplicate: true };
+    if (await isEventProcessed(backgroundEm(this.deps.orm), event.id)) return { received: true, duplicate: true };
     // Read what the event needs from Stripe first (the current objects), then write in one transaction.
     const touched = new Set<string>();
     const changes: CreditChanges = new Map();
     const writes = await this.prepareEvent(stripe, event, touched, changes);
     await this.deps.meter.flush(); // the ledger holds every draw before a refund reads the balance
-    const applied = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const applied = await backgroundEm(this.deps.orm).transactional(async (tx) => {
       if (!(await markEventProcessed(tx, event.id, event.type))) return false; // another delivery of the same event got there first
       await writes(tx);
       return true;
@@ -111,7 +112,7 @@ export class WebhookService {
         const charge = event.data.object;
         const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
         if (!intent) return NOTHING;
-        const grant = await findEntryByReference(this.deps.orm.em.fork(), grantReference(intent));
+        const grant = await findEntryByReference(backgroundEm(this.deps.orm), grantReference(intent));
         if (!grant) return NOTHING; // not a credit purchase (a subscription invoice's charge)
         touched.add(grant.userId);
         return (tx) => takeBackRefund(tx, changes, grant.userId, charge.id, intent, charge.amount_refunded);

@@ -1,10 +1,11 @@
 /**
  * Repository functions over the relational store: the sources catalogue, ingest checkpoints
  * and index key/value state. Callers pass an EntityManager forked for their call site
- * (`orm.em.fork()`); every function works on its own fork of it (fresh identity map, joining
+ * (the ingest and start-up run outside requests: `backgroundEm(orm)`); every function works on its own fork of it (fresh identity map, joining
  * the caller's transaction if there is one) and returns plain objects, never managed entities.
  * Writes run in a transaction.
  */
+import { backgroundEm } from '../../context.js';
 import type { EntityManager } from '@mikro-orm/core';
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../errors.js';
@@ -247,10 +248,10 @@ export async function loadCatalogue(em: EntityManager): Promise<StoredSource[]> 
  */
 export function createIngestStore(orm: { em: EntityManager }) {
   return {
-    upsertSources: (sources: readonly SourceInput[]) => upsertSources(orm.em.fork(), sources),
-    getFile: (relativePath: string) => getIngestFile(orm.em.fork(), relativePath),
+    upsertSources: (sources: readonly SourceInput[]) => upsertSources(backgroundEm(orm), sources),
+    getFile: (relativePath: string) => getIngestFile(backgroundEm(orm), relativePath),
     saveFile: async (record: IngestFileInput): Promise<void> => {
-      await saveIngestFile(orm.em.fork(), record);
+      await saveIngestFile(backgroundEm(orm), record);
     },
   };
 }

@@ -4,7 +4,7 @@
  * whose verified address is at a domain a workspace holds. Rules: team-rules.ts.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import { type RequestContext, requireAccount } from '../../context.js';
+import { backgroundEm, type RequestContext, requireAccount } from '../../context.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
@@ -45,7 +45,7 @@ export class AllowedDomainsService {
     const listed = normaliseDomainList(parseInput(domainsRequestSchema, input).domains);
     if ('issues' in listed) throw new ValidationError(listed.issues);
     const wanted = listed.domains;
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'set the allowed domains');
       const kept = new Set((await listDomainClaims(tx, workspace.id)).map((claim) => claim.domain));
       for (const domain of kept) if (!wanted.includes(domain)) await deleteClaim(tx, workspace.id, domain);
@@ -71,12 +71,12 @@ export class AllowedDomainsService {
       throw new ValidationError([{ type: 'value_error', loc: ['domain'], msg: `Value error, ${normalised.error}`, input: rawDomain, ctx: { error: normalised.error } }]);
     }
     const { domain } = normalised;
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const { workspace } = assertRole(await findMembership(em, caller.userId, { lock: false }), MANAGER_ROLES, 'check the allowed domains');
     if (!(await isDomainClaimed(em, workspace.id, domain))) throw new NotFoundError('This domain is not listed in your workspace: add it with PUT /v1/team/domains first');
     await this.deps.verifier.check(domain);
-    // a fresh entity manager: the check changed the claims in another transaction
-    const claims = await listDomainClaims(this.deps.orm.em.fork(), workspace.id);
+    // read again: the check changed the claims in another transaction (raw rows, no identity map to go stale)
+    const claims = await listDomainClaims(ctx.em, workspace.id);
     const claim = claims.find((c) => c.domain === domain);
     if (!claim) throw new NotFoundError('This domain was removed from your workspace meanwhile');
     return domainRecord(claim, this.deps.verifier.validAfter());
@@ -91,9 +91,11 @@ export class AllowedDomainsService {
     const domain = domainOf(user.email);
     if (!domain) return;
     try {
-      const candidates = await findWorkspacesHoldingDomain(this.deps.orm.em.fork(), domain, this.deps.verifier.validAfter());
+      // a sign-in hook (sessions.onSignIn) without the request's context: its own unit of work
+      const em = backgroundEm(this.deps.orm);
+      const candidates = await findWorkspacesHoldingDomain(em, domain, this.deps.verifier.validAfter());
       for (const workspaceId of candidates) {
-        const done = await this.deps.orm.em.fork().transactional(async (tx) => {
+        const done = await em.transactional(async (tx) => {
           const workspace = await lockWorkspace(tx, workspaceId);
           if (!workspace) return false;
           const inWorkspace = await isMemberAnywhere(tx, user.id);

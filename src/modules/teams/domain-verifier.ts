@@ -9,6 +9,7 @@
  * so an owner's check and a sweep of the same domain apply one after the other, and the rule
  * (domain-proof.ts) only ever sees a consistent set; a repeated answer changes nothing new.
  */
+import { backgroundEm } from '../../context.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { TeamDomainSettings } from '../../config.js';
 import type { Logger } from '../../logger.js';
@@ -50,7 +51,7 @@ export class DomainVerifier {
     const answer = await this.deps.lookup(challengeName(domain), this.stopping.signal);
     // our own shutdown says nothing about the domain
     if (answer.kind === 'error' && answer.code === 'ECANCELLED') return;
-    await this.deps.orm.em.fork().transactional(async (tx) => {
+    await backgroundEm(this.deps.orm).transactional(async (tx) => {
       const claims = await lockClaimsOfDomain(tx, domain);
       const now = this.now();
       const decisions = decideClaims(claims, answer, now, this.deps.settings);
@@ -74,7 +75,7 @@ export class DomainVerifier {
    */
   async recheckDue(): Promise<number> {
     const now = this.now();
-    const claimed = await leaseDueClaims(this.deps.orm.em.fork(), new Date(now), new Date(now + this.deps.settings.retryMs), this.deps.settings.sweepBatch);
+    const claimed = await leaseDueClaims(backgroundEm(this.deps.orm), new Date(now), new Date(now + this.deps.settings.retryMs), this.deps.settings.sweepBatch);
     const domains = [...new Set(claimed)];
     for (const domain of domains) {
       if (this.stopping.signal.aborted) break;

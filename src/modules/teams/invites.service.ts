@@ -49,7 +49,7 @@ export class InvitesService {
   async invite(ctx: RequestContext, input: unknown): Promise<InviteAnswer> {
     const caller = requireAccount(ctx);
     const { emails } = parseInput(inviteRequestSchema, input);
-    const { answer, mails, workspaceName } = await this.deps.orm.em.fork().transactional(async (tx) => {
+    const { answer, mails, workspaceName } = await ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'invite');
       const now = new Date(this.now());
       const asked = [...new Set(emails.map(foldAddress))];
@@ -81,7 +81,7 @@ export class InvitesService {
   async revokeInvite(ctx: RequestContext, inviteId: string): Promise<{ status: 'revoked'; id: string }> {
     const caller = requireAccount(ctx);
     assertUuid(inviteId, 'invite_id');
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'revoke invites');
       if (!(await hasUnacceptedInvite(tx, workspace.id, inviteId))) throw new NotFoundError('Pending invite not found in your workspace');
       await deleteInvite(tx, inviteId);
@@ -92,7 +92,7 @@ export class InvitesService {
   /** POST /v1/team/join-link: creates or rotates the link (the old one stops working). */
   async rotateJoinLink(ctx: RequestContext): Promise<{ join_link: JoinLinkRecord | null }> {
     const caller = requireAccount(ctx);
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'manage the join link');
       const link = { token: newToken(), createdAt: new Date(this.now()) };
       await setJoinToken(tx, workspace.id, link);
@@ -103,7 +103,7 @@ export class InvitesService {
   /** DELETE /v1/team/join-link: disables the link. */
   async disableJoinLink(ctx: RequestContext): Promise<{ join_link: null }> {
     const caller = requireAccount(ctx);
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'manage the join link');
       await setJoinToken(tx, workspace.id, null);
       return { join_link: null };
@@ -117,7 +117,7 @@ export class InvitesService {
   async join(ctx: RequestContext, input: unknown): Promise<JoinAnswer> {
     const caller = requireAccount(ctx);
     const { token } = parseInput(joinRequestSchema, input);
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const invite = await findInviteByTokenHash(tx, sha256(token));
       const workspaceId = invite ? invite.workspace_id : await findWorkspaceIdByJoinToken(tx, token);
       if (!workspaceId) throw new NotFoundError('This invite or join link is not valid (unknown, used, expired, revoked or rotated)');

@@ -31,7 +31,7 @@ describe.each(TEST_BACKENDS)('membership (%s)', (backend) => {
     await migrateUp(db.orm);
     // billing as its webhook leaves it: the workspace's seat limit follows the quantity asked
     const billing: SeatBilling = {
-      changeSeatQuantity: async (owner, quantity) => {
+      changeSeatQuantity: async (_ctx, owner, quantity) => {
         asked.push({ owner, quantity });
         await db.orm.em.fork().nativeUpdate(WorkspaceEntity, { owner_user_id: owner }, { seat_limit: quantity });
       },

@@ -6,7 +6,7 @@
  * one workspace are serialised. Another workspace's members are 404; a role that may not act is 403.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import { type PlanId, type RequestContext, requireAccount } from '../../context.js';
+import { backgroundEm, type PlanId, type RequestContext, requireAccount } from '../../context.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import type { TeamMembership, WorkspaceProvider } from '../accounts/authenticator.js';
@@ -17,7 +17,7 @@ import { countSeatsUsed, findMembership, findSeatLimit, findTeamTerms } from './
 
 /** What teams needs of billing: changing the subscription's quantity (seat_limit follows from the webhook). */
 export interface SeatBilling {
-  changeSeatQuantity(ownerUserId: string, quantity: number): Promise<void>;
+  changeSeatQuantity(ctx: RequestContext, ownerUserId: string, quantity: number): Promise<void>;
 }
 
 export interface MembershipDeps {
@@ -35,7 +35,8 @@ export class MembershipService implements WorkspaceProvider {
 
   /** The caller's team workspace terms (one indexed join per authenticated request). */
   async membershipOf(userId: string): Promise<TeamMembership | null> {
-    const terms = await findTeamTerms(this.deps.orm.em.fork(), userId);
+    // authentication asks this to build the caller: it runs before the request's context exists
+    const terms = await findTeamTerms(backgroundEm(this.deps.orm), userId);
     if (!terms) return null;
     const { billing_period_start: start, billing_period_end: end } = terms;
     return {
@@ -51,7 +52,7 @@ export class MembershipService implements WorkspaceProvider {
     const caller = requireAccount(ctx);
     assertUuid(memberUserId, 'member_user_id');
     const { role } = parseInput(roleRequestSchema, input);
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), ['owner'], 'change roles');
       const targetRole = await findMemberRole(tx, workspace.id, memberUserId);
       if (!targetRole) throw new NotFoundError('Member not found in your workspace');
@@ -69,7 +70,7 @@ export class MembershipService implements WorkspaceProvider {
   async removeMember(ctx: RequestContext, memberUserId: string): Promise<{ status: 'removed'; user_id: string }> {
     const caller = requireAccount(ctx);
     assertUuid(memberUserId, 'member_user_id');
-    return this.deps.orm.em.fork().transactional(async (tx) => {
+    return ctx.em.transactional(async (tx) => {
       const membership = await findMembership(tx, caller.userId, { lock: true });
       if (!membership) throw new NotFoundError('Member not found in your workspace');
       const targetRole = await findMemberRole(tx, membership.workspace.id, memberUserId);
@@ -84,13 +85,13 @@ export class MembershipService implements WorkspaceProvider {
   async setSeats(ctx: RequestContext, input: unknown): Promise<{ quantity: number; seat_limit: number }> {
     const caller = requireAccount(ctx);
     const { quantity } = parseInput(seatsRequestSchema, input);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const { workspace } = assertMayChangeSeats(await findMembership(em, caller.userId, { lock: false }));
     assertSeatQuantity(quantity, await countSeatsUsed(em, workspace.id, new Date(this.now())));
     if (!this.deps.billing) throw new DomainError('conflict', 'No subscription to change: billing is not configured');
-    await this.deps.billing.changeSeatQuantity(caller.userId, quantity);
+    await this.deps.billing.changeSeatQuantity(ctx, caller.userId, quantity);
     // a fresh read: the provider's webhook may have changed the limit meanwhile
-    const seatLimit = await findSeatLimit(this.deps.orm.em.fork(), workspace.id);
+    const seatLimit = await findSeatLimit(ctx.em, workspace.id);
     return { quantity, seat_limit: seatLimit ?? workspace.seat_limit };
   }
 }

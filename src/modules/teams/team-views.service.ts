@@ -67,7 +67,7 @@ export class TeamViewsService {
   /** GET /v1/team: the caller's workspace, members (with their requests in the period) and pending invites. */
   async team(ctx: RequestContext): Promise<TeamRecord> {
     const caller = requireAccount(ctx);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const membership = await findMembership(em, caller.userId, { lock: false });
     if (!membership) return personalTeamRecord(caller, await findAccountProfile(em, caller.userId), this.now());
     const since = new Date(periodStartOf(caller.billingPeriod, this.now(), ROLLING_PERIOD_MS));
@@ -98,7 +98,7 @@ export class TeamViewsService {
    */
   async overview(ctx: RequestContext, workspaceId?: string): Promise<WorkspaceOverview | null> {
     const caller = requireAccount(ctx);
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const membership = await findMembership(em, caller.userId, { lock: false });
     if (!membership || (workspaceId !== undefined && membership.workspace.id !== workspaceId)) return null;
     const view = await this.describe(em, membership, (id) => listMembers(em, id));
@@ -119,17 +119,17 @@ export class TeamViewsService {
   }
 
   /** Batch: accounts by id, in the order asked, null for an unknown id (one statement for any number of ids). */
-  async usersByIds(ids: readonly string[]): Promise<({ id: string; email: string; name: string | null } | null)[]> {
+  async usersByIds(ctx: RequestContext, ids: readonly string[]): Promise<({ id: string; email: string; name: string | null } | null)[]> {
     if (ids.length === 0) return [];
-    const rows = await findAccountsByIds(this.deps.orm.em.fork(), ids);
+    const rows = await findAccountsByIds(ctx.em, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Batch: each member's requests counted in the workspace's pool since `since` (one grouped statement). */
-  async requestsInPeriod(workspaceId: string, since: string, userIds: readonly string[]): Promise<number[]> {
+  async requestsInPeriod(ctx: RequestContext, workspaceId: string, since: string, userIds: readonly string[]): Promise<number[]> {
     if (userIds.length === 0) return [];
-    const counts = await countRequestsSince(this.deps.orm.em.fork(), workspaceId, new Date(since), userIds);
+    const counts = await countRequestsSince(ctx.em, workspaceId, new Date(since), userIds);
     return userIds.map((id) => counts.get(id) ?? 0);
   }
 

@@ -111,7 +111,9 @@ export async function setJoinToken(em: EntityManager, workspaceId: string, link:
 
 /** The workspace's current seat limit, or null when it is gone. */
 export async function findSeatLimit(em: EntityManager, workspaceId: string): Promise<number | null> {
-  const workspace = await em.findOne(WorkspaceEntity, { id: workspaceId }, { fields: ['seat_limit'] });
+  // past the identity map: the request's unit of work may hold the workspace from before the
+  // payment provider's webhook changed its limit (in its own transaction)
+  const workspace = await em.findOne(WorkspaceEntity, { id: workspaceId }, { fields: ['seat_limit'], disableIdentityMap: true });
   return workspace ? Number(workspace.seat_limit) : null;
 }
 

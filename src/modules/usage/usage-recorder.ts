@@ -8,6 +8,7 @@
  * Rows still queued when the process dies are lost (at most `delayMs` worth): the batch lives in
  * memory only, by design for now.
  */
+import { backgroundEm } from '../../context.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../../logger.js';
 import { insertUsageEvents, type UsageEventRow } from './usage-event.queries.js';
@@ -59,7 +60,7 @@ export class UsageRecorder {
     this.writing = this.writing.then(async () => {
       if (rows.length === 0) return;
       try {
-        await insertUsageEvents(this.orm.em.fork(), rows);
+        await insertUsageEvents(backgroundEm(this.orm), rows);
       } catch (error) {
         this.logger.error(`usage: could not record ${rows.length} usage row(s)`, error);
       }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountCaller, RequestContext } from '../../context.js';
+import { type AccountCaller, contextsWithoutDatabase, requestContexts, type RequestContext, type RequestContexts } from '../../context.js';
 import { migrateUp } from '../../db/orm.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { DomainError, ValidationError } from '../../errors.js';
@@ -8,11 +8,11 @@ import { MemoryCounterStore } from './counter-store.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { UsageService } from './usage.service.js';
 
+/** The contexts of the database under test (set once it is migrated). */
+let contexts: RequestContexts = contextsWithoutDatabase;
+
 function account(userId: string = randomUUID(), overrides: Partial<AccountCaller> = {}): RequestContext {
-  return {
-    requestId: randomUUID(),
-    caller: { kind: 'api_key', ip: '127.0.0.1', userId, email: 'u@example.org', plan: 'free', isAdmin: false, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides },
-  };
+  return contexts.forCaller({ kind: 'api_key', ip: '127.0.0.1', userId, email: 'u@example.org', plan: 'free', isAdmin: false, emailVerified: true, seats: 1, keyId: null, billingPeriod: null, ...overrides });
 }
 
 describe.each(TEST_BACKENDS)('usage guard on %s', (backend) => {
@@ -31,6 +31,7 @@ describe.each(TEST_BACKENDS)('usage guard on %s', (backend) => {
   beforeAll(async () => {
     db = await openTestDatabase(backend);
     await migrateUp(db.orm);
+    contexts = requestContexts(db.orm);
   });
   afterAll(async () => {
     await db?.dispose();
@@ -63,7 +64,7 @@ describe.each(TEST_BACKENDS)('usage guard on %s', (backend) => {
     await usage.charge(next, 'search', async () => 'ok');
     expect(next.rateLimit!.windows[0]!.remaining).toBe(7); // the server error's slot was given back
     await usage.flush();
-    await expect(usage.charge({ requestId: 'x', caller: { kind: 'anonymous', ip: '10.0.0.1' } }, 'search', async () => 'ok')).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(usage.charge(contexts.anonymous('10.0.0.1', 'x'), 'search', async () => 'ok')).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('counts but never refuses with RATE_LIMITS=off and for administrators', async () => {

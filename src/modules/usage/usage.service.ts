@@ -9,7 +9,7 @@
  *     404) are counted; a server error gives the counted slot back and records nothing.
  */
 import type { MikroORM } from '@mikro-orm/core';
-import { type AccountCaller, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
+import { type AccountCaller, backgroundEm, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
 import { DomainError, httpStatusOf } from '../../errors.js';
 import { type ConsumeResult, type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
@@ -182,7 +182,8 @@ export class UsageService {
   private async seed(store: MemoryCounterStore, part: CountedPart, caller: Caller, now: number): Promise<void> {
     const { subject, windows } = part;
     await this.deps.recorder.flush();
-    const em = this.deps.orm.em.fork();
+    // fills the process-wide counter store (shared by every request), not this request's work
+    const em = backgroundEm(this.deps.orm);
     const who: UsageSubject = part.workspaceId ? { workspaceId: part.workspaceId } : isAccount(caller) ? { userId: caller.userId } : { clientIp: caller.ip };
     for (const window of windows) {
       const start = window.fixed ? window.fixed.start : now - window.durationMs;
@@ -201,7 +202,7 @@ export class UsageService {
     const now = this.now();
     const billing = plan.paid ? caller.billingPeriod : null;
     const periodStart = billing ? billing.start : now - ROLLING_PERIOD_MS;
-    const em = this.deps.orm.em.fork();
+    const em = ctx.em;
     const totals = await accountUsageTotals(em, caller.userId, new Date(now - DAY), new Date(periodStart));
     // a team member's period is the workspace's pool; their own share is reported beside it
     const pool = pooledWorkspace(caller, plan);

@@ -87,10 +87,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     embedder,
     engineName: config.searchEngine,
     loadCatalogue: () => loadCatalogue(orm.em.fork()),
-    pingDatabase: async () => {
-      await orm.em.fork().getConnection().execute('select 1');
-      return true;
-    },
+    pingDatabase: () => pingDatabase(orm),
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
     vectorTimeoutMs: config.vectorTimeoutMs,
@@ -147,6 +144,12 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     ingestDone,
     stop: () => stopInOrder({ config, logger, abort, http, app, teams, ingestDone, admin, billing, accounts, engine, orm, lock }),
   };
+}
+
+/** One round trip to the database, for /ready: true when it answers (a failure throws). */
+async function pingDatabase(orm: MikroORM): Promise<boolean> {
+  await orm.em.fork().getConnection().execute('select 1');
+  return true;
 }
 
 /** The search engine opened and the embedder loaded; `trainModel` when EMBEDDER=auto has no model yet. */

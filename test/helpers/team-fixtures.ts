@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { requestContexts, type PlanId, type RequestContext } from '../../src/context.js';
+import { DomainError } from '../../src/errors.js';
 import { UserEntity } from '../../src/modules/accounts/user.entity.js';
 import { WorkspaceDomainEntity, WorkspaceEntity, WorkspaceInviteEntity, WorkspaceMemberEntity } from '../../src/modules/teams/workspace.entity.js';
 
@@ -67,4 +68,15 @@ export async function storeDomainClaim(orm: MikroORM, workspaceId: string, domai
     last_seen_at: verified ? proof.lastSeenAt : null,
     next_check_at: new Date(Date.now() + 3_600_000),
   });
+}
+
+/** The domain error code a refused call ends in (`none` when it succeeds; other errors rethrown). */
+export async function codeOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof DomainError) return error.code;
+    throw error;
+  }
+  return 'none';
 }

@@ -6,24 +6,13 @@
 import type { MailMessage, Mailer } from '../accounts/mailer.js';
 import { migrateUp } from '../../db/orm.js';
 import { DomainError } from '../../errors.js';
-import { addMember, createAccount, createTeam, storeInvite } from '../../../test/helpers/team-fixtures.js';
+import { addMember, codeOf, createAccount, createTeam, storeInvite } from '../../../test/helpers/team-fixtures.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { InvitesService } from './invites.service.js';
 import { TeamViewsService } from './team-views.service.js';
 
 const BASE_URL = 'https://search.example';
 const DAY = 24 * 3_600_000;
-
-/** The error code a refused call ends in. */
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return 'none';
-}
 
 describe.each(TEST_BACKENDS)('invites and joining (%s)', (backend) => {
   let db: TestDatabase;

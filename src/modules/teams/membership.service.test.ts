@@ -3,21 +3,10 @@
  * role changes, leaving and removing, and the seat quantity the owner may ask billing for.
  */
 import { migrateUp } from '../../db/orm.js';
-import { DomainError } from '../../errors.js';
-import { addMember, createAccount, createTeam, storeInvite } from '../../../test/helpers/team-fixtures.js';
+import { addMember, codeOf, createAccount, createTeam, storeInvite } from '../../../test/helpers/team-fixtures.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { MembershipService, type SeatBilling } from './membership.service.js';
 import { WorkspaceEntity } from './workspace.entity.js';
-
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return 'none';
-}
 
 describe.each(TEST_BACKENDS)('membership (%s)', (backend) => {
   let db: TestDatabase;

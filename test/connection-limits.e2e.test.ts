@@ -11,6 +11,12 @@
 import { connect, type Socket } from 'node:net';
 import type { Platform } from '../src/platform.js';
 import { startTestPlatform } from './helpers/platform.js';
+import { stopNetworkGuardForRawSockets } from './helpers/network-guard.js';
+
+// Raw sockets from 127.0.0.x, watched until the server closes them: the stray-network guard's
+// socket interception would connect them from 127.0.0.1 and hide their close (no outbound
+// request is made here).
+stopNetworkGuardForRawSockets();
 
 const PER_IP = 8;
 const OVERALL = 24;

@@ -2,6 +2,12 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createHttpServer } from './http-server.js';
+import { stopNetworkGuardForRawSockets } from '../../test/helpers/network-guard.js';
+
+// Raw sockets from 127.0.0.x, watched until the server closes them: the stray-network guard's
+// socket interception would connect them from 127.0.0.1 and hide their close (no outbound
+// request is made here).
+stopNetworkGuardForRawSockets();
 
 const LIMITS = { headersTimeoutMs: 4000, requestTimeoutMs: 6000, keepAliveTimeoutMs: 3000, maxConnections: 3, maxConnectionsPerIp: 2 };
 

@@ -61,6 +61,12 @@ function frameUrl(data: unknown): string {
  */
 export function startNetworkGuard(onBlocked: (error: StrayRequestError) => void = () => {}): () => void {
   const server = setupServer();
+  let stopped = false;
+  const stop = () => {
+    if (!stopped) server.close();
+    stopped = true;
+  };
+  stopActiveGuard = stop;
   server.listen({
     // msw 3's `onUnhandledFrame` (was `onUnhandledRequest`): returning lets the request through
     // as it is, throwing fails it with that error. No handlers are registered, so every request
@@ -74,5 +80,18 @@ export function startNetworkGuard(onBlocked: (error: StrayRequestError) => void 
       throw error;
     },
   });
-  return () => server.close();
+  return stop;
+}
+
+/** The stop function of the guard this module registry started (the test file's). */
+let stopActiveGuard: (() => void) | null = null;
+
+/**
+ * Turns the guard off for the rest of the test file that calls it: only for files that open raw
+ * sockets from chosen local addresses (127.0.0.x) and watch them close. msw intercepts sockets
+ * too, and its passthrough connects them from 127.0.0.1 and hides their close, so a per-address
+ * cap or a timeout closing them can no longer be seen. Such a file must make no outbound request.
+ */
+export function stopNetworkGuardForRawSockets(): void {
+  stopActiveGuard?.();
 }

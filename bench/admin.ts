@@ -12,6 +12,10 @@ import { requestContexts } from '../src/context.js';
 import { AdminUsersService } from '../src/modules/admin/admin-users.service.js';
 import { migrateUp } from '../src/db/orm.js';
 import { openTestDatabase } from '../test/helpers/test-databases.js';
+import { printCalibration } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const USERS = 10_000;
 const ROWS = 1_000_000;

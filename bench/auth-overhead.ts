@@ -38,7 +38,10 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { fmt, freePort, percentile } from './lib.js';
+import { printCalibration, fmt, freePort, percentile } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const DATA_DIR = path.resolve(process.env.BENCH_DATA_DIR ?? 'data/accounts-bench');
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -54,6 +57,18 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
     times.push(performance.now() - t);
   }
   return times.sort((a, b) => a - b);
+}
+
+/**
+ * CPU time (user + system) of this process per call of `fn`, in microseconds, over `n` calls.
+ * Client and service share the process here, so the difference between two variants of the same
+ * request is the service's extra work; unlike latency it hardly moves when the machine is busy.
+ */
+async function cpuPerCall(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < n; i++) await fn(i);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / n;
 }
 
 const OAUTH_N = Number(process.env.BENCH_REFRESHES ?? 300);
@@ -195,6 +210,8 @@ async function measure(store: 'memory' | 'redis'): Promise<Record<string, number
 
     const open = await timeEach(N, () => get({}));
     const keyed = await timeEach(N, () => get({ authorization: `Bearer ${key}` }));
+    const openCpu = await cpuPerCall(N, () => get({}));
+    const keyedCpu = await cpuPerCall(N, () => get({ authorization: `Bearer ${key}` }));
     const work = await timeEach(N, () => platform.engine.getDocuments([doc.id]));
     const guarded = await timeEach(N, async () => {
       const caller = await platform.accounts.authenticator.authenticate({ authorization: `Bearer ${key}`, cookie: undefined, ip: '127.0.0.1' });
@@ -205,6 +222,8 @@ async function measure(store: 'memory' | 'redis'): Promise<Record<string, number
     return {
       ...oauth,
       open_p50: percentile(open, 50),
+      open_cpu_us: openCpu,
+      key_cpu_us: keyedCpu,
       key_p50: percentile(keyed, 50),
       key_p95: percentile(keyed, 95),
       work_p50: percentile(work, 50),
@@ -313,6 +332,7 @@ for (const store of ONLY_CREDITS ? [] : (['memory', 'redis'] as const)) {
   console.log(
     `  ${store.padEnd(6)} HTTP: open p50 ${fmt(r.open_p50!, 2)} ms, API key p50 ${fmt(r.key_p50!, 2)} ms (p95 ${fmt(r.key_p95!, 2)}) -> added p50 ${fmt(r.key_p50! - r.open_p50!, 2)} ms`,
   );
+  console.log(`  ${store.padEnd(6)} HTTP CPU per call (client + service, one process): open ${fmt(r.open_cpu_us!, 0)} µs, API key ${fmt(r.key_cpu_us!, 0)} µs -> added ${fmt(r.key_cpu_us! - r.open_cpu_us!, 0)} µs`);
   console.log(
     `  ${store.padEnd(6)} in process: work p50 ${fmt(r.work_p50!, 3)} ms, authenticate + limiter + count + work p50 ${fmt(r.guarded_p50!, 3)} ms (p95 ${fmt(r.guarded_p95!, 3)}) -> added p50 ${fmt(r.guarded_p50! - r.work_p50!, 3)} ms`,
   );

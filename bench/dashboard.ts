@@ -12,6 +12,10 @@
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/chromium.js';
 import { startDashboardPlatform } from '../test/helpers/dashboard.js';
+import { printCalibration } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const JS_BUDGET = 300 * 1024;

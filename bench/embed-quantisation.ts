@@ -13,7 +13,10 @@ import { defaultModelDir } from '../src/engines/embedders/create-embedder.js';
 import { parseSafetensors } from '../src/engines/embedders/safetensors.js';
 import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
 import { readRecords } from '../test/fixtures/corpus-slice.js';
-import { fmt, percentile } from './lib.js';
+import { printCalibration, fmt, percentile } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelDir } from '../src/engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
-import { fmt, percentile } from './lib.js';
+import { printCalibration, fmt, percentile } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

@@ -29,8 +29,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { positiveNumberOrExit, unitNumbersOrExit } from '../src/cli/cli-args.js';
-import { fmt, postJson } from './lib.js';
+import { printCalibration, fmt, postJson } from './lib.js';
 import { loadCases, mean, scoreCase, type EvalCase, type Metrics } from './retrieval-metrics.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

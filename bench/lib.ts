@@ -1,5 +1,5 @@
 /** Shared helpers of the benchmarks: start the real service as a child process, measure it. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -11,6 +11,8 @@ export interface RunningService {
   logs: string[];
   /** Resident and peak memory of the service process, in MiB. */
   memory(): { rssMiB: number; peakMiB: number };
+  /** CPU time (user + system) the service process has used so far, in seconds (NaN when unknown). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -22,6 +24,24 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+let clockTicks: number | undefined;
+/**
+ * CPU seconds (user + system) process `pid` has used, from /proc/<pid>/stat (utime and stime, in
+ * clock ticks). CPU time per request is steadier than latency on a busy machine: other processes
+ * delay a request but do not add to its CPU time (much).
+ */
+export function processCpuSeconds(pid: number): number {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state): utime is field 14, stime field 15
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Starts `src/main.ts` with the given environment and waits until /health answers. */
@@ -62,6 +82,7 @@ export async function startService(env: Record<string, string>, onLog?: (line: s
     child,
     logs,
     memory: () => ({ rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 }),
+    cpuSeconds: () => processCpuSeconds(child.pid!),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -86,6 +107,7 @@ export function runningService(url: string, pid: number): RunningService {
     child: null as unknown as ChildProcess,
     logs: [],
     memory: () => ({ rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 }),
+    cpuSeconds: () => processCpuSeconds(pid),
     stop: async () => undefined,
   };
 }

@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLITE_START_PARAMS } from '../src/db/orm.js';
-import { fmt } from './lib.js';
+import { printCalibration, fmt } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const VARIANTS: Record<string, readonly string[]> = {
   'PGlite defaults': PGlite.defaultStartParams,

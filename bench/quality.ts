@@ -9,8 +9,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { positiveNumberOrExit, unitNumbersOrExit } from '../src/cli/cli-args.js';
-import { fmt, postJson, runConcurrent, startService, waitReady } from './lib.js';
+import { printCalibration, fmt, postJson, runConcurrent, startService, waitReady } from './lib.js';
 import { loadCases, mean, scoreCase, ZERO_METRICS, type Metrics } from './retrieval-metrics.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

@@ -14,6 +14,10 @@ import type { DocumentMetadata } from '../src/domain/legal-document.js';
 import { cleanReference } from '../src/modules/legal-data/resolver/normalise.js';
 import { ReferenceIndex } from '../src/modules/legal-data/resolver/reference-index.js';
 import { emptyParsed, resolveCaseCitation, resolveIdentifier, resolveLegislation } from '../src/modules/legal-data/resolver/resolver.js';
+import { printCalibration } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

@@ -13,7 +13,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { positiveNumberOrExit } from '../src/cli/cli-args.js';
-import { fmt, percentile, postJson, runConcurrent, startService, waitReady } from './lib.js';
+import { printCalibration, fmt, percentile, postJson, runConcurrent, startService, waitReady } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

@@ -20,7 +20,10 @@ import { parseArgs } from 'node:util';
 import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
-import { fmt, percentile, postJson, runConcurrent, runningService, startService, waitReady } from './lib.js';
+import { printCalibration, fmt, percentile, postJson, runConcurrent, runningService, startService, waitReady } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {
@@ -113,7 +116,9 @@ const searchTasks = requests.map(searchTask);
 const warmUp = () => runConcurrent(searchTasks.slice(-40), 2);
 await warmUp();
 recordStages = true;
+const e1Cpu = service.cpuSeconds();
 const e1 = await runConcurrent(evalTasks, 1);
+const e1CpuMs = ((service.cpuSeconds() - e1Cpu) * 1000) / evalTasks.length;
 recordStages = false;
 if (values.url) {
   console.log('bench: --url: the service is not restarted between passes, so the pass at 8 clients repeats questions it has cached');
@@ -124,7 +129,9 @@ if (values.url) {
   await warmUp();
 }
 const e8Started = performance.now();
+const e8Cpu = service.cpuSeconds();
 const e8 = await runConcurrent(evalTasks, 8);
+const e8CpuMs = ((service.cpuSeconds() - e8Cpu) * 1000) / evalTasks.length;
 const e8Seconds = (performance.now() - e8Started) / 1000;
 const memoryAfterEval = service.memory();
 await runConcurrent(searchTasks.slice(0, 20), 2); // warm-up
@@ -157,6 +164,7 @@ console.log(`memory when ready: RSS ${fmt(memoryAtReady.rssMiB, 0)} MiB, peak ${
 console.log(`search, eval questions (retrieval-dev + retrieval-dev-2, their namespace + country), top_k=10 alpha=0.7, ${evalTasks.length} queries:`);
 console.log(`  concurrency 1: p50 ${fmt(percentile(e1, 50))} ms  p95 ${fmt(percentile(e1, 95))} ms  p99 ${fmt(percentile(e1, 99))} ms  (target p50 ≤ 35, p95 ≤ 90)`);
 console.log(`  concurrency 8: p50 ${fmt(percentile(e8, 50))} ms  p95 ${fmt(percentile(e8, 95))} ms  p99 ${fmt(percentile(e8, 99))} ms  ${fmt(evalTasks.length / e8Seconds, 0)} req/s  (target ≥ 50 req/s, p95 ≤ 400)`);
+console.log(`  service CPU per query (user + system, all threads): ${fmt(e1CpuMs, 2)} ms at concurrency 1, ${fmt(e8CpuMs, 2)} ms at concurrency 8`);
 console.log('  stages at concurrency 1 (Server-Timing; the legs run concurrently):');
 for (const [stage, values] of stageTimes) {
   values.sort((a, b) => a - b);

@@ -18,7 +18,10 @@ import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { gzipLines, readRecords, SHARED_CORPUS } from '../test/fixtures/corpus-slice.js';
-import { fmt, percentile, postJson, runConcurrent, sleep, startService } from './lib.js';
+import { printCalibration, fmt, percentile, postJson, runConcurrent, sleep, startService } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({
   options: {

@@ -14,6 +14,10 @@ import { LanceDbEngine } from '../src/engines/embedded/lancedb-engine.js';
 import { loadStaticEmbedder } from '../src/engines/embedders/static-embedder.js';
 import { feedbackLeg } from '../src/modules/legal-data/search.service.js';
 import { StageTimer } from '../src/util/stage-timer.js';
+import { printCalibration } from './lib.js';
+
+// The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
+printCalibration();
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string', default: './data/bench' }, questions: { type: 'string', default: '300' } } });
 const n = positiveNumberOrExit('questions', values.questions, { integer: true })!;

@@ -58,4 +58,34 @@ describe('local Stripe server', () => {
       stripe.paymentIntents.create({ amount: 1000, currency: 'usd', customer: customer.id, payment_method: 'pm_bad', off_session: true, confirm: true }),
     ).rejects.toMatchObject({ type: 'StripeCardError', code: 'card_declined', statusCode: 402 });
   });
+
+  it('answers a coupon\'s applies_to only when expanded, and promotion codes inactive once expired or used up', async () => {
+    const promo = server.addPromotionCode('ONLYPRO', { percent_off: 10, products: ['prod_pro'] });
+    const couponId = promo.promotion.coupon;
+    expect((await stripe.coupons.retrieve(couponId)).applies_to).toBeUndefined();
+    expect((await stripe.coupons.retrieve(couponId, { expand: ['applies_to'] })).applies_to).toEqual({ products: ['prod_pro'] });
+    server.addPromotionCode('PAST', { percent_off: 10 }, { expires_at: Math.floor(Date.now() / 1000) - 1 });
+    server.addPromotionCode('SPENT', { percent_off: 10 }, { max_redemptions: 1, times_redeemed: 1 });
+    for (const code of ['PAST', 'SPENT']) expect((await stripe.promotionCodes.list({ code })).data[0]!.active).toBe(false);
+    expect((await stripe.promotionCodes.list({ code: 'ONLYPRO' })).data[0]!.active).toBe(true);
+  });
+
+  it('bills a paid subscription checkout through an invoice and its payment, refunds it once, cancels it once', async () => {
+    server.addPrice('price_pro', 4900, 'prod_pro');
+    const customer = await stripe.customers.create({});
+    const created = await stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, success_url: 'http://x/ok', line_items: [{ price: 'price_pro', quantity: 1 }] });
+    const session = server.completeSession(created.id);
+    const sub = await stripe.subscriptions.retrieve(session.subscription);
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data.map((s) => s.id)).toEqual([sub.id]);
+    const [payment] = (await stripe.invoicePayments.list({ invoice: sub.latest_invoice as string, status: 'paid' })).data;
+    expect(payment).toMatchObject({ amount_paid: 4900, payment: { type: 'payment_intent' } });
+    const intent = payment!.payment.payment_intent as string;
+    const refund = await stripe.refunds.create({ payment_intent: intent, reason: 'duplicate' });
+    expect(refund).toMatchObject({ amount: 4900, status: 'succeeded', reason: 'duplicate' });
+    await expect(stripe.refunds.create({ payment_intent: intent })).rejects.toMatchObject({ code: 'charge_already_refunded', statusCode: 400 });
+    const canceled = await stripe.subscriptions.cancel(sub.id, { cancellation_details: { comment: 'why' } });
+    expect(canceled).toMatchObject({ status: 'canceled', cancellation_details: { comment: 'why' } });
+    await expect(stripe.subscriptions.cancel(sub.id)).rejects.toMatchObject({ statusCode: 400 });
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data).toEqual([]);
+  });
 });

@@ -7,8 +7,11 @@
  * 400 `idempotency_error`). It can be told to answer 500 or to never answer, for the next
  * requests, to exercise retries and timeouts.
  *
- * Resources: customers, checkout sessions, subscriptions, coupons, promotion codes, billing
- * portal sessions, payment methods attached to a customer, payment intents. What Stripe does on
+ * Resources: customers, checkout sessions, subscriptions (retrieve, list, update, cancel),
+ * prices, coupons, promotion codes, billing portal sessions, payment methods attached to a
+ * customer, payment intents, invoices and their invoice payments, refunds. As at Stripe, a
+ * coupon's `applies_to` is includable: answered only when asked (`expand[]=applies_to`), and a
+ * promotion code is `active` only while it is neither expired nor used up. What Stripe does on
  * its own side (a customer paying a checkout session, a subscription renewing, a refund) the
  * tests trigger with the control methods (`completeSession`, `updateSubscription`, …), which
  * return the object an event would carry; `event()` wraps it as Stripe's event envelope.
@@ -80,6 +83,13 @@ export class LocalStripe {
   readonly portalSessions = new Map<string, Obj>();
   readonly paymentIntents = new Map<string, Obj>();
   readonly paymentMethods = new Map<string, Obj>();
+  /** Prices the tests declared (`addPrice`): what a completed checkout's invoice charges. */
+  readonly prices = new Map<string, Obj>();
+  readonly invoices = new Map<string, Obj>();
+  readonly invoicePayments = new Map<string, Obj>();
+  readonly refunds = new Map<string, Obj>();
+  /** Each coupon's `applies_to`, kept apart: Stripe includes it only when asked. */
+  private readonly couponAppliesTo = new Map<string, Obj>();
   readonly requests: RecordedRequest[] = [];
   /** Cards that decline (`card_declined`) or need the customer (`authentication_required`) off-session. */
   readonly paymentMethodBehaviour = new Map<string, 'succeed' | 'decline' | 'authentication_required'>();
@@ -125,7 +135,6 @@ export class LocalStripe {
       currency: coupon.amount_off ? 'usd' : null,
       duration: coupon.duration ?? 'once',
       duration_in_months: coupon.duration_in_months ?? null,
-      applies_to: coupon.products ? { products: coupon.products } : undefined,
       created: now(),
       livemode: false,
       max_redemptions: null,
@@ -136,6 +145,7 @@ export class LocalStripe {
       valid: true,
     };
     this.coupons.set(couponObject.id, couponObject);
+    if (coupon.products) this.couponAppliesTo.set(couponObject.id, { products: coupon.products });
     const promo: Obj = {
       id: newId('promo'),
       object: 'promotion_code',
@@ -154,6 +164,13 @@ export class LocalStripe {
     };
     this.promotionCodes.set(promo.id, promo);
     return promo;
+  }
+
+  /** A recurring price of `product` at `unitAmount` cents (what a checkout of it charges). */
+  addPrice(id: string, unitAmount: number, product: string, interval: 'month' | 'year' = 'month'): Obj {
+    const price = { id, object: 'price', active: true, currency: 'usd', product, unit_amount: unitAmount, recurring: { interval }, type: 'recurring', livemode: false, created: now() };
+    this.prices.set(id, price);
+    return price;
   }
 
   /**
@@ -192,9 +209,16 @@ export class LocalStripe {
           ],
         },
         latest_invoice: null,
+        canceled_at: null,
+        ended_at: null,
+        cancellation_details: { comment: null, feedback: null, reason: null },
       };
       this.subscriptions.set(subscription.id, subscription);
+      const invoice = this.payFirstInvoice(subscription, items, session, options.paymentMethod);
+      subscription.latest_invoice = invoice.id;
       session.subscription = subscription.id;
+      session.invoice = invoice.id;
+      session.amount_total = invoice.amount_paid;
     } else {
       const pm = options.paymentMethod ?? newId('pm');
       const intent = this.createIntent({ amount: session.amount_total, customer: session.customer, payment_method: pm, metadata: session.payment_intent_data?.metadata ?? {} }, 'succeed');
@@ -203,6 +227,60 @@ export class LocalStripe {
     session.status = 'complete';
     session.payment_status = 'paid';
     return structuredClone(session);
+  }
+
+  /**
+   * The first invoice of a subscription a checkout created, paid: the declared prices times the
+   * quantities, less the session's promotion code (when its coupon applies to the price's
+   * product), paid by a succeeded payment intent recorded as the invoice's payment (none when
+   * nothing is due). The promotion code counts one more redemption.
+   */
+  private payFirstInvoice(subscription: Obj, items: Obj[], session: Obj, paymentMethod: string | undefined): Obj {
+    const promoId = session.discounts?.[0]?.promotion_code;
+    const promo = promoId ? this.promotionCodes.get(promoId) : undefined;
+    const coupon = promo ? this.coupons.get(promo.promotion.coupon) : undefined;
+    const restrictedTo = coupon ? this.couponAppliesTo.get(coupon.id)?.products : undefined;
+    let total = 0;
+    for (const item of items) {
+      const price = this.prices.get(item.price);
+      const line = Number(price?.unit_amount ?? 0) * Number(item.quantity ?? 1);
+      const discounted = coupon && (!restrictedTo || restrictedTo.includes(price?.product)) ? Math.max(0, coupon.percent_off ? Math.round(line * (1 - coupon.percent_off / 100)) : line - Number(coupon.amount_off ?? 0)) : line;
+      total += discounted;
+    }
+    if (promo) promo.times_redeemed += 1;
+    const invoice: Obj = {
+      id: newId('in'),
+      object: 'invoice',
+      customer: subscription.customer,
+      status: 'paid',
+      amount_due: total,
+      amount_paid: total,
+      currency: 'usd',
+      billing_reason: 'subscription_create',
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, metadata: subscription.metadata } },
+      created: now(),
+      livemode: false,
+    };
+    this.invoices.set(invoice.id, invoice);
+    if (total > 0) {
+      const intent = this.createIntent({ amount: total, customer: subscription.customer, payment_method: paymentMethod ?? newId('pm'), metadata: {} }, 'succeed');
+      const payment = {
+        id: newId('inpay'),
+        object: 'invoice_payment',
+        amount_paid: total,
+        amount_requested: total,
+        currency: 'usd',
+        invoice: invoice.id,
+        is_default: true,
+        livemode: false,
+        payment: { type: 'payment_intent', payment_intent: intent.id },
+        status: 'paid',
+        status_transitions: { canceled_at: null, paid_at: now() },
+        created: now(),
+      };
+      this.invoicePayments.set(payment.id, payment);
+    }
+    return invoice;
   }
 
   /** Changes a subscription as the portal or a renewal would; returns the new object. */
@@ -315,14 +393,23 @@ export class LocalStripe {
       const quantity = body.items?.[0]?.quantity;
       return this.updateSubscription(sub.id, { quantity: quantity === undefined ? undefined : Number(quantity) });
     }
-    if (method === 'DELETE' && (match = m(/^\/v1\/subscriptions\/([^/]+)$/))) {
-      return this.updateSubscription(this.get(this.subscriptions, match[1]!, 'subscription').id, { status: 'canceled' });
-    }
+    if (method === 'GET' && path === '/v1/subscriptions') return this.listSubscriptions(path, body);
+    if (method === 'DELETE' && (match = m(/^\/v1\/subscriptions\/([^/]+)$/))) return this.cancelSubscription(match[1]!, body);
     if (method === 'GET' && path === '/v1/promotion_codes') {
-      const data = [...this.promotionCodes.values()].filter((p) => (body.code === undefined || p.code === body.code) && (body.active === undefined || String(p.active) === body.active));
+      const data = [...this.promotionCodes.values()].map((p) => this.promotionCodeView(p, body.expand ?? [])).filter((p) => (body.code === undefined || p.code === body.code) && (body.active === undefined || String(p.active) === body.active));
       return { object: 'list', url: path, has_more: false, data: data.slice(0, Number(body.limit ?? 10)) };
     }
-    if (method === 'GET' && (match = m(/^\/v1\/coupons\/([^/]+)$/))) return this.get(this.coupons, match[1]!, 'coupon');
+    if (method === 'GET' && (match = m(/^\/v1\/coupons\/([^/]+)$/))) return this.couponView(this.get(this.coupons, match[1]!, 'coupon'), body.expand ?? []);
+    if (method === 'GET' && (match = m(/^\/v1\/invoices\/([^/]+)$/))) return this.get(this.invoices, match[1]!, 'invoice');
+    if (method === 'GET' && path === '/v1/invoice_payments') {
+      const data = [...this.invoicePayments.values()].filter((p) => (body.invoice === undefined || p.invoice === body.invoice) && (body.status === undefined || p.status === body.status));
+      return { object: 'list', url: path, has_more: false, data: structuredClone(data.slice(0, Number(body.limit ?? 10))) };
+    }
+    if (method === 'POST' && path === '/v1/refunds') return this.createRefund(body);
+    if (method === 'GET' && path === '/v1/refunds') {
+      const data = [...this.refunds.values()].filter((r) => body.payment_intent === undefined || r.payment_intent === body.payment_intent);
+      return { object: 'list', url: path, has_more: false, data: structuredClone(data.slice(0, Number(body.limit ?? 10))) };
+    }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       this.require(body, 'customer');
       this.get(this.customers, body.customer, 'customer');
@@ -350,6 +437,62 @@ export class LocalStripe {
     return structuredClone(found);
   }
 
+  /** A promotion code as Stripe answers it: active only while usable; its coupon embedded when expanded. */
+  private promotionCodeView(promo: Obj, expand: string[]): Obj {
+    const coupon = this.coupons.get(promo.promotion.coupon)!;
+    const expired = promo.expires_at !== null && promo.expires_at <= now();
+    const usedUp = promo.max_redemptions !== null && promo.times_redeemed >= promo.max_redemptions;
+    const view: Obj = { ...structuredClone(promo), active: Boolean(promo.active) && !expired && !usedUp && coupon.valid };
+    if (expand.includes('data.promotion.coupon')) {
+      const nested = expand.filter((e) => e.startsWith('data.promotion.coupon.')).map((e) => e.slice('data.promotion.coupon.'.length));
+      view.promotion = { ...view.promotion, coupon: this.couponView(structuredClone(coupon), nested) };
+    }
+    return view;
+  }
+
+  /** A coupon as Stripe answers it: `applies_to` (includable) only when `expand` asks for it. */
+  private couponView(coupon: Obj, expand: string[]): Obj {
+    if (expand.includes('applies_to')) coupon.applies_to = this.couponAppliesTo.get(coupon.id) ?? { products: [] };
+    return coupon;
+  }
+
+  /** Stripe's default list: the customer's subscriptions that are not canceled (`status=all` for every one). */
+  private listSubscriptions(path: string, body: Obj): Obj {
+    const data = [...this.subscriptions.values()].filter(
+      (sub) => (body.customer === undefined || sub.customer === body.customer) && (body.status === 'all' ? true : body.status === undefined ? sub.status !== 'canceled' : sub.status === body.status),
+    );
+    data.sort((a, b) => b.created - a.created);
+    return { object: 'list', url: path, has_more: false, data: structuredClone(data.slice(0, Number(body.limit ?? 10))) };
+  }
+
+  /** Cancels a subscription now, with the reason given; a canceled one cannot be canceled again. */
+  private cancelSubscription(id: string, body: Obj): Obj {
+    const sub = this.subscriptions.get(id);
+    if (!sub) throw new StripeApiError(404, 'invalid_request_error', `No such subscription: '${id}'`, 'resource_missing', 'id');
+    if (sub.status === 'canceled') throw new StripeApiError(400, 'invalid_request_error', `A canceled subscription can only update its cancellation_details and metadata.`);
+    sub.status = 'canceled';
+    sub.canceled_at = now();
+    sub.ended_at = now();
+    sub.cancellation_details = { comment: body.cancellation_details?.comment ?? null, feedback: body.cancellation_details?.feedback ?? null, reason: 'cancellation_requested' };
+    return structuredClone(sub);
+  }
+
+  /** A refund of a payment intent's charge: the whole remainder unless `amount`; never more than was paid. */
+  private createRefund(body: Obj): Obj {
+    if (!body.payment_intent && !body.charge) throw new StripeApiError(400, 'invalid_request_error', 'One of the following params should be provided for this request: payment_intent or charge.', 'parameter_missing');
+    const intent = body.payment_intent ? this.get(this.paymentIntents, body.payment_intent, 'payment_intent') : [...this.paymentIntents.values()].find((pi) => pi.latest_charge === body.charge);
+    if (!intent) throw new StripeApiError(404, 'invalid_request_error', `No such charge: '${body.charge}'`, 'resource_missing', 'charge');
+    const stored = this.paymentIntents.get(intent.id)!;
+    const remaining = stored.amount_received - (stored.amount_refunded ?? 0);
+    if (remaining <= 0) throw new StripeApiError(400, 'invalid_request_error', `Charge ${stored.latest_charge} has already been refunded.`, 'charge_already_refunded');
+    const amount = body.amount === undefined ? remaining : Number(body.amount);
+    if (amount > remaining) throw new StripeApiError(400, 'invalid_request_error', `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge ($${remaining / 100})`, 'amount_too_large', 'amount');
+    stored.amount_refunded = (stored.amount_refunded ?? 0) + amount;
+    const refund = { id: newId('re'), object: 'refund', amount, currency: stored.currency, charge: stored.latest_charge, payment_intent: stored.id, reason: body.reason ?? null, metadata: body.metadata ?? {}, status: 'succeeded', created: now() };
+    this.refunds.set(refund.id, refund);
+    return structuredClone(refund);
+  }
+
   private createCustomer(body: Obj): Obj {
     const customer = {
       id: newId('cus'),
@@ -372,10 +515,11 @@ export class LocalStripe {
     if (items.length === 0) throw new StripeApiError(400, 'invalid_request_error', 'Missing required param: line_items.', 'parameter_missing', 'line_items');
     if (body.customer) this.get(this.customers, body.customer, 'customer');
     const promo = body.discounts?.[0]?.promotion_code;
-    if (promo && !this.promotionCodes.get(promo)?.active) {
+    const promoCode = promo ? this.promotionCodes.get(promo) : undefined;
+    if (promo && !(promoCode && this.promotionCodeView(promoCode, []).active)) {
       throw new StripeApiError(400, 'invalid_request_error', `No such promotion code: '${promo}'`, 'resource_missing', 'discounts[0][promotion_code]');
     }
-    const amount = items.reduce((sum, item) => sum + Number(item.price_data?.unit_amount ?? 0) * Number(item.quantity ?? 1), 0);
+    const amount = items.reduce((sum, item) => sum + Number(item.price_data?.unit_amount ?? this.prices.get(item.price)?.unit_amount ?? 0) * Number(item.quantity ?? 1), 0);
     const id = newId('cs');
     const session: Obj = {
       id,

@@ -45,6 +45,14 @@ export const SubscriptionEntity = defineEntity({
     cancel_at_period_end: p.boolean().default(false),
     /** The team workspace a per-seat subscription pays for. */
     workspace_id: p.uuid().nullable(),
+    /**
+     * A second subscription bought while this account already had one (two checkouts paid before
+     * either was reported): the subscription kept, and the refund of this one's payment (Stripe's
+     * refund ids, comma-separated, and the amount in cents). Null for every other subscription.
+     */
+    duplicate_of: p.text().nullable(),
+    duplicate_refund_ids: p.text().nullable(),
+    duplicate_refunded_cents: p.integer().nullable(),
     updated_at: p.datetime(),
   },
 });

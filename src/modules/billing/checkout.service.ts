@@ -26,7 +26,8 @@ import { type CreditMeter, MICRO_USD as MICRO } from './credit-meter.js';
 import type { FoundPromo, PromoService } from './promo.service.js';
 import { callStripe } from './stripe-errors.js';
 import { stripeCustomerOf } from './stripe-customer.js';
-import { applySubscription, ENTITLED_STATUSES, subscriptionFacts } from './subscription-sync.js';
+import { settleSubscription } from './duplicate-subscriptions.js';
+import { applySettledSubscription, ENTITLED_STATUSES } from './subscription-sync.js';
 
 export type PlansAnswer = { plans: PlanView[] } | { audience: Audience; title: string; plans: AudiencePlanView[] };
 
@@ -244,8 +245,9 @@ export class CheckoutService {
     if (session.mode === 'subscription') {
       const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
       if (!subscriptionId) return;
-      const sub = subscriptionFacts(await callStripe('reading the subscription', () => stripe.subscriptions.retrieve(subscriptionId)));
-      await ctx.em.transactional((tx) => applySubscription(tx, this.deps.catalogue, sub));
+      // settled as the webhook settles it: a second subscription of the account is refunded and cancelled
+      const settled = await callStripe('settling the subscription', async () => settleSubscription(stripe, this.deps.catalogue, await stripe.subscriptions.retrieve(subscriptionId)));
+      await ctx.em.transactional((tx) => applySettledSubscription(tx, this.deps.catalogue, settled));
       return;
     }
     const topup = paidTopupOf(session);

@@ -46,11 +46,15 @@ export class PromoService {
     const promo = list.data.find((p) => p.active) ?? list.data[0];
     if (!promo) return { code, valid: false, reason: 'unknown' };
     const couponRef = promo.promotion?.coupon;
-    const coupon = typeof couponRef === 'string' ? await callStripe('reading the coupon', () => stripe.coupons.retrieve(couponRef)) : couponRef;
+    const couponId = typeof couponRef === 'string' ? couponRef : couponRef?.id;
+    // applies_to is includable: Stripe answers it only when asked, and without it a code limited to
+    // one product would look valid for every plan (an embedded coupon lacks it too, so always read)
+    const coupon = couponId ? await callStripe('reading the coupon', () => stripe.coupons.retrieve(couponId, { expand: ['applies_to'] })) : null;
     const remaining = promo.max_redemptions === null ? null : Math.max(0, promo.max_redemptions - promo.times_redeemed);
-    const reason = unusableReason(promo, coupon ?? null, remaining);
+    const reason = unusableReason(promo, coupon, remaining);
     if (reason) return { code, valid: false, reason };
-    const products = coupon!.applies_to?.products ?? null;
+    // no restriction (absent, or an empty list) = every paid plan
+    const products = coupon!.applies_to?.products?.length ? coupon!.applies_to.products : null;
     const paidPlans = PURCHASABLE_PLANS.filter((p) => p !== 'free');
     return {
       id: promo.id,
@@ -68,12 +72,18 @@ export class PromoService {
   }
 }
 
-/** Why a promotion code cannot be used now (in this order of precedence), or undefined when it can. */
+/**
+ * Why a promotion code cannot be used now, or undefined when it can. The specific reasons come
+ * first: Stripe turns `active` off by itself once a code (or its coupon) has expired or been used
+ * up, so `active` alone would answer `inactive` for both; it means "switched off" only when no
+ * date or count explains it.
+ */
 function unusableReason(promo: Stripe.PromotionCode, coupon: Stripe.Coupon | null, remaining: number | null): PromoAnswer['reason'] {
   const now = Date.now() / 1000;
-  if (!promo.active) return 'inactive';
   if (promo.expires_at !== null && promo.expires_at <= now) return 'expired';
   if (remaining === 0) return 'used_up';
-  if (!coupon || !coupon.valid) return 'expired';
+  if (coupon?.redeem_by != null && coupon.redeem_by <= now) return 'expired';
+  if (coupon?.max_redemptions != null && coupon.times_redeemed >= coupon.max_redemptions) return 'used_up';
+  if (!coupon || !coupon.valid || !promo.active) return 'inactive';
   return undefined;
 }

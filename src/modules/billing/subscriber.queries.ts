@@ -20,6 +20,16 @@ export async function findAccountEmail(em: EntityManager, userId: string): Promi
   return row?.email ?? null;
 }
 
+/**
+ * Locks the account's row until the transaction ends: every write of an account's subscriptions
+ * takes it first, so two reports settling the same account (a duplicate and the one kept) queue
+ * instead of locking the subscription rows and the account in opposite orders (a deadlock).
+ */
+export async function lockAccountRow(em: EntityManager, userId: string): Promise<void> {
+  // SQL: a row lock (select ... for update), which the entity manager's reads do not take
+  await sqlRows(em, 'select id from app_user where id = ? for update', [userId]);
+}
+
 /** Sets the account's effective plan and its billing window (null: a rolling window, as Free). */
 export async function setEffectivePlan(em: EntityManager, userId: string, plan: string, period: { start: Date; end: Date } | null): Promise<void> {
   await sqlRows(em, 'update app_user set plan = ?, billing_period_start = ?, billing_period_end = ? where id = ?', [plan, period?.start ?? null, period?.end ?? null, userId]);

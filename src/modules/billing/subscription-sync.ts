@@ -13,7 +13,7 @@ import { PLANS } from '../usage/plans.js';
 import { findAccountOfCustomer } from './billing-account.queries.js';
 import { findLatestSubscription, saveSubscription } from './billing-subscription.queries.js';
 import type { Catalogue } from './catalogue.js';
-import { accountExists, createTeamWorkspace, findAccountEmail, findOwnedWorkspace, makeWorkspaceOwner, setEffectivePlan, setTeamSeats } from './subscriber.queries.js';
+import { accountExists, createTeamWorkspace, lockAccountRow, findAccountEmail, findOwnedWorkspace, makeWorkspaceOwner, setEffectivePlan, setTeamSeats } from './subscriber.queries.js';
 
 /** Statuses that keep the subscription's plan in force (past_due: Stripe is still retrying the payment). */
 export const ENTITLED_STATUSES = ['active', 'trialing', 'past_due'] as const;
@@ -47,6 +47,26 @@ export function subscriptionFacts(sub: Stripe.Subscription): SubscriptionFacts {
   };
 }
 
+/** A duplicate subscription's settlement as stored with it (duplicate-subscriptions.ts makes it). */
+export interface DuplicateSettlement {
+  duplicateOf: string;
+  refundIds: string[];
+  refundedCents: number;
+}
+
+/**
+ * Stores a settled subscription (duplicate-subscriptions.ts) on `tx`: the subscription kept
+ * first, when the settlement found one, then the reported one with its refund.
+ */
+export async function applySettledSubscription(
+  tx: EntityManager,
+  catalogue: Catalogue,
+  settled: { facts: SubscriptionFacts; duplicate: DuplicateSettlement | null; keeper: SubscriptionFacts | null },
+): Promise<void> {
+  if (settled.keeper) await applySubscription(tx, catalogue, settled.keeper);
+  await applySubscription(tx, catalogue, settled.facts, settled.duplicate);
+}
+
 export interface AppliedSubscription {
   userId: string;
   plan: string;
@@ -58,11 +78,13 @@ export interface AppliedSubscription {
  * transaction). Returns null (and writes nothing) for a subscription of no known account or a
  * price the catalogue does not sell.
  */
-export async function applySubscription(tx: EntityManager, catalogue: Catalogue, sub: SubscriptionFacts): Promise<AppliedSubscription | null> {
+export async function applySubscription(tx: EntityManager, catalogue: Catalogue, sub: SubscriptionFacts, duplicate: DuplicateSettlement | null = null): Promise<AppliedSubscription | null> {
   const userId = await accountOf(tx, sub);
   const sold = sub.priceId ? catalogue.planOfPrice(sub.priceId) : null;
   if (!userId || !sold) return null;
-  const workspaceId = PLANS[sold.plan].perSeat ? await teamWorkspaceOf(tx, userId, sub) : null;
+  await lockAccountRow(tx, userId);
+  // a refunded duplicate pays for nothing: no team workspace is made or changed for it
+  const workspaceId = PLANS[sold.plan].perSeat && !duplicate ? await teamWorkspaceOf(tx, userId, sub) : null;
   await saveSubscription(tx, {
     id: sub.id,
     userId,
@@ -75,6 +97,7 @@ export async function applySubscription(tx: EntityManager, catalogue: Catalogue,
     periodEnd: new Date(sub.periodEnd * 1000),
     cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
     workspaceId,
+    duplicate,
   });
   await syncEffectivePlan(tx, userId);
   return { userId, plan: sold.plan, workspaceId };

@@ -7,7 +7,7 @@ import { type RequestContext, requireAccount } from '../../context.js';
 import { DomainError } from '../../errors.js';
 import { findBillingAccount, findStripeCustomerId } from './billing-account.queries.js';
 import { type BillingDeps, requireStripe } from './billing-deps.js';
-import { findLatestSubscription } from './billing-subscription.queries.js';
+import { findLatestSubscription, findShownSubscription } from './billing-subscription.queries.js';
 import { type CreditMeter, MICRO_USD as MICRO } from './credit-meter.js';
 import { findOwnedWorkspace, findPlanOverride } from './subscriber.queries.js';
 import { callStripe } from './stripe-errors.js';
@@ -45,7 +45,8 @@ export class SubscriptionService {
     const caller = requireAccount(ctx);
     const [account, sub, workspace, balance, override] = await Promise.all([
       findBillingAccount(ctx.em, caller.userId),
-      findLatestSubscription(ctx.em, caller.userId),
+      // the entitled subscription when there is one (a refunded duplicate, cancelled later, is not what the account pays for)
+      findShownSubscription(ctx.em, caller.userId, ENTITLED_STATUSES),
       findOwnedWorkspace(ctx.em, caller.userId),
       this.deps.meter.balance(caller.userId),
       findPlanOverride(ctx.em, caller.userId),

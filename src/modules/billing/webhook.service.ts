@@ -14,7 +14,8 @@ import { findEntryByReference } from './credit-ledger.queries.js';
 import type { CreditMeter } from './credit-meter.js';
 import { isEventProcessed, markEventProcessed } from './processed-event.queries.js';
 import { isMissing } from './stripe-errors.js';
-import { applySubscription, type SubscriptionFacts, subscriptionFacts } from './subscription-sync.js';
+import { settleSubscription, type SettledSubscription } from './duplicate-subscriptions.js';
+import { applySettledSubscription, subscriptionFacts } from './subscription-sync.js';
 
 /** The writes of one event, run in the webhook's transaction. */
 type EventWrites = (tx: EntityManager) => Promise<unknown>;
@@ -67,16 +68,20 @@ export class WebhookService {
     }
   }
 
-  /** The writes an event leads to, with every Stripe read done beforehand. */
+  /**
+   * The writes an event leads to, with every Stripe read done beforehand (and, for a duplicate
+   * subscription, its refund and cancellation: idempotent, see duplicate-subscriptions.ts).
+   */
   private async prepareEvent(stripe: Stripe, event: Stripe.Event, touched: Set<string>, changes: CreditChanges): Promise<EventWrites> {
-    const applyCurrent = (sub: SubscriptionFacts): EventWrites => (tx) => applySubscription(tx, this.deps.catalogue, sub);
+    // every report of a subscription settles it first: a second one for the same customer is refunded and cancelled
+    const applyCurrent = (settled: SettledSubscription): EventWrites => (tx) => applySettledSubscription(tx, this.deps.catalogue, settled);
     switch (event.type) {
       case 'checkout.session.completed': {
         const session = event.data.object;
         if (session.mode === 'subscription') {
           const id = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
           if (!id) return NOTHING;
-          return applyCurrent(subscriptionFacts(await stripe.subscriptions.retrieve(id)));
+          return applyCurrent(await settleSubscription(stripe, this.deps.catalogue, await stripe.subscriptions.retrieve(id)));
         }
         if (session.metadata?.account_id) touched.add(session.metadata.account_id);
         const topup = paidTopupOf(session);
@@ -87,11 +92,11 @@ export class WebhookService {
       case 'customer.subscription.deleted':
       case 'customer.subscription.paused':
       case 'customer.subscription.resumed':
-        return applyCurrent(await currentSubscription(stripe, event.data.object.id, event.data.object));
+        return applyCurrent(await this.currentSubscription(stripe, event.data.object.id, event.data.object));
       case 'invoice.paid':
       case 'invoice.payment_failed': {
         const id = subscriptionOfInvoice(event.data.object);
-        return id ? applyCurrent(await currentSubscription(stripe, id, null)) : NOTHING;
+        return id ? applyCurrent(await this.currentSubscription(stripe, id, null)) : NOTHING;
       }
       case 'payment_intent.succeeded': {
         const intent = event.data.object;
@@ -121,18 +126,20 @@ export class WebhookService {
         return NOTHING;
     }
   }
-}
 
-/**
- * The subscription as Stripe has it now (Stripe's advice for out-of-order events); the event's
- * own copy only when Stripe no longer knows it.
- */
-async function currentSubscription(stripe: Stripe, id: string, fromEvent: Stripe.Subscription | null): Promise<SubscriptionFacts> {
-  try {
-    return subscriptionFacts(await stripe.subscriptions.retrieve(id));
-  } catch (error) {
-    if (isMissing(error) && fromEvent) return subscriptionFacts(fromEvent);
-    throw error;
+  /**
+   * The subscription as Stripe has it now (Stripe's advice for out-of-order events), settled
+   * against the customer's others; the event's own copy only when Stripe no longer knows it.
+   */
+  private async currentSubscription(stripe: Stripe, id: string, fromEvent: Stripe.Subscription | null): Promise<SettledSubscription> {
+    let current: Stripe.Subscription;
+    try {
+      current = await stripe.subscriptions.retrieve(id);
+    } catch (error) {
+      if (isMissing(error) && fromEvent) return { facts: subscriptionFacts(fromEvent), duplicate: null, keeper: null };
+      throw error;
+    }
+    return settleSubscription(stripe, this.deps.catalogue, current);
   }
 }
 

@@ -15,6 +15,7 @@ import { Migration20261123185829_admin } from './Migration20261123185829_admin.j
 import { Migration20261127100443_email_proven_at } from './Migration20261127100443_email_proven_at.js';
 import { Migration20261127100529_team_domain_proofs } from './Migration20261127100529_team_domain_proofs.js';
 import { Migration20261127113000_stripe_cancellation_failed_at } from './Migration20261127113000_stripe_cancellation_failed_at.js';
+import { Migration20261127140000_usage_event_id } from './Migration20261127140000_usage_event_id.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127100443_email_proven_at', class: Migration20261127100443_email_proven_at },
   { name: 'Migration20261127100529_team_domain_proofs', class: Migration20261127100529_team_domain_proofs },
   { name: 'Migration20261127113000_stripe_cancellation_failed_at', class: Migration20261127113000_stripe_cancellation_failed_at },
+  { name: 'Migration20261127140000_usage_event_id', class: Migration20261127140000_usage_event_id },
 ];

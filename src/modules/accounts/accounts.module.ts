@@ -3,6 +3,7 @@
  * REDIS_URL is set, in-process otherwise), usage counting, accounts, API keys, the mailer, the
  * identity providers and the authenticator every door uses.
  */
+import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
@@ -60,7 +61,8 @@ export async function createAccountsModule(
   } else {
     counters = new MemoryCounterStore();
   }
-  const recorder = new UsageRecorder(orm, logger);
+  const recorder = new UsageRecorder(orm, logger, { spillDir: path.join(config.dataDir, 'usage-spill'), maxMemoryRows: settings.usageMemoryMaxRows });
+  await recorder.start();
   const usage = new UsageService({
     orm,
     store: counters,
@@ -105,7 +107,7 @@ export async function createAccountsModule(
     mailer,
     outbox,
     async close() {
-      await recorder.flush();
+      await recorder.close();
       // mail queued by the last requests goes out before the database and the transport close
       await outbox.drain();
       await counters.close();

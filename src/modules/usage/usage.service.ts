@@ -15,7 +15,7 @@ import type { ConsumeResult, CounterSource, CounterStore, WindowSpec } from './c
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
 import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
-import type { UsageRecorder } from './usage-recorder.js';
+import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
 import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
@@ -215,6 +215,12 @@ export class UsageService {
   /** Account deletion: queued and later usage rows of `userId` are anonymised (see UsageRecorder.forget). */
   forgetAccount(userId: string): { undo(): void } {
     return this.deps.recorder.forget(userId);
+  }
+
+  /** How far usage recording lags, and whether it is too far behind for the process to be ready. */
+  recordingLag(): { lag: BatchLag; tooFarBehind: boolean } {
+    const lag = this.deps.recorder.lag();
+    return { lag, tooFarBehind: (lag.oldest_pending_seconds ?? 0) > RECORDING_LAG_NOT_READY_SECONDS };
   }
 
   /** Writes pending usage rows (before reading or anonymising them). */

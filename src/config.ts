@@ -190,7 +190,7 @@ export const envSchema = z.object({
     .describe('longest wait for one Redis command; a Redis that does not answer in time, or is down, makes billable requests 503 with Retry-After ([reliability.md](reliability.md#faults))'),
   USAGE_MEMORY_MAX_ROWS: z
     .coerce.number().int().min(100).max(10_000_000).default(50_000)
-    .describe('usage rows kept in memory while the database does not take them; past it the oldest batches go to `DATA_DIR/usage-spill/` ([reliability.md](reliability.md#faults))'),
+    .describe('usage rows held in memory when neither the database nor `DATA_DIR/usage-spill/` takes them; past it the oldest are dropped, each time logged as an error and counted on `/ready` ([reliability.md](reliability.md#faults))'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -355,7 +355,7 @@ export interface AccountsSettings {
   redisUrl: string | undefined;
   /** Longest wait for one Redis command (then 503). */
   redisCommandTimeoutMs: number;
-  /** Usage rows kept in memory while the database does not take them; then spilled to DATA_DIR/usage-spill. */
+  /** Usage rows held in memory when neither the database nor DATA_DIR/usage-spill takes them; past it the oldest are dropped (logged). */
   usageMemoryMaxRows: number;
   smtpUrl: string | undefined;
   mailFrom: string;

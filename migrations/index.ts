@@ -16,6 +16,7 @@ import { Migration20261127100443_email_proven_at } from './Migration202611271004
 import { Migration20261127100529_team_domain_proofs } from './Migration20261127100529_team_domain_proofs.js';
 import { Migration20261127113000_stripe_cancellation_failed_at } from './Migration20261127113000_stripe_cancellation_failed_at.js';
 import { Migration20261127132924_billing_duplicate_subscriptions } from './Migration20261127132924_billing_duplicate_subscriptions.js';
+import { Migration20261127140000_usage_event_id } from './Migration20261127140000_usage_event_id.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127100529_team_domain_proofs', class: Migration20261127100529_team_domain_proofs },
   { name: 'Migration20261127113000_stripe_cancellation_failed_at', class: Migration20261127113000_stripe_cancellation_failed_at },
   { name: 'Migration20261127132924_billing_duplicate_subscriptions', class: Migration20261127132924_billing_duplicate_subscriptions },
+  { name: 'Migration20261127140000_usage_event_id', class: Migration20261127140000_usage_event_id },
 ];

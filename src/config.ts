@@ -54,6 +54,12 @@ export const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for embedded PGlite)')
     .optional()
     .describe('`postgres://…` for PostgreSQL; unset = embedded PGlite (PostgreSQL in WASM) under `DATA_DIR/pglite`'),
+  DATABASE_STATEMENT_TIMEOUT_MS: z
+    .coerce.number().int().min(100).max(3_600_000).default(10_000)
+    .describe('longest wait for one PostgreSQL query (the server cancels it, and the client gives up on a server that does not answer at all); then 503 with Retry-After ([reliability.md](reliability.md#faults)); PGlite: not applied (it runs inside the process)'),
+  DATABASE_ACQUIRE_TIMEOUT_MS: z
+    .coerce.number().int().min(100).max(600_000).default(5_000)
+    .describe('longest wait for a PostgreSQL connection from the pool (all busy, or the server does not accept); then 503 with Retry-After; PGlite: not applied'),
   DATA_DIR: z.string().min(1).default('./data').describe('index, embedded database and models (git-ignored)'),
   CORPUS_DIR: z.string().min(1).optional().meta({
     unset: '`../shared/corpus` when it exists',
@@ -179,6 +185,12 @@ export const envSchema = z.object({
   ALLOW_ANONYMOUS: booleanFlag.default(false).describe('let callers without credentials use search, documents and resolve under the Anonymous plan, counted per client IP'),
   RATE_LIMITS: booleanFlag.default(true).describe('`false` = usage is counted but never limited (self-hosted deployments)'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional().describe('`redis://…`: rate-limit counters in Redis (shared by several server processes); unset = in process'),
+  REDIS_COMMAND_TIMEOUT_MS: z
+    .coerce.number().int().min(10).max(60_000).default(250)
+    .describe('longest wait for one Redis command; a Redis that does not answer in time, or is down, makes billable requests 503 with Retry-After ([reliability.md](reliability.md#faults))'),
+  USAGE_MEMORY_MAX_ROWS: z
+    .coerce.number().int().min(100).max(10_000_000).default(50_000)
+    .describe('usage rows held in memory when neither the database nor `DATA_DIR/usage-spill/` takes them; past it the oldest are dropped, each time logged as an error and counted on `/ready` ([reliability.md](reliability.md#faults))'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -341,6 +353,10 @@ export interface AccountsSettings {
   allowAnonymous: boolean;
   rateLimits: boolean;
   redisUrl: string | undefined;
+  /** Longest wait for one Redis command (then 503). */
+  redisCommandTimeoutMs: number;
+  /** Usage rows held in memory when neither the database nor DATA_DIR/usage-spill takes them; past it the oldest are dropped (logged). */
+  usageMemoryMaxRows: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   devLogin: boolean;
@@ -421,10 +437,17 @@ export interface TeamDomainSettings {
   sweepBatch: number;
 }
 
+export interface DatabaseTimeouts {
+  statementMs: number;
+  acquireMs: number;
+}
+
 export interface Config {
   port: number;
   baseUrl: string;
   databaseUrl: string | undefined;
+  /** Bounds of every PostgreSQL query and connection (not PGlite): past them 503. */
+  databaseTimeouts: DatabaseTimeouts;
   dataDir: string;
   corpusDir: string | undefined;
   searchEngine: 'embedded' | 'elasticsearch';
@@ -581,6 +604,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS, acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS },
     dataDir: path.resolve(e.DATA_DIR),
     corpusDir: corpusDir ? path.resolve(corpusDir) : undefined,
     searchEngine: e.SEARCH_ENGINE,
@@ -765,6 +789,8 @@ function accountsSettings(e: Env, production: boolean, identityProviders: Accoun
     allowAnonymous: e.ALLOW_ANONYMOUS,
     rateLimits: e.RATE_LIMITS,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    usageMemoryMaxRows: e.USAGE_MEMORY_MAX_ROWS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     devLogin: e.DEV_LOGIN,

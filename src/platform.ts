@@ -88,6 +88,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     engineName: config.searchEngine,
     loadCatalogue: () => loadCatalogue(orm.em.fork()),
     pingDatabase: () => pingDatabase(orm),
+    usageRecording: () => accounts.usage.recordingLag(),
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
     vectorTimeoutMs: config.vectorTimeoutMs,

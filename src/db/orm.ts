@@ -11,7 +11,7 @@ import type { MikroORM as CoreMikroORM } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { migrationsList } from '../../migrations/index.js';
-import type { Config } from '../config.js';
+import type { Config, DatabaseTimeouts } from '../config.js';
 import { IndexStateEntity } from '../modules/legal-data/index-state.entity.js';
 import { IngestFileEntity } from '../modules/legal-data/ingest-file.entity.js';
 import { SourceEntity } from '../modules/legal-data/source.entity.js';
@@ -92,7 +92,7 @@ export interface CreateOrmOptions {
 }
 
 /** The MikroORM options for a config, without connecting. Exported for tooling (migration generation). */
-export function ormOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: CreateOrmOptions = {}): Options {
+export function ormOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts'>>, options: CreateOrmOptions = {}): Options {
   const common: Options = {
     driver: PostgreSqlDriver,
     entities: ENTITIES,
@@ -112,7 +112,7 @@ export function ormOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opti
     },
   };
   if (config.databaseUrl) {
-    return { ...common, clientUrl: config.databaseUrl };
+    return { ...common, clientUrl: config.databaseUrl, ...(config.databaseTimeouts ? { driverOptions: poolTimeouts(config.databaseTimeouts) } : {}) };
   }
   const dir = options.pgliteDir ?? path.join(config.dataDir, 'pglite');
   return {
@@ -128,9 +128,21 @@ export function ormOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'>, opti
   };
 }
 
+/**
+ * Bounds of every PostgreSQL call (issue #33 item 4), handed to node-postgres's pool: the server
+ * cancels a statement after `statementMs` (`statement_timeout`, SQLSTATE 57014); a server that
+ * does not answer at all (frozen, a dead network) is given up by the client half a second later
+ * (`query_timeout`); a connection from the pool, or a new one, is waited for at most `acquireMs`
+ * (`connectionTimeoutMillis`). Each ends in 503 with Retry-After (asDomainError in src/errors.ts).
+ * PGlite runs inside the process: none applies there.
+ */
+function poolTimeouts(timeouts: DatabaseTimeouts): Record<string, number> {
+  return { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 500, connectionTimeoutMillis: timeouts.acquireMs };
+}
+
 /** Creates the ORM and connects: PostgreSQL when `databaseUrl` is set, else embedded PGlite. */
 export async function createOrm(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts'>>,
   options: CreateOrmOptions = {},
 ): Promise<Orm> {
   const orm = (await MikroORM.init(ormOptions(config, options))) as Orm;

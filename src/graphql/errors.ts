@@ -5,7 +5,7 @@
  * extensions only, so the mapping must happen inside the subgraph).
  */
 import { GraphQLError } from 'graphql';
-import { DomainError, type ErrorCode, ValidationError } from '../errors.js';
+import { asDomainError, DomainError, type ErrorCode, ValidationError } from '../errors.js';
 
 /** GraphQL `extensions.code` per domain error code (Apollo's conventional names where one exists). */
 export const GRAPHQL_ERROR_CODES: Record<ErrorCode, string> = {
@@ -29,8 +29,9 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
  * - GraphQLError: unchanged (already meant for the client);
  * - anything else: masked as INTERNAL_SERVER_ERROR; `onInternalError` sees the original.
  */
-export function toGraphQLError(error: unknown, onInternalError?: (error: unknown) => void): GraphQLError {
-  if (error instanceof GraphQLError) return error;
+export function toGraphQLError(thrown: unknown, onInternalError?: (error: unknown) => void): GraphQLError {
+  if (thrown instanceof GraphQLError) return thrown;
+  const error = asDomainError(thrown);
   if (error instanceof DomainError) {
     const extensions: Record<string, unknown> = { code: GRAPHQL_ERROR_CODES[error.code] ?? 'INTERNAL_SERVER_ERROR' };
     if (error.details?.issues) extensions.issues = error.details.issues;

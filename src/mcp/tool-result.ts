@@ -4,7 +4,7 @@
  * `isError` results with a message a model can act on, never protocol errors.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError, ValidationError } from '../errors.js';
+import { asDomainError, DomainError, ValidationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /** A successful tool result: `value` as structured content and as its JSON text. */
@@ -17,7 +17,8 @@ export function toolError(error: unknown, logger: Pick<Logger, 'error'>, tool: s
   return { isError: true, content: [{ type: 'text', text: toolErrorMessage(error, logger, tool) }] };
 }
 
-function toolErrorMessage(error: unknown, logger: Pick<Logger, 'error'>, tool: string): string {
+function toolErrorMessage(thrown: unknown, logger: Pick<Logger, 'error'>, tool: string): string {
+  const error = asDomainError(thrown);
   if (error instanceof ValidationError) {
     const problems = error.issues.map((i) => `${i.loc.join('.') || '(arguments)'}: ${i.msg}`);
     return `Invalid arguments: ${problems.join('; ')}`;

@@ -11,7 +11,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { DomainError, HTTP_STATUS_BY_CODE, ValidationError, type ValidationIssue } from '../errors.js';
+import { asDomainError, DomainError, HTTP_STATUS_BY_CODE, ValidationError, type ValidationIssue } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 export type InputLocation = 'body' | 'query' | 'path' | 'header' | 'cookie';
@@ -253,8 +253,9 @@ const consoleLogger: Pick<Logger, 'error'> = { error: (message, error) => consol
  * `logger.error` and answered with a bare 500, never a stack.
  */
 export function errorHandler(logger: Pick<Logger, 'error'> = consoleLogger): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
-    if (res.headersSent) return next(error);
+  return (thrown: unknown, req, res, next) => {
+    if (res.headersSent) return next(thrown);
+    const error = asDomainError(thrown);
 
     if (error instanceof ValidationError) {
       const issues = error instanceof RequestValidationError ? error.issues : locateIssues(error.issues, 'body');

@@ -3,11 +3,13 @@
  * REDIS_URL is set, in-process otherwise), usage counting, accounts, API keys, the mailer, the
  * identity providers and the authenticator every door uses.
  */
+import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { type CounterStore, MemoryCounterStore, RedisCounterStore } from '../usage/counter-store.js';
+import { type CounterStore, MemoryCounterStore } from '../usage/counter-store.js';
+import { RedisCounterStore } from '../usage/redis-counter-store.js';
 import { UsageRecorder } from '../usage/usage-recorder.js';
 import { UsageService } from '../usage/usage.service.js';
 import { AccountsService } from './accounts.service.js';
@@ -53,13 +55,14 @@ export async function createAccountsModule(
   let counters: CounterStore;
   let redis: Redis | null = null;
   if (settings.redisUrl) {
-    redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    redis = connectRedis(settings.redisUrl, settings.redisCommandTimeoutMs, logger);
     await redis.connect();
-    counters = new RedisCounterStore(redis);
+    counters = new RedisCounterStore(redis, undefined, settings.redisCommandTimeoutMs);
   } else {
     counters = new MemoryCounterStore();
   }
-  const recorder = new UsageRecorder(orm, logger);
+  const recorder = new UsageRecorder(orm, logger, { spillDir: path.join(config.dataDir, 'usage-spill'), maxMemoryRows: settings.usageMemoryMaxRows });
+  await recorder.start();
   const usage = new UsageService({
     orm,
     store: counters,
@@ -104,11 +107,35 @@ export async function createAccountsModule(
     mailer,
     outbox,
     async close() {
-      await recorder.flush();
+      await recorder.close();
       // mail queued by the last requests goes out before the database and the transport close
       await outbox.drain();
       await counters.close();
       mailer.close();
     },
   };
+}
+
+/**
+ * The Redis client of REDIS_URL, bounded (issue #33 item 4): nothing is queued while the
+ * connection is down (a stopped server fails the command at once instead of after the reconnect
+ * attempts), and the client keeps reconnecting meanwhile. The counters bound each call by
+ * REDIS_COMMAND_TIMEOUT_MS themselves (redis-counter-store.ts: 503); the client's own
+ * `commandTimeout`, a few times longer, drops commands a frozen server never answers (and bounds
+ * the other users of this client, the credit balances).
+ * One log line when the connection is lost and one when it is back, not one per failed command.
+ */
+function connectRedis(url: string, commandTimeoutMs: number, logger: Logger): Redis {
+  const redis = new Redis(url, { lazyConnect: true, commandTimeout: Math.max(4 * commandTimeoutMs, 1000), maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  let lost = false;
+  redis.on('error', (error: Error) => {
+    if (lost) return;
+    lost = true;
+    logger.warn(`redis: ${error.message}; billable requests answer 503 until it is back`);
+  });
+  redis.on('ready', () => {
+    if (lost) logger.info('redis: connected again');
+    lost = false;
+  });
+  return redis;
 }

@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DomainError } from '../../errors.js';
-import { type CounterStore, MemoryCounterStore, RedisCounterStore } from '../usage/counter-store.js';
+import { type CounterStore, MemoryCounterStore } from '../usage/counter-store.js';
+import { RedisCounterStore } from '../usage/redis-counter-store.js';
 import { loginDelaySeconds, SignInThrottle, type SignInThrottleSettings } from './sign-in-throttle.js';
 
 const T0 = 1_800_000_000_000;

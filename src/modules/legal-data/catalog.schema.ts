@@ -208,5 +208,18 @@ export const readinessSchema = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * Usage rows not written yet (the database did not take them: retried, spilled to DATA_DIR):
+   * the process stays ready unless the oldest waits longer than 15 minutes (docs/reliability.md).
+   */
+  usage_recording: z
+    .object({
+      pending_rows: z.number().int(),
+      oldest_pending_seconds: z.number().int().nullable(),
+      spilled_batches: z.number().int(),
+      dropped_rows: z.number().int(),
+      lagging: z.boolean(),
+    })
+    .optional(),
 }).meta({ id: 'Readiness' });
 export type Readiness = z.infer<typeof readinessSchema>;

@@ -36,6 +36,8 @@ export interface LegalDataDeps {
   loadCatalogue: () => Promise<CatalogSource[]>;
   /** True when the relational store answers. */
   pingDatabase: () => Promise<boolean>;
+  /** How far usage recording lags (UsageService.recordingLag), for /ready. */
+  usageRecording?: () => { lag: NonNullable<Readiness['usage_recording']>; tooFarBehind: boolean };
   version: string;
   /** The REST operations the manifest lists (read when it is built: the routes are mounted after this service). */
   endpoints: () => string[];
@@ -234,9 +236,11 @@ export class LegalDataService implements LegalDataApi {
     // The engine answers again after an outage at start: build the catalogue in the background.
     if (this.snapshot === null && down.length === 0 && engines.length > 0 && !this.refreshing) this.refreshCatalog().catch(() => undefined);
     const index = this.snapshot !== null && down.length === 0;
-    const ready = database && index && this.indexComplete && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed');
+    const recording = this.deps.usageRecording?.();
+    const ready = database && index && this.indexComplete && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording?.tooFarBehind;
     const missing = [
       ...(database ? [] : [{ dependency: 'database', detail: 'the relational store does not answer' }]),
+      ...(recording?.tooFarBehind ? [{ dependency: 'usage recording', detail: `${recording.lag.pending_rows} usage row(s) not written for ${recording.lag.oldest_pending_seconds} s` }] : []),
       ...down.map((h) => ({ dependency: h.dependency, detail: h.detail ?? 'does not answer' })),
     ];
     const i = this.ingest;
@@ -256,6 +260,7 @@ export class LegalDataService implements LegalDataApi {
           }
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
+      ...(recording ? { usage_recording: recording.lag } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { type CounterStore, MemoryCounterStore, RedisCounterStore, type WindowSpec } from './counter-store.js';
+import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
+import { RedisCounterStore } from './redis-counter-store.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

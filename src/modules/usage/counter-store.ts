@@ -1,12 +1,19 @@
 /**
  * Sliding-window request counters behind one small interface, with an in-process store and a
- * Redis store (atomic: one Lua script per request checks every window and counts). Both run the
- * same algorithm: counts are kept in fixed buckets (1 s for the minute window, 1 min for the day,
- * 1 h for the period) and a window counts every bucket that overlaps it, so a limit is never
- * exceeded and Retry-After is at most one bucket late.
+ * Redis store (redis-counter-store.ts; atomic: one Lua script per request checks every window and
+ * counts). Both run the same algorithm: counts are kept in fixed buckets (1 s for the minute
+ * window, 1 min for the day, 1 h for the period) and a window counts every bucket that overlaps
+ * it, so a limit is never exceeded and Retry-After is at most one bucket late.
  *
- * Why not rate-limiter-flexible (a dependency, v5; compared against its RateLimiterRedis,
- * RateLimiterUnion and RateLimiterMemory sources in node_modules, issue #32):
+ * A subject (`user:<id>`, `workspace:<id>`, `op:<operation>:<who>`...) holds any named windows: the
+ * plan windows and the operation budgets use the same calls. A budget whose counts are backed by
+ * stored rows passes `rebuild` (the plan windows: the usage table): a store that does not hold the
+ * subject's window (in-process counters after a restart, Redis after it lost its data or before it
+ * ever counted the subject) rebuilds it from that source before it is trusted, once, atomically
+ * across processes. Budgets without a source (operation limits) start empty.
+ *
+ * rate-limiter-flexible (issue #32 item 5): dropped, not used. Compared against its
+ * RateLimiterRedis, RateLimiterUnion and RateLimiterMemory sources (v5):
  * - CONSUME_SCRIPT checks every window of a request (minute, day, billing period) and counts in all
  *   of them only when all have room, in one atomic step. The library's windows are fixed (a key
  *   that expires `duration` after its first point, one INCRBY script per key); RateLimiterUnion
@@ -17,15 +24,13 @@
  *   cost 0, and no Retry-After computed from the bucket that frees the needed slot.
  * - REFUND_SCRIPT takes one request back from the bucket it was counted in (`at`); the library's
  *   `reward` gives points back to the current window only, which after a window boundary is the
- *   wrong one. `clear` is the library's `delete`, the one part it does as well.
- * - What the library has and this does not: an insurance limiter when Redis fails, in-memory block
- *   caching, queueing. Those are the subjects of issues #33 and #35 (counters rebuilt from the
- *   usage table after Redis loses its data, Redis timeouts, one budget for every door).
- * Plan: keep these scripts for now; in #33/#35 either rebuild on the library with our own Lua
- * through its `customIncrTtlLuaScript` hook (which keeps one key per window, so the atomic
- * multi-window check stays ours), or drop the dependency, which nothing in src imports today.
+ *   wrong one.
+ * - What it had that this did not: an insurance limiter when Redis fails (in-process counters per
+ *   process, which lets each process hand out the whole limit: we answer 503 instead, see
+ *   docs/reliability.md), and no rebuilding from stored rows at all, which is what issue #33 needs.
+ *   Rebuilding on its `customIncrTtlLuaScript` hook would keep one key per window and leave the
+ *   multi-window step, the refund and the rebuild ours: nothing would be left to the library.
  */
-import type { Redis } from 'ioredis';
 
 export interface WindowSpec {
   /** `minute`, `day`, `period`... (the name in 429 details and RateLimit headers). */
@@ -62,7 +67,15 @@ export interface ConsumeOptions {
   enforce: boolean;
   /** 1 to count a request, 0 to only look. */
   cost: number;
+  /**
+   * Where the subject's counts are stored for good (the usage rows): called for each window the
+   * store does not hold, before the window is trusted. Without it a missing window starts empty.
+   */
+  rebuild?: CounterSource;
 }
+
+/** A window's counts rebuilt from stored rows: bucket index (epoch ms / bucketMs) -> count. */
+export type CounterSource = (window: WindowSpec) => Promise<Map<number, number>>;
 
 export interface CounterStore {
   readonly kind: 'memory' | 'redis';
@@ -75,7 +88,7 @@ export interface CounterStore {
   close(): Promise<void>;
 }
 
-interface Evaluated {
+export interface Evaluated {
   count: number;
   resetMs: number;
   /** Milliseconds until `need` more requests fit; 0 when they fit now. */
@@ -83,7 +96,7 @@ interface Evaluated {
 }
 
 /** The shared algorithm over one window's buckets (bucket index -> count). */
-function evaluate(buckets: [number, number][], window: WindowSpec, now: number, need: number): Evaluated {
+export function evaluate(buckets: [number, number][], window: WindowSpec, now: number, need: number): Evaluated {
   const start = window.fixed ? window.fixed.start : now - window.durationMs;
   // a bucket that overlaps the window counts whole: never under-counts, at most one bucket early
   const live = buckets.filter(([b]) => (b + 1) * window.bucketMs > start);
@@ -107,7 +120,8 @@ function evaluate(buckets: [number, number][], window: WindowSpec, now: number, 
   return { count, resetMs, retryMs };
 }
 
-function decide(evaluated: Evaluated[], windows: WindowSpec[], options: ConsumeOptions): ConsumeResult {
+/** The answer of one consume from each window's evaluation (shared by both stores). */
+export function decide(evaluated: Evaluated[], windows: WindowSpec[], options: ConsumeOptions): ConsumeResult {
   let retryAfterMs = 0;
   let blockedBy: string | null = null;
   evaluated.forEach((e, i) => {
@@ -135,9 +149,12 @@ function decide(evaluated: Evaluated[], windows: WindowSpec[], options: ConsumeO
 export class MemoryCounterStore implements CounterStore {
   readonly kind = 'memory' as const;
   private readonly data = new Map<string, { window: WindowSpec; buckets: Map<number, number> }>();
+  /** Rebuilds under way, so that concurrent first calls of a subject wait for one. */
+  private readonly rebuilding = new Map<string, Promise<void>>();
   private sweeps = 0;
 
   async consume(subject: string, windows: WindowSpec[], options: ConsumeOptions): Promise<ConsumeResult> {
+    if (options.rebuild) await Promise.all(windows.map((w) => this.rebuilt(subject, w, options.rebuild!)));
     const need = Math.max(1, options.cost);
     const evaluated = windows.map((w) => evaluate([...this.buckets(subject, w)], w, options.now, need));
     const result = decide(evaluated, windows, options);
@@ -170,12 +187,18 @@ export class MemoryCounterStore implements CounterStore {
     this.data.clear();
   }
 
-  /**
-   * Replaces a subject's buckets of one window (bucket index -> count): how counters that
-   * restarted empty are rebuilt from the usage rows (see UsageService).
-   */
-  seed(subject: string, window: WindowSpec, buckets: Map<number, number>): void {
-    this.data.set(`${subject}:${window.name}`, { window, buckets: new Map(buckets) });
+  /** The window held in memory, rebuilt from `source` when it is not (first call since the start, or swept). */
+  private async rebuilt(subject: string, window: WindowSpec, source: CounterSource): Promise<void> {
+    const key = `${subject}:${window.name}`;
+    if (this.data.has(key)) return;
+    let rebuilding = this.rebuilding.get(key);
+    if (!rebuilding) {
+      rebuilding = source(window)
+        .then((buckets) => void this.data.set(key, { window, buckets: new Map(buckets) }))
+        .finally(() => this.rebuilding.delete(key));
+      this.rebuilding.set(key, rebuilding);
+    }
+    await rebuilding;
   }
 
   private buckets(subject: string, window: WindowSpec): Map<number, number> {
@@ -193,147 +216,5 @@ export class MemoryCounterStore implements CounterStore {
       for (const b of buckets.keys()) if ((b + 1) * window.bucketMs <= start) buckets.delete(b);
       if (buckets.size === 0) this.data.delete(key);
     }
-  }
-}
-
-/**
- * The same algorithm in Lua, so that checking every window and counting is one atomic step in
- * Redis, correct with any number of server processes. One hash per subject and window
- * (field = bucket index, value = count); expired buckets are deleted as they are read.
- */
-const CONSUME_SCRIPT = `
-local now = tonumber(ARGV[1])
-local enforce = ARGV[2] == '1'
-local cost = tonumber(ARGV[3])
-local need = math.max(cost, 1)
-local n = #KEYS
-local counts, resets, retries = {}, {}, {}
-local blocked = false
-for i = 1, n do
-  local base = 3 + (i - 1) * 6
-  local bucketMs = tonumber(ARGV[base + 1])
-  local limit = tonumber(ARGV[base + 2])
-  local duration = tonumber(ARGV[base + 3])
-  local fixedStart = tonumber(ARGV[base + 4])
-  local fixedEnd = tonumber(ARGV[base + 5])
-  local fixed = fixedEnd > 0
-  local start = fixed and fixedStart or (now - duration)
-  local flat = redis.call('HGETALL', KEYS[i])
-  local live = {}
-  local count = 0
-  for j = 1, #flat, 2 do
-    local b = tonumber(flat[j])
-    local c = tonumber(flat[j + 1])
-    if (b + 1) * bucketMs > start then
-      count = count + c
-      live[#live + 1] = { b, c }
-    else
-      redis.call('HDEL', KEYS[i], flat[j])
-    end
-  end
-  table.sort(live, function(x, y) return x[1] < y[1] end)
-  local function leaves(b)
-    if fixed then return fixedEnd - now end
-    return (b + 1) * bucketMs + duration - now
-  end
-  local reset = 0
-  if #live > 0 then reset = math.max(0, leaves(live[1][1])) end
-  local retry = 0
-  if limit >= 0 and count + need > limit then
-    if fixed then retry = fixedEnd - now else retry = duration end
-    local freed = 0
-    for _, bc in ipairs(live) do
-      freed = freed + bc[2]
-      if count - freed + need <= limit then
-        retry = leaves(bc[1])
-        break
-      end
-    end
-    retry = math.max(1, retry)
-    blocked = true
-  end
-  counts[i] = count
-  resets[i] = reset
-  retries[i] = retry
-end
-local allowed = (not enforce) or (not blocked)
-if allowed and cost > 0 then
-  for i = 1, n do
-    local base = 3 + (i - 1) * 6
-    local bucketMs = tonumber(ARGV[base + 1])
-    local ttl = tonumber(ARGV[base + 6])
-    redis.call('HINCRBY', KEYS[i], string.format('%d', math.floor(now / bucketMs)), cost)
-    redis.call('PEXPIRE', KEYS[i], ttl)
-  end
-end
-local out = { allowed and 1 or 0 }
-for i = 1, n do
-  out[#out + 1] = counts[i]
-  out[#out + 1] = resets[i]
-  out[#out + 1] = retries[i]
-end
-return out
-`;
-
-const REFUND_SCRIPT = `
-for i = 1, #KEYS do
-  local left = redis.call('HINCRBY', KEYS[i], ARGV[i], -1)
-  if left <= 0 then redis.call('HDEL', KEYS[i], ARGV[i]) end
-end
-return 1
-`;
-
-type RedisWithScripts = Redis & {
-  rateConsume(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
-  rateRefund(numKeys: number, ...args: (string | number)[]): Promise<number>;
-};
-
-/** Counters in Redis (REDIS_URL): shared by every server process, atomic per request. */
-export class RedisCounterStore implements CounterStore {
-  readonly kind = 'redis' as const;
-  private readonly redis: RedisWithScripts;
-
-  constructor(
-    redis: Redis,
-    private readonly prefix = 'lsp:rl:',
-  ) {
-    redis.defineCommand('rateConsume', { lua: CONSUME_SCRIPT });
-    redis.defineCommand('rateRefund', { lua: REFUND_SCRIPT });
-    this.redis = redis as RedisWithScripts;
-  }
-
-  async consume(subject: string, windows: WindowSpec[], options: ConsumeOptions): Promise<ConsumeResult> {
-    const keys = windows.map((w) => this.key(subject, w));
-    const args: (string | number)[] = [options.now, options.enforce ? '1' : '0', options.cost];
-    for (const w of windows) {
-      const ttl = w.fixed ? Math.max(w.fixed.end - options.now, 0) + w.bucketMs : w.durationMs + w.bucketMs;
-      args.push(w.bucketMs, w.limit ?? -1, w.durationMs, w.fixed?.start ?? 0, w.fixed?.end ?? 0, Math.ceil(ttl));
-    }
-    const out = await this.redis.rateConsume(keys.length, ...keys, ...args);
-    const evaluated: Evaluated[] = windows.map((_, i) => ({
-      count: Number(out[1 + i * 3]),
-      resetMs: Number(out[2 + i * 3]),
-      retryMs: Number(out[3 + i * 3]),
-    }));
-    const result = decide(evaluated, windows, options);
-    // the script's own decision is authoritative (it is what was counted)
-    return { ...result, allowed: out[0] === 1 };
-  }
-
-  async refund(subject: string, windows: WindowSpec[], at: number): Promise<void> {
-    const keys = windows.map((w) => this.key(subject, w));
-    await this.redis.rateRefund(keys.length, ...keys, ...windows.map((w) => String(Math.floor(at / w.bucketMs))));
-  }
-
-  async clear(subject: string, windows: WindowSpec[]): Promise<void> {
-    if (windows.length) await this.redis.del(...windows.map((w) => this.key(subject, w)));
-  }
-
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
-  }
-
-  private key(subject: string, window: WindowSpec): string {
-    return `${this.prefix}${subject}:${window.name}`;
   }
 }

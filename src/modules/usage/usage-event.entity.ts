@@ -41,6 +41,8 @@ export const UsageEventEntity = defineEntity({
     endpoint: p.text(),
     status: p.integer(),
     created_at: p.datetime(),
+    /** Given by the recorder when the request is counted: a batch written twice inserts its rows once. */
+    event_id: p.uuid().nullable().unique('usage_event_event_id_unique'),
   },
 });
 

@@ -17,6 +17,8 @@ export interface UsageEventRow {
   endpoint: string;
   status: number;
   created_at: Date;
+  /** Given when the request is counted (UsageRecorder): the row is inserted once however often its batch is written. */
+  event_id?: string;
 }
 
 /** Whose rows a count covers: a team's pool, an account, or an anonymous client IP. */
@@ -24,12 +26,21 @@ export type UsageSubject = { workspaceId: string } | { userId: string } | { clie
 
 type Count = string | number;
 
-/** Writes a batch of usage rows in one INSERT. */
+/** Rows per INSERT: a replayed spill file can hold many, and a statement binds at most 65,535 parameters. */
+const ROWS_PER_INSERT = 1000;
+
+/** Writes a batch of usage rows, one INSERT per thousand; rows whose `event_id` is already stored are skipped. */
 export async function insertUsageEvents(em: EntityManager, rows: readonly UsageEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
-  const params = rows.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at]);
-  await sqlRun(em, `insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at) values ${values}`, params);
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    const chunk = rows.slice(at, at + ROWS_PER_INSERT);
+    const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const params = chunk.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at, r.event_id ?? null]);
+    await sqlRun(
+      em,
+      `insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at, event_id) values ${values} on conflict (event_id) do nothing`,
+      params,
+    );
+  }
 }
 
 function subjectFilter(subject: UsageSubject): { where: string; id: string | null } {

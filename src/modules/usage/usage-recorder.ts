@@ -1,70 +1,102 @@
 /**
  * The usage recorder: every counted billable call becomes one `usage_event` row, written in small
- * batches off the request path (one INSERT per batch, at most `delayMs` later or as soon as
- * `maxBatch` rows wait) so a request never waits for its own usage row. Readers of usage rows
- * (the usage record, rebuilding in-process counters, account erasure) call `flush()` first, so
- * every counted request is visible to them; shutdown flushes the last rows.
+ * batches off the request path (durable-batches.ts) so a request never waits for its own usage
+ * row. Readers of usage rows (the usage record, rebuilding counters, account erasure) call
+ * `flush()` first, so every counted request this process knows of is visible to them when the
+ * database takes it; shutdown flushes the last rows.
  *
- * Rows still queued when the process dies are lost (at most `delayMs` worth): the batch lives in
- * memory only, by design for now.
+ * A failed write loses nothing (issue #33 item 2): the batch is spilled to `DATA_DIR/usage-spill/`
+ * and retried with a backoff, spill files are replayed at the next start, and each row carries an
+ * `event_id` given here so writing a batch twice inserts it once. `lag()` feeds `/ready`.
  */
-import { backgroundEm } from '../../context.js';
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
+import { backgroundEm } from '../../context.js';
 import type { Logger } from '../../logger.js';
+import { type BatchKind, type BatchLag, DurableBatches } from './durable-batches.js';
 import { insertUsageEvents, type UsageEventRow } from './usage-event.queries.js';
 
 export type { UsageEventRow } from './usage-event.queries.js';
+export type { BatchLag } from './durable-batches.js';
 
 /** How many erased accounts the recorder remembers (their later rows lose user and key). */
 const FORGOTTEN_MAX = 10_000;
 
+/**
+ * Recording lags too far for this process to be ready: the oldest unwritten row is older than
+ * this. A short lag (the database restarting, a failover) keeps the process in the load balancer:
+ * taking it out would not help the database, and its requests are counted all the same.
+ */
+export const RECORDING_LAG_NOT_READY_SECONDS = 900;
+
+export interface UsageRecorderOptions {
+  /** `DATA_DIR/usage-spill`; null = failed batches stay in memory only. */
+  spillDir?: string | null;
+  maxMemoryRows?: number;
+  delayMs?: number;
+  maxBatch?: number;
+}
+
 /** Writes usage rows in small batches off the request path (see the module comment). */
 export class UsageRecorder {
-  private pending: UsageEventRow[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly batches: DurableBatches;
   /** Deleted accounts: their rows are written without user and key (bounded; see forget). */
   private readonly forgotten = new Set<string>();
 
-  constructor(
-    private readonly orm: MikroORM,
-    private readonly logger: Pick<Logger, 'error'>,
-    private readonly delayMs = 200,
-    private readonly maxBatch = 500,
-  ) {}
+  constructor(orm: MikroORM, logger: Pick<Logger, 'info' | 'warn' | 'error'>, options: UsageRecorderOptions = {}) {
+    const usageRows: BatchKind<UsageEventRow> = {
+      name: 'usage_event',
+      write: (rows) => insertUsageEvents(backgroundEm(orm), rows.map((r) => this.anonymised(r))),
+      revive: (json) => {
+        const row = json as UsageEventRow & { created_at: string };
+        return { ...row, created_at: new Date(row.created_at) };
+      },
+    };
+    this.batches = new DurableBatches([usageRows as BatchKind<unknown>], {
+      spillDir: options.spillDir ?? null,
+      maxMemoryRows: options.maxMemoryRows ?? 50_000,
+      delayMs: options.delayMs,
+      maxBatch: options.maxBatch,
+      logger,
+    });
+  }
+
+  /** Writes the spill files an earlier run left (in the background). */
+  start(): Promise<void> {
+    return this.batches.start();
+  }
 
   /** Queues one row; it is written within `delayMs`, or at once when the batch is full. */
   add(row: UsageEventRow): void {
-    this.pending.push(row.user_id !== null && this.forgotten.has(row.user_id) ? { ...row, user_id: null, api_key_id: null } : row);
-    if (this.pending.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    this.batches.add('usage_event', { ...row, event_id: row.event_id ?? randomUUID() });
   }
 
   /**
-   * An account is being deleted: its queued rows lose user and key now, and so do rows added
-   * later (a billable call that was running when the account went). `undo()` if the deletion fails.
+   * An account is being deleted: its queued rows lose user and key when written, and so do rows
+   * added later (a billable call that was running when the account went). `undo()` if the deletion fails.
    */
   forget(userId: string): { undo(): void } {
     if (this.forgotten.size >= FORGOTTEN_MAX) this.forgotten.delete(this.forgotten.values().next().value!);
     this.forgotten.add(userId);
-    this.pending = this.pending.map((r) => (r.user_id === userId ? { ...r, user_id: null, api_key_id: null } : r));
     return { undo: () => void this.forgotten.delete(userId) };
   }
 
-  /** Writes every pending row; resolves when they are in the database (a failed batch is logged, not thrown). */
+  /** Writes every pending row; resolves when they are in the database or kept for the retry (never throws). */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const rows = this.pending;
-    this.pending = [];
-    this.writing = this.writing.then(async () => {
-      if (rows.length === 0) return;
-      try {
-        await insertUsageEvents(backgroundEm(this.orm), rows);
-      } catch (error) {
-        this.logger.error(`usage: could not record ${rows.length} usage row(s)`, error);
-      }
-    });
-    return this.writing;
+    return this.batches.flush();
+  }
+
+  /** How far recording lags (for `/ready`). */
+  lag(): BatchLag {
+    return this.batches.lag();
+  }
+
+  /** Shutdown: the last rows written, or spilled for the next start. */
+  close(): Promise<void> {
+    return this.batches.close();
+  }
+
+  private anonymised(row: UsageEventRow): UsageEventRow {
+    return row.user_id !== null && this.forgotten.has(row.user_id) ? { ...row, user_id: null, api_key_id: null } : row;
   }
 }

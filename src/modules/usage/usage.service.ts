@@ -11,11 +11,11 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, backgroundEm, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
 import { DomainError, httpStatusOf } from '../../errors.js';
-import { type ConsumeResult, type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
+import type { ConsumeResult, CounterSource, CounterStore, WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
 import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
-import type { UsageRecorder } from './usage-recorder.js';
+import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
 import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
@@ -47,8 +47,6 @@ export interface UsageSettings {
 }
 
 export class UsageService {
-  /** Subjects whose in-process counters were rebuilt from the usage rows. */
-  private readonly seeding = new Map<string, Promise<void>>();
   private credits: CreditDrawer | null = null;
 
   constructor(
@@ -85,15 +83,14 @@ export class UsageService {
     const now = this.now();
     const windows = limitWindows(plan, caller, now);
     const parts = countedParts(caller, windows);
-    await Promise.all(parts.map((part) => this.seeded(part, caller, now)));
     const enforce = this.deps.settings.rateLimits && !(isAccount(caller) && caller.isAdmin);
-    let result = await this.consume(parts, { now, enforce, cost: 1 });
+    let result = await this.consume(parts, caller, { now, enforce, cost: 1 });
     // Past the period allowance, a paid account pays from its extra credits: the other windows
     // (per minute, per day) still apply, and the request is counted in the period as usual.
     let drewCredit = false;
     if (!result.allowed && result.blockedBy === 'period' && plan.paid && isAccount(caller) && this.credits && (await this.credits.draw(caller))) {
       const unlimitedPeriod = windows.map((w) => (w.name === 'period' ? { ...w, limit: null } : w));
-      result = await this.consume(countedParts(caller, unlimitedPeriod), { now, enforce, cost: 1 });
+      result = await this.consume(countedParts(caller, unlimitedPeriod), caller, { now, enforce, cost: 1 });
       if (result.allowed) drewCredit = true;
       else await this.credits.giveBack(caller).catch(() => undefined);
     }
@@ -142,34 +139,13 @@ export class UsageService {
   }
 
   /**
-   * In-process counters start empty when the process starts: the first call of each subject
-   * rebuilds its buckets from the usage rows (one query per window), so a restart does not hand
-   * out a fresh quota. Redis counters outlive the process and need no rebuilding.
-   */
-  private seeded(part: CountedPart, caller: Caller, now: number): Promise<void> {
-    const store = this.deps.store;
-    const { subject } = part;
-    if (!(store instanceof MemoryCounterStore)) return Promise.resolve();
-    let seeding = this.seeding.get(subject);
-    if (!seeding) {
-      if (this.seeding.size > 100_000) this.seeding.clear();
-      seeding = this.seed(store, part, caller, now).catch((error) => {
-        this.seeding.delete(subject); // try again on the next call
-        throw error;
-      });
-      this.seeding.set(subject, seeding);
-    }
-    return seeding;
-  }
-
-  /**
    * Consumes every part (the caller's own windows, then a team's pooled period): when a later part
    * refuses, the earlier ones are given back, so a refused request counts nowhere.
    */
-  private async consume(parts: CountedPart[], options: { now: number; enforce: boolean; cost: number }): Promise<ConsumeResult> {
+  private async consume(parts: CountedPart[], caller: Caller, options: { now: number; enforce: boolean; cost: number }): Promise<ConsumeResult> {
     const results: ConsumeResult[] = [];
     for (const [i, part] of parts.entries()) {
-      const result = await this.deps.store.consume(part.subject, part.windows, options);
+      const result = await this.deps.store.consume(part.subject, part.windows, { ...options, rebuild: this.usageRowsOf(part, caller, options.now) });
       if (!result.allowed) {
         for (const done of parts.slice(0, i)) await this.deps.store.refund(done.subject, done.windows, options.now).catch(() => undefined);
         return result;
@@ -179,17 +155,21 @@ export class UsageService {
     return { allowed: true, retryAfterMs: 0, blockedBy: null, windows: results.flatMap((r) => r.windows) };
   }
 
-  private async seed(store: MemoryCounterStore, part: CountedPart, caller: Caller, now: number): Promise<void> {
-    const { subject, windows } = part;
-    await this.deps.recorder.flush();
-    // fills the process-wide counter store (shared by every request), not this request's work
-    const em = backgroundEm(this.deps.orm);
+  /**
+   * The usage rows are the counters' source of truth: a store that does not hold a window (the
+   * in-process counters after a restart, Redis after it lost its data) rebuilds it from them
+   * before trusting it (one query per missing window), so neither hands out a fresh quota.
+   */
+  private usageRowsOf(part: CountedPart, caller: Caller, now: number): CounterSource {
     const who: UsageSubject = part.workspaceId ? { workspaceId: part.workspaceId } : isAccount(caller) ? { userId: caller.userId } : { clientIp: caller.ip };
-    for (const window of windows) {
+    return async (window) => {
+      // this process's rows still queued are written first, so they are counted
+      await this.deps.recorder.flush();
+      // fills the process-wide counter store (shared by every request), not this request's work
+      const em = backgroundEm(this.deps.orm);
       const start = window.fixed ? window.fixed.start : now - window.durationMs;
-      const buckets = await countUsageBuckets(em, who, new Date(Math.floor(start / window.bucketMs) * window.bucketMs), window.bucketMs);
-      store.seed(subject, window, buckets);
-    }
+      return countUsageBuckets(em, who, new Date(Math.floor(start / window.bucketMs) * window.bucketMs), window.bucketMs);
+    };
   }
 
   /** The caller's usage record: plan, period, counts, limits and one history entry per day of the period. */
@@ -235,6 +215,12 @@ export class UsageService {
   /** Account deletion: queued and later usage rows of `userId` are anonymised (see UsageRecorder.forget). */
   forgetAccount(userId: string): { undo(): void } {
     return this.deps.recorder.forget(userId);
+  }
+
+  /** How far usage recording lags, and whether it is too far behind for the process to be ready. */
+  recordingLag(): { lag: BatchLag; tooFarBehind: boolean } {
+    const lag = this.deps.recorder.lag();
+    return { lag, tooFarBehind: (lag.oldest_pending_seconds ?? 0) > RECORDING_LAG_NOT_READY_SECONDS };
   }
 
   /** Writes pending usage rows (before reading or anonymising them). */

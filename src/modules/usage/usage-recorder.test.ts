@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { migrateUp } from '../../db/orm.js';
+import { createLogger } from '../../logger.js';
+import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { spillBatch } from './batch-spill.js';
+import { insertUsageEvents, type UsageEventRow } from './usage-event.queries.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+const row = (ip: string): UsageEventRow => ({ user_id: null, api_key_id: null, client_ip: ip, endpoint: 'search', status: 200, created_at: new Date(), event_id: randomUUID() });
+
+describe('usage recorder spill files (PGlite)', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase('pglite');
+    await migrateUp(db.orm);
+  });
+  afterAll(() => db.dispose());
+
+  const count = async (ip: string) => Number((await db.orm.em.fork().getConnection().execute('select count(*) as n from usage_event where client_ip = ?', [ip]))[0].n);
+
+  it('replays a spill file at start once, also when its rows were inserted before the process died (event ids), and removes it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'usage-spill-'));
+    const ip = '192.0.2.10';
+    const rows = Array.from({ length: 6 }, () => row(ip));
+    // the crash: the first four rows were inserted, the file was not deleted yet
+    await insertUsageEvents(db.orm.em.fork(), rows.slice(0, 4));
+    await spillBatch(dir, 'usage_event', rows, Date.now());
+    // a write cut by a crash (never renamed): not a batch, removed
+    await writeFile(path.join(dir, '000000000000001-1-1-usage_event-3.json.tmp'), '[{"half');
+
+    const recorder = new UsageRecorder(db.orm, createLogger('silent'), { spillDir: dir });
+    await recorder.start();
+    await recorder.flush();
+    expect(await count(ip)).toBe(6);
+    expect(await readdir(dir)).toEqual([]);
+    expect(recorder.lag()).toMatchObject({ pending_rows: 0, spilled_batches: 0, lagging: false });
+
+    // a second replay of the same rows (another copy of the file) inserts nothing
+    await spillBatch(dir, 'usage_event', rows, Date.now());
+    const again = new UsageRecorder(db.orm, createLogger('silent'), { spillDir: dir });
+    await again.start();
+    await again.flush();
+    expect(await count(ip)).toBe(6);
+  });
+
+  it('sets an unreadable spill file aside as *.bad instead of retrying it forever', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'usage-spill-'));
+    await writeFile(path.join(dir, '000000000000002-1-1-usage_event-2.json'), '{"kind":"usage_event","rows":[{');
+    const recorder = new UsageRecorder(db.orm, createLogger('silent'), { spillDir: dir });
+    await recorder.start();
+    await recorder.flush();
+    await new Promise((r) => setImmediate(r));
+    expect(await readdir(dir)).toEqual(['000000000000002-1-1-usage_event-2.json.bad']);
+    expect(recorder.lag()).toMatchObject({ pending_rows: 0, dropped_rows: 2, lagging: false });
+  });
+});

@@ -130,8 +130,8 @@ describe('authorization matrix: every operation × every caller', () => {
     for (const { name, entry, send } of last) {
       for (const cell of cellsOf(name, entry, send)) check(cell, await (await cell.prepare())());
     }
-    // (a request the server cut off shows as its error, in the row that sent it)
-    // a mismatch shows the whole row as expected and as observed, and what each differing caller got
+    // a mismatch shows the whole row as expected and as observed, and what each differing caller
+    // got (a request the server cut off shows as its error code)
     const mismatches = rows.flatMap(({ name, entry }) => {
       const got = CALLERS.map((caller) => observed.get(name)!.get(caller)!);
       const expected = entry.expect.trim().split(/\s+/);

@@ -46,6 +46,30 @@ describe('createHttpServer', () => {
     return closed;
   }
 
+  /** Sends `raw` on a new socket and answers everything the server wrote before closing it. */
+  async function rawExchange(port: number, raw: string): Promise<string> {
+    const socket = connect({ host: '127.0.0.1', port });
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    await once(socket, 'connect');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.write(raw);
+    await once(socket, 'close');
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  it('answers a request its parser refuses (headers too large, malformed) with a JSON detail, as every other refusal', async () => {
+    const { port } = await start(null);
+    const tooLarge = await rawExchange(port, `GET /?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(tooLarge).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(tooLarge.slice(tooLarge.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'Request Header Fields Too Large' });
+    const malformed = await rawExchange(port, 'NOT A REQUEST\r\n\r\n');
+    expect(malformed).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(malformed.slice(malformed.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'Bad Request' });
+  });
+
   it('sets the configured timeouts', async () => {
     const { server } = await start(null);
     expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout, server.maxConnections]).toEqual([4000, 6000, 3000, 3]);

@@ -10,10 +10,13 @@
  * - `maxConnections` caps the sockets of the whole process below its file-descriptor limit, so
  *   the database, Redis and the search engine's files can still be opened when it is crowded.
  * - per peer address, at most `maxConnectionsPerIp` sockets (src/http/connection-limits.ts).
+ * - what the parser refuses (headers too large, a malformed request, a timeout) is answered
+ *   with a JSON `detail` like every other refusal (src/http/client-errors.ts).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { HttpServerLimits } from '../config.js';
 import type { Logger } from '../logger.js';
+import { answerClientErrorsWithDetail } from './client-errors.js';
 import { limitConnectionsPerAddress } from './connection-limits.js';
 
 /**
@@ -44,6 +47,7 @@ export function createHttpServer(
     handler,
   );
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  answerClientErrorsWithDetail(server);
   // Node closes (without reading) every connection past this one: better than failing to open files
   server.maxConnections = limits.maxConnections;
   const refusals = refusalReport(options.logger, options.reportEveryMs ?? REFUSAL_REPORT_WINDOW_MS);

@@ -1,10 +1,10 @@
-/** Jest runs the TypeScript sources as ESM (see the `test` script for the VM-modules flag). */
+/** Jest runs the TypeScript sources as ESM (see the `test` script for the VM-modules flag), compiled by esbuild (test/esbuild-transform.cjs; `npm test` typechecks first). */
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { useESM: true, diagnostics: false }],
+    '^.+\\.tsx?$': '<rootDir>/test/esbuild-transform.cjs',
   },
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/subgraphs/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   testTimeout: 120000,

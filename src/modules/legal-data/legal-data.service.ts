@@ -67,6 +67,8 @@ export class LegalDataService implements LegalDataApi {
   private ingest: IngestState | null = null;
   private indexComplete = false;
   private model: ModelState | null = null;
+  /** Why the index found at start was deleted and is being rebuilt (index-health.ts), until the rebuild completes. */
+  private indexRebuild: string | null = null;
   private citationCounts: CitationCounts | null = null;
 
   private readonly resolver: ReferenceResolver;
@@ -130,6 +132,12 @@ export class LegalDataService implements LegalDataApi {
   setIngestState(state: IngestState | null, complete: boolean): void {
     this.ingest = state;
     this.indexComplete = complete;
+    if (complete) this.indexRebuild = null;
+  }
+
+  /** Called at start when the index was found damaged and is rebuilt from the corpus: /ready says why. */
+  setIndexRebuild(reason: string | null): void {
+    this.indexRebuild = reason;
   }
 
   /** Called while the model is trained and the index embedded; not ready until `ready`. */
@@ -234,7 +242,7 @@ export class LegalDataService implements LegalDataApi {
     // The engine answers again after an outage at start: build the catalogue in the background.
     if (this.snapshot === null && down.length === 0 && engines.length > 0 && !this.refreshing) this.refreshCatalog().catch(() => undefined);
     const index = this.snapshot !== null && down.length === 0;
-    const ready = database && index && this.indexComplete && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed');
+    const ready = database && index && this.indexComplete && this.indexRebuild === null && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed');
     const missing = [
       ...(database ? [] : [{ dependency: 'database', detail: 'the relational store does not answer' }]),
       ...down.map((h) => ({ dependency: h.dependency, detail: h.detail ?? 'does not answer' })),
@@ -256,6 +264,7 @@ export class LegalDataService implements LegalDataApi {
           }
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
+      ...(this.indexRebuild ? { index_rebuild: { reason: this.indexRebuild } } : {}),
     };
   }
 

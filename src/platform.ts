@@ -18,15 +18,17 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { drainable, type DrainableServer } from './http/drain-http-server.js';
 import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
-import { createSearchEngine, engineSettings } from './engines/create-search-engine.js';
-import { createEmbedder, defaultModelDir } from './engines/embedders/create-embedder.js';
+import { engineSettings } from './engines/create-search-engine.js';
+import { defaultModelDir } from './engines/embedders/create-embedder.js';
 import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
 import { citationCountsFile, loadCitationCounts } from './modules/legal-data/ingest/citation-counts.js';
 import { trainInBackground } from './modules/legal-data/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';
-import { createIngestStore, loadCatalogue } from './modules/legal-data/catalog.store.js';
+import { createIndexRecordStore, createIngestStore, loadCatalogue, type IndexRecordStore } from './modules/legal-data/catalog.store.js';
+import { recordIndexContents } from './modules/legal-data/index-health.js';
+import { openSearch } from './open-search.js';
 import type { IngestState, IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
 import { ingestInChild } from './modules/legal-data/ingest/ingest-in-child.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
@@ -70,11 +72,9 @@ export interface Platform {
 export async function startPlatform(config: Config, logger: Logger, options: { listen?: boolean } = {}): Promise<Platform> {
   await mkdir(config.dataDir, { recursive: true });
   const lock = lockDataDir(config.dataDir);
-  const orm = await createOrm(config);
-  const applied = await migrateUp(orm);
-  if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
-
-  const { engine, embedder, trainModel } = await openSearch(config, logger);
+  const orm = await openDatabase(config, logger);
+  const indexRecord = createIndexRecordStore(orm);
+  const { engine, embedder, trainModel, indexDamage } = await openSearch(config, logger, indexRecord);
 
   // The authorization server's signing key first: the authenticator verifies its access tokens.
   const signingKey = await loadOrCreateSigningKey(orm);
@@ -99,6 +99,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     // the manifest lists the routes the app mounts (one list: src/rest/rest-api.ts)
     endpoints: () => [...app.rest.operations(), 'POST /graphql'],
   });
+  legalData.setIndexRebuild(indexDamage);
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
   const billing = createBillingModule(config, orm, logger, { redis: accounts.redis });
   const teams = createTeamsModule({ orm, billing: billing.subscriptions, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
@@ -125,7 +126,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const { server, http, url } = options.listen !== false ? await listen(app, config, logger) : { server: null, http: null, url: null };
   await refreshCatalogUnlessUnavailable(legalData, logger);
   const abort = new AbortController();
-  const ingestDone = startBackgroundIngest(config, logger, { engine, embedder, orm, legalData, signal: abort.signal, trainModel });
+  const ingestDone = startBackgroundIngest(config, logger, { engine, embedder, orm, indexRecord, legalData, signal: abort.signal, trainModel });
 
   return {
     config,
@@ -147,25 +148,18 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   };
 }
 
+/** Opens the database and brings its schema up to date. */
+async function openDatabase(config: Config, logger: Logger): Promise<MikroORM> {
+  const orm = await createOrm(config);
+  const applied = await migrateUp(orm);
+  if (applied.length) logger.info(`database: applied ${applied.length} migration(s): ${applied.join(', ')}`);
+  return orm;
+}
+
 /** One round trip to the database, for /ready: true when it answers (a failure throws). */
 async function pingDatabase(orm: MikroORM): Promise<boolean> {
   await orm.em.fork().getConnection().execute('select 1');
   return true;
-}
-
-/** The search engine opened and the embedder loaded; `trainModel` when EMBEDDER=auto has no model yet. */
-async function openSearch(config: Config, logger: Logger): Promise<{ engine: SearchEngine; embedder: Embedder | null; trainModel: boolean }> {
-  const engine = createSearchEngine(config, logger);
-  await engine.open();
-  const embedder = await createEmbedder(config.embedder, config.dataDir);
-  // EMBEDDER=auto without a trained model: train it from the corpus in the background.
-  const trainModel = config.embedder.kind === 'auto' && !embedder && config.ingestOnStart && config.corpusDir !== undefined;
-  if (trainModel) {
-    logger.info(`search: no trained embedding model in ${defaultModelDir(config.dataDir)} yet: training it from the corpus in the background (keyword results meanwhile)`);
-  } else if (!embedder) {
-    logger.info(`search: no embedding model (EMBEDDER=${config.embedder.kind}): serving keyword results for every alpha`);
-  }
-  return { engine, embedder, trainModel };
 }
 
 /** The corpus's contributors: from the corpus file, and from GitHub when a repository is configured. */
@@ -279,6 +273,8 @@ async function runStartupIngest(
     engine: SearchEngine;
     embedder: Embedder | null;
     orm: MikroORM;
+    /** The database's record of what the index holds (index-health.ts), written around each ingest. */
+    indexRecord: IndexRecordStore;
     legalData: LegalDataService;
     signal: AbortSignal;
     trainModel?: boolean;
@@ -301,11 +297,15 @@ async function runStartupIngest(
     await legalData.refreshCatalog();
   };
   const ingest = async (embedder: EmbedderSetting | null, onProgress: (state: IngestState) => void) => {
+    await deps.indexRecord.write({ status: 'ingesting', documents: 0, chunks: 0 });
     try {
-      return await ingestInChild(
+      const summary = await ingestInChild(
         { engine: engineSettings(config), dataDir: config.dataDir, corpusDir, embedder },
         { store: createIngestStore(deps.orm), logger, signal: deps.signal, onProgress, onIndexed: indexed },
       );
+      await deps.engine.refresh?.();
+      if (!summary.interrupted) await recordIndexContents(deps.engine, deps.indexRecord);
+      return summary;
     } finally {
       await deps.engine.refresh?.();
     }

@@ -13,13 +13,15 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { corpusDirOrExit } from './cli-args.js';
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { lockDataDir } from '../data-dir-lock.js';
 import { closeOrm, createOrm, migrateUp } from '../db/orm.js';
 import { createSearchEngine } from '../engines/create-search-engine.js';
 import { ElasticsearchEngine } from '../engines/elasticsearch/elasticsearch-engine.js';
 import { createEmbedder } from '../engines/embedders/create-embedder.js';
 import { createLogger } from '../logger.js';
-import { createIngestStore } from '../modules/legal-data/catalog.store.js';
+import { createIndexRecordStore, createIngestStore } from '../modules/legal-data/catalog.store.js';
+import { openCheckedIndex, recordIndexContents } from '../modules/legal-data/index-health.js';
 import { citationCountsFile } from '../modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus } from '../modules/legal-data/ingest/ingest.service.js';
 
@@ -42,7 +44,9 @@ try {
 const orm = await createOrm(config);
 await migrateUp(orm);
 const engine = createSearchEngine(config, logger);
-await engine.open();
+// A damaged embedded index is deleted and this ingest rebuilds it (src/modules/legal-data/index-health.ts).
+const indexRecord = createIndexRecordStore(orm);
+await openCheckedIndex(engine, indexRecord, { canRebuild: true, where: path.join(config.dataDir, 'index'), logger });
 const embedder = await createEmbedder(config.embedder, config.dataDir);
 const abort = new AbortController();
 process.once('SIGINT', () => {
@@ -65,6 +69,7 @@ try {
       logger.info('rebuild: ingesting the whole corpus into new indexes; search keeps the current ones until the end');
     }
     const store = createIngestStore(orm);
+    await indexRecord.write({ status: 'ingesting', documents: 0, chunks: 0 });
     const summary = await ingestCorpus(
       // A rebuild reads every file again (the file checkpoints describe the current indexes).
       { engine, embedder, store: rebuilding ? { ...store, getFile: async () => null } : store, logger },
@@ -82,6 +87,7 @@ try {
         logger.info('rebuild: done, the aliases point at the new indexes');
       }
     }
+    if (!summary.interrupted) await recordIndexContents(engine, indexRecord);
     process.exitCode = summary.interrupted ? 130 : 0;
   }
 } finally {

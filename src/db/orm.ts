@@ -89,6 +89,8 @@ export interface CreateOrmOptions {
   pgliteDir?: string;
   /** Log every query (MikroORM debug mode). */
   debug?: boolean;
+  /** An open PGlite instance to use instead (left open by the ORM's close): `npm run backup` dumps the instance it checked. */
+  pglite?: PGlite;
 }
 
 /** The MikroORM options for a config, without connecting. Exported for tooling (migration generation). */
@@ -120,10 +122,12 @@ export function ormOptions(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Par
     dbName: PGLITE_DATABASE,
     driverOptions: new PGliteDialect({
       // A factory: each MikroORM (re)connect opens the instance, `orm.close()` closes it.
-      pglite: () => {
-        if (!dir.includes('://')) mkdirSync(dir, { recursive: true });
-        return new PGlite(dir, { startParams: [...PGLITE_START_PARAMS] });
-      },
+      pglite:
+        options.pglite ??
+        (() => {
+          if (!dir.includes('://')) mkdirSync(dir, { recursive: true });
+          return new PGlite(dir, { startParams: [...PGLITE_START_PARAMS] });
+        }),
     }),
   };
 }

@@ -113,6 +113,16 @@ export interface SearchEngine {
    */
   health?(): Promise<EngineHealth[]>;
 
+  /**
+   * Engines whose index is a folder this process owns (the embedded one): reads every file of
+   * the index once and throws when one is damaged; `discardIndex` deletes the index (closed),
+   * so that open() starts an empty one to rebuild from the corpus (src/modules/legal-data/index-health.ts).
+   */
+  verifyIndex?(): Promise<void>;
+  discardIndex?(): Promise<void>;
+  /** The version of each table of the index (a versioned engine's), to tell an older state of it from the one last written. */
+  tableVersions?(): Promise<Record<string, number>>;
+
   /** Best documents for a free-text query (language-aware analysis is the engine's concern). */
   keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
   /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */

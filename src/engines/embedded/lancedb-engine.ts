@@ -26,7 +26,7 @@
  * keyword indexes) and `lancedb-vectors.ts` (vector generations and meta.json).
  */
 // size: already cut into seven lancedb-*.ts parts; what remains is the SearchEngine port's ~25 short methods over the state they share (open tables, the write lock, meta re-checks, the passage cache), which reads best as one class
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import type {
   DocumentHit,
@@ -46,6 +46,7 @@ import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADAT
 import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
 import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
+import { readEveryIndexFile } from './lancedb-integrity.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
@@ -171,6 +172,35 @@ export class LanceDbEngine implements SearchEngine {
     this.documents.close();
     this.db.close();
     this.db = null;
+  }
+
+  /** Reads every file of the index once (lancedb-integrity.ts); throws, naming the table, when one is damaged. */
+  async verifyIndex(): Promise<void> {
+    this.requireOpen();
+    const vectors = this.generations.table;
+    await readEveryIndexFile([
+      { name: DOCUMENTS, table: this.documents, idColumn: 'id' },
+      { name: CHUNKS, table: this.chunks, idColumn: 'chunk_id' },
+      ...(vectors ? [{ name: this.generations.meta.vectorTable ?? 'vectors', table: vectors, idColumn: 'chunk_id' }] : []),
+    ]);
+  }
+
+  /** The version each table is at (its newest manifest): the ingest records them, the next start compares. */
+  async tableVersions(): Promise<Record<string, number>> {
+    this.requireOpen();
+    const vectors = this.generations.table;
+    const [documents, chunks, vectorsVersion] = await Promise.all([this.documents.version(), this.chunks.version(), vectors?.version()]);
+    return { [DOCUMENTS]: documents, [CHUNKS]: chunks, ...(vectors && vectorsVersion !== undefined ? { [this.generations.meta.vectorTable ?? 'vectors']: vectorsVersion } : {}) };
+  }
+
+  /** Closes the engine (whatever state its tables are in) and deletes the index directory; open() then starts an empty one. */
+  async discardIndex(): Promise<void> {
+    await this.close().catch(() => undefined);
+    this.db = null;
+    this.ftsReady = false;
+    this.unindexedChunks = 0;
+    this.columnsWithoutText = null;
+    await rm(this.dir, { recursive: true, force: true });
   }
 
   private requireOpen(): lancedb.Connection {

@@ -221,5 +221,7 @@ export const readinessSchema = z.object({
       lagging: z.boolean(),
     })
     .optional(),
+  /** Present while the index found damaged at start is rebuilt from the corpus (docs/reliability.md): why it was. */
+  index_rebuild: z.object({ reason: z.string() }).optional(),
 }).meta({ id: 'Readiness' });
 export type Readiness = z.infer<typeof readinessSchema>;

@@ -255,3 +255,37 @@ export function createIngestStore(orm: { em: EntityManager }) {
     },
   };
 }
+
+/** What the database records of the index's contents (`index_state` key `index_contents`); see index-health.ts. */
+export interface IndexContentsRecord {
+  /** `ingesting` from the moment an ingest may write until it completes; `complete` with the counts it left. */
+  status: 'ingesting' | 'complete';
+  documents: number;
+  chunks: number;
+  /** The version of each table the ingest left (engines with versioned tables: the embedded one). */
+  versions?: Record<string, number>;
+}
+
+const INDEX_CONTENTS = 'index_contents';
+
+/**
+ * The record of what was ingested, for the start-up's check of the index against it: read it,
+ * write it, and forget every ingest (the record and every file checkpoint, in one transaction)
+ * before the index is rebuilt, so the next ingest indexes every file again.
+ */
+export function createIndexRecordStore(orm: { em: EntityManager }) {
+  return {
+    read: () => getIndexState<IndexContentsRecord>(backgroundEm(orm), INDEX_CONTENTS),
+    write: (record: IndexContentsRecord) => setIndexState(backgroundEm(orm), INDEX_CONTENTS, record),
+    /** Documents the file checkpoints say were written by complete files (an older database's only record). */
+    documentsOfCompleteFiles: async () =>
+      (await listIngestFiles(backgroundEm(orm))).filter((f) => f.status === 'complete').reduce((sum, f) => sum + f.documents_indexed, 0),
+    forgetIngests: () =>
+      backgroundEm(orm).transactional(async (tx) => {
+        await tx.nativeDelete(IngestFileEntity, {});
+        await tx.nativeDelete(IndexStateEntity, { key: INDEX_CONTENTS });
+      }),
+  };
+}
+
+export type IndexRecordStore = ReturnType<typeof createIndexRecordStore>;

@@ -69,6 +69,8 @@ export class LegalDataService implements LegalDataApi {
   private ingest: IngestState | null = null;
   private indexComplete = false;
   private model: ModelState | null = null;
+  /** Why the index found at start was deleted and is being rebuilt (index-health.ts), until the rebuild completes. */
+  private indexRebuild: string | null = null;
   private citationCounts: CitationCounts | null = null;
 
   private readonly resolver: ReferenceResolver;
@@ -132,6 +134,12 @@ export class LegalDataService implements LegalDataApi {
   setIngestState(state: IngestState | null, complete: boolean): void {
     this.ingest = state;
     this.indexComplete = complete;
+    if (complete) this.indexRebuild = null;
+  }
+
+  /** Called at start when the index was found damaged and is rebuilt from the corpus: /ready says why. */
+  setIndexRebuild(reason: string | null): void {
+    this.indexRebuild = reason;
   }
 
   /** Called while the model is trained and the index embedded; not ready until `ready`. */
@@ -237,7 +245,7 @@ export class LegalDataService implements LegalDataApi {
     if (this.snapshot === null && down.length === 0 && engines.length > 0 && !this.refreshing) this.refreshCatalog().catch(() => undefined);
     const index = this.snapshot !== null && down.length === 0;
     const recording = this.deps.usageRecording?.();
-    const ready = database && index && this.indexComplete && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording?.tooFarBehind;
+    const ready = database && index && this.indexComplete && this.indexRebuild === null && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording?.tooFarBehind;
     const missing = [
       ...(database ? [] : [{ dependency: 'database', detail: 'the relational store does not answer' }]),
       ...(recording?.tooFarBehind ? [{ dependency: 'usage recording', detail: `${recording.lag.pending_rows} usage row(s) not written for ${recording.lag.oldest_pending_seconds} s` }] : []),
@@ -261,6 +269,7 @@ export class LegalDataService implements LegalDataApi {
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
       ...(recording ? { usage_recording: recording.lag } : {}),
+      ...(this.indexRebuild ? { index_rebuild: { reason: this.indexRebuild } } : {}),
     };
   }
 

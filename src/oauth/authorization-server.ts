@@ -5,7 +5,9 @@
  * - `/oauth/register`: RFC 7591 dynamic registration. Every client is public (PKCE is what
  *   protects its codes): it is stored with `token_endpoint_auth_method: none` whatever it asked
  *   for, and the token endpoint accepts its `client_id` in the body or in a Basic header and
- *   ignores any `client_secret` (src/oauth/public-clients.ts).
+ *   ignores any `client_secret` (src/oauth/public-clients.ts). Redirect URIs follow OAuth 2.1
+ *   and RFC 8252: https, loopback http on any port, private-use schemes (src/oauth/client-uris.ts).
+ *   The answer carries no OpenID Connect metadata.
  * - `/oauth/authorize`: the `code` response type only, PKCE S256 required (`plain` and a
  *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints.
  * - `/oauth/token`: code exchange and refresh tokens, rotated on every use.
@@ -19,6 +21,7 @@ import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC
 import type { Logger } from '../logger.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { GRANT_ID_CLAIM } from './access-token-verifier.js';
+import { applyClientUriRules } from './client-uris.js';
 import { renderErrorPage } from './consent-page.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { MCP_SCOPE, protectedResources } from './protected-resource.js';
@@ -87,7 +90,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       properties: ['software_id', 'software_version'],
       validator(_ctx, key, value, metadata) {
         if (value !== undefined && typeof value !== 'string') throw new errors.InvalidClientMetadata(`${key} must be a string`);
-        if (key === 'software_id') makePublicClient(metadata as Record<string, unknown>);
+        if (key === 'software_id') {
+          makePublicClient(metadata as Record<string, unknown>);
+          applyClientUriRules(metadata as Record<string, unknown>);
+        }
       },
     },
     features: {
@@ -155,6 +161,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const provider = new Provider(baseUrl, configuration);
   useBaseUrl(provider, baseUrl);
   askForMcpScope(provider);
+  withoutOpenIdMetadata(provider);
   provider.on('server_error', (_ctx, error) => logger.error('oauth: authorization server error', error));
   return provider;
 }
@@ -187,6 +194,34 @@ function askForMcpScope(provider: Provider): void {
       if (!scopes.includes(MCP_SCOPE)) ctx.query = { ...ctx.query, scope: [...scopes, MCP_SCOPE].join(' ') };
     }
     return next();
+  });
+}
+
+/** Client metadata defined by OpenID Connect Dynamic Client Registration only. */
+const OPENID_CLIENT_METADATA = [
+  'id_token_signed_response_alg',
+  'id_token_encrypted_response_alg',
+  'id_token_encrypted_response_enc',
+  'subject_type',
+  'sector_identifier_uri',
+  'userinfo_signed_response_alg',
+  'require_auth_time',
+  'default_max_age',
+  'default_acr_values',
+  'post_logout_redirect_uris',
+];
+
+/**
+ * The registration answer (RFC 7591 §3.2.1) without the OpenID Connect client metadata that
+ * oidc-provider fills in by default (`id_token_signed_response_alg`, `subject_type`, …): this
+ * server issues no ID tokens, so they would only mislead clients.
+ */
+function withoutOpenIdMetadata(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.method === 'POST' && ctx.path === OAUTH_ROUTES.registration && ctx.body && typeof ctx.body === 'object') {
+      for (const field of OPENID_CLIENT_METADATA) delete (ctx.body as Record<string, unknown>)[field];
+    }
   });
 }
 

@@ -9,8 +9,10 @@
  *   and RFC 8252: https, loopback http on any port, private-use schemes (src/oauth/client-uris.ts).
  *   The answer carries no OpenID Connect metadata.
  * - `/oauth/authorize`: the `code` response type only, PKCE S256 required (`plain` and a
- *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints.
- * - `/oauth/token`: code exchange and refresh tokens, rotated on every use.
+ *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints; one grant
+ *   covers all of them (src/oauth/grant-resources.ts).
+ * - `/oauth/token`: code exchange and refresh tokens, rotated on every use; a refused refresh
+ *   consumes nothing.
  * - `/oauth/jwks`, `/oauth/revoke`.
  *
  * Access tokens are JWTs (RFC 9068) signed with the persisted ES256 key: `aud` is the resource,
@@ -23,6 +25,7 @@ import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { GRANT_ID_CLAIM } from './access-token-verifier.js';
 import { applyClientUriRules } from './client-uris.js';
 import { renderErrorPage } from './consent-page.js';
+import { authorizeForTheWholeMcpServer, firstResource, refuseUncoveredRefresh } from './grant-resources.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { MCP_SCOPE, protectedResources } from './protected-resource.js';
 import { ACCESS_TOKEN_ALG, type SigningKey } from './signing-key.js';
@@ -60,7 +63,8 @@ export interface AuthorizationServerOptions {
 // size: almost all of it is oidc-provider's configuration object, a declarative table whose settings constrain each other (grants, PKCE, resource indicators, refresh rotation, TTLs); auditing the authorization server means reading it whole, so it is not scattered over helpers
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const { baseUrl, orm, signingKey, accounts, logger } = options;
-  const resources = new Set(protectedResources(baseUrl));
+  const mcpResources = protectedResources(baseUrl);
+  const resources = new Set(mcpResources);
 
   const configuration: Configuration = {
     adapter: OidcAdapter.factory(orm, logger),
@@ -106,9 +110,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: {
         enabled: true,
-        // A client that names no resource gets a token for the whole MCP service (BASE_URL).
+        // A client that names no resource gets a token for the whole MCP service (BASE_URL); a
+        // token request naming none gets the first resource the client asked for at authorization.
         defaultResource: (ctx: KoaContextWithOIDC, _client, oneOf) =>
-          oneOf ?? (ctx.oidc.route === 'authorization' || ctx.oidc.route === 'resume' ? baseUrl : undefined),
+          oneOf ? firstResource(oneOf) : ctx.oidc.route === 'authorization' || ctx.oidc.route === 'resume' ? baseUrl : undefined,
         useGrantedResource: () => true,
         getResourceServerInfo(_ctx, resource) {
           if (!resources.has(resource)) {
@@ -139,7 +144,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // MCP clients rarely ask for offline_access: any client registered for the refresh_token
     // grant gets a refresh token, rotated at every use, independent of the sign-in session.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: () => true,
+    // Always rotate; the hook runs right before the old token is consumed, so a refresh for a
+    // resource the grant does not cover is refused there first (src/oauth/grant-resources.ts).
+    rotateRefreshToken: (ctx) => {
+      refuseUncoveredRefresh(ctx, mcpResources);
+      return true;
+    },
     expiresWithSession: () => false,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
@@ -161,6 +171,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const provider = new Provider(baseUrl, configuration);
   useBaseUrl(provider, baseUrl);
   askForMcpScope(provider);
+  authorizeForTheWholeMcpServer(provider, OAUTH_ROUTES.authorization, mcpResources, baseUrl);
   withoutOpenIdMetadata(provider);
   provider.on('server_error', (_ctx, error) => logger.error('oauth: authorization server error', error));
   return provider;

@@ -145,6 +145,24 @@ describe('OAuth with real MCP clients (issue #34)', () => {
       expect(await grantsOf(email)).toEqual([]);
     });
 
+    it('a grant from before the widening covers only its resource: a refresh for another one is refused without consuming the token', async () => {
+      // oidc-provider consumes the refresh token before it checks the resource; the check in its
+      // rotateRefreshToken hook must run first (this fails if a library upgrade moves the hook)
+      const email = 'narrow-grant@example.org';
+      await register(email);
+      const agent = await nativeAgent({ email, redirectUri: 'http://127.0.0.1:7/cb', resource: `${base}/mcp` });
+      const connection = platform.orm.em.fork().getConnection();
+      await connection.execute("update oauth_model set payload = jsonb_set(payload, '{resource}', to_jsonb(cast(? as text))) where model = 'RefreshToken' and id = ?", [`${base}/mcp`, agent.tokens.refresh_token!]);
+      const rows = (await connection.execute("select payload->'resource' as resource from oauth_model where model = 'RefreshToken' and id = ?", [agent.tokens.refresh_token!])) as { resource: unknown }[];
+      expect(rows).toEqual([{ resource: `${base}/mcp` }]);
+      const metadata = await discoverAuthorizationServerMetadata(base);
+      const clientInformation = { client_id: agent.client.client_id };
+      await expect(refreshAuthorization(base, { metadata, clientInformation, refreshToken: agent.tokens.refresh_token!, resource: new URL(`${base}/sse`) })).rejects.toBeInstanceOf(InvalidTargetError);
+      const retried = await refreshAuthorization(base, { metadata, clientInformation, refreshToken: agent.tokens.refresh_token!, resource: new URL(`${base}/mcp`) });
+      expect(jwtClaims(retried.access_token).aud).toBe(`${base}/mcp`);
+      expect((await grantsOf(email)).map((g) => g.client_id)).toEqual([agent.client.client_id]);
+    });
+
     it('a code exchange naming an unknown resource is refused before the code is spent: the retry gets the tokens', async () => {
       const email = 'refused-code@example.org';
       await register(email);

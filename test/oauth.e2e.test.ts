@@ -93,7 +93,8 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
     const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: String(port), EMBEDDER: 'none', BASE_URL: base });
     platform = await startPlatform(config, createLogger('silent'));
     await platform.ingestDone;
-  });
+    // a start on a loaded 2-core machine can outlast jest's default hook time (not an assertion)
+  }, 400_000);
 
   afterAll(async () => {
     await platform?.stop();
@@ -253,7 +254,8 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
         client_name: 'Jest agent (streamable)',
         client_uri: null,
         scopes: ['mcp'],
-        resources: [`${base}/mcp`],
+        // asked for /mcp; one grant covers the whole MCP server (src/oauth/grant-resources.ts)
+        resources: [base, `${base}/mcp`, `${base}/sse`],
         authorized_at: expect.any(String),
         expires_at: expect.any(String),
       });

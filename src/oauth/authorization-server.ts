@@ -5,10 +5,14 @@
  * - `/oauth/register`: RFC 7591 dynamic registration. Every client is public (PKCE is what
  *   protects its codes): it is stored with `token_endpoint_auth_method: none` whatever it asked
  *   for, and the token endpoint accepts its `client_id` in the body or in a Basic header and
- *   ignores any `client_secret` (src/oauth/public-clients.ts).
+ *   ignores any `client_secret` (src/oauth/public-clients.ts). Redirect URIs follow OAuth 2.1
+ *   and RFC 8252: https, loopback http on any port, private-use schemes (src/oauth/client-uris.ts).
+ *   The answer carries no OpenID Connect metadata.
  * - `/oauth/authorize`: the `code` response type only, PKCE S256 required (`plain` and a
- *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints.
- * - `/oauth/token`: code exchange and refresh tokens, rotated on every use.
+ *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints; one grant
+ *   covers all of them (src/oauth/grant-resources.ts).
+ * - `/oauth/token`: code exchange and refresh tokens, rotated on every use; a refused refresh
+ *   consumes nothing.
  * - `/oauth/jwks`, `/oauth/revoke`.
  *
  * Access tokens are JWTs (RFC 9068) signed with the persisted ES256 key: `aud` is the resource,
@@ -19,7 +23,9 @@ import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC
 import type { Logger } from '../logger.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { GRANT_ID_CLAIM } from './access-token-verifier.js';
+import { applyClientUriRules } from './client-uris.js';
 import { renderErrorPage } from './consent-page.js';
+import { authorizeForTheWholeMcpServer, firstResource, refuseUncoveredRefresh } from './grant-resources.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { MCP_SCOPE, protectedResources } from './protected-resource.js';
 import { ACCESS_TOKEN_ALG, type SigningKey } from './signing-key.js';
@@ -57,7 +63,8 @@ export interface AuthorizationServerOptions {
 // size: almost all of it is oidc-provider's configuration object, a declarative table whose settings constrain each other (grants, PKCE, resource indicators, refresh rotation, TTLs); auditing the authorization server means reading it whole, so it is not scattered over helpers
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const { baseUrl, orm, signingKey, accounts, logger } = options;
-  const resources = new Set(protectedResources(baseUrl));
+  const mcpResources = protectedResources(baseUrl);
+  const resources = new Set(mcpResources);
 
   const configuration: Configuration = {
     adapter: OidcAdapter.factory(orm, logger),
@@ -87,7 +94,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       properties: ['software_id', 'software_version'],
       validator(_ctx, key, value, metadata) {
         if (value !== undefined && typeof value !== 'string') throw new errors.InvalidClientMetadata(`${key} must be a string`);
-        if (key === 'software_id') makePublicClient(metadata as Record<string, unknown>);
+        if (key === 'software_id') {
+          makePublicClient(metadata as Record<string, unknown>);
+          applyClientUriRules(metadata as Record<string, unknown>);
+        }
       },
     },
     features: {
@@ -100,9 +110,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: {
         enabled: true,
-        // A client that names no resource gets a token for the whole MCP service (BASE_URL).
+        // A client that names no resource gets a token for the whole MCP service (BASE_URL); a
+        // token request naming none gets the first resource the client asked for at authorization.
         defaultResource: (ctx: KoaContextWithOIDC, _client, oneOf) =>
-          oneOf ?? (ctx.oidc.route === 'authorization' || ctx.oidc.route === 'resume' ? baseUrl : undefined),
+          oneOf ? firstResource(oneOf) : ctx.oidc.route === 'authorization' || ctx.oidc.route === 'resume' ? baseUrl : undefined,
         useGrantedResource: () => true,
         getResourceServerInfo(_ctx, resource) {
           if (!resources.has(resource)) {
@@ -133,7 +144,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // MCP clients rarely ask for offline_access: any client registered for the refresh_token
     // grant gets a refresh token, rotated at every use, independent of the sign-in session.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    rotateRefreshToken: () => true,
+    // Always rotate; the hook runs right before the old token is consumed, so a refresh for a
+    // resource the grant does not cover is refused there first (src/oauth/grant-resources.ts).
+    rotateRefreshToken: (ctx) => {
+      refuseUncoveredRefresh(ctx, mcpResources);
+      return true;
+    },
     expiresWithSession: () => false,
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
@@ -155,6 +171,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const provider = new Provider(baseUrl, configuration);
   useBaseUrl(provider, baseUrl);
   askForMcpScope(provider);
+  authorizeForTheWholeMcpServer(provider, OAUTH_ROUTES.authorization, mcpResources, baseUrl);
+  withoutOpenIdMetadata(provider);
   provider.on('server_error', (_ctx, error) => logger.error('oauth: authorization server error', error));
   return provider;
 }
@@ -187,6 +205,34 @@ function askForMcpScope(provider: Provider): void {
       if (!scopes.includes(MCP_SCOPE)) ctx.query = { ...ctx.query, scope: [...scopes, MCP_SCOPE].join(' ') };
     }
     return next();
+  });
+}
+
+/** Client metadata defined by OpenID Connect Dynamic Client Registration only. */
+const OPENID_CLIENT_METADATA = [
+  'id_token_signed_response_alg',
+  'id_token_encrypted_response_alg',
+  'id_token_encrypted_response_enc',
+  'subject_type',
+  'sector_identifier_uri',
+  'userinfo_signed_response_alg',
+  'require_auth_time',
+  'default_max_age',
+  'default_acr_values',
+  'post_logout_redirect_uris',
+];
+
+/**
+ * The registration answer (RFC 7591 §3.2.1) without the OpenID Connect client metadata that
+ * oidc-provider fills in by default (`id_token_signed_response_alg`, `subject_type`, …): this
+ * server issues no ID tokens, so they would only mislead clients.
+ */
+function withoutOpenIdMetadata(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.method === 'POST' && ctx.path === OAUTH_ROUTES.registration && ctx.body && typeof ctx.body === 'object') {
+      for (const field of OPENID_CLIENT_METADATA) delete (ctx.body as Record<string, unknown>)[field];
+    }
   });
 }
 

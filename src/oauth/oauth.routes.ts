@@ -30,6 +30,7 @@ import { authorizationServerMetadataRouter } from './authorization-server-metada
 import { renderConsentPage, renderErrorPage } from './consent-page.js';
 import type { ConsentService } from './consent.service.js';
 import { acceptPublicClientCredentials } from './public-clients.js';
+import { protectedResources } from './protected-resource.js';
 import type { RestApi } from '../rest/rest-api.js';
 import { passwordAuthorizedSchema, passwordAuthorizeSchema, passwordAuthorizeTermsRequiredSchema } from './consent.schema.js';
 import { BROWSER_COOKIE, newBrowserBinding } from './mcp-flow.js';
@@ -227,9 +228,9 @@ export function oauthRouter(options: OAuthRoutesOptions, rest: RestApi): Router 
     );
   });
 
-  // oidc-provider itself, with public-client credentials normalised on the token and revocation endpoints
+  // oidc-provider itself, with public-client credentials normalised (and unknown resources refused) on the token and revocation endpoints
   const handler = provider.callback() as unknown as Parameters<typeof acceptPublicClientCredentials>[0];
-  router.use(OAUTH_PATH, acceptPublicClientCredentials(handler, [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]));
+  router.use(OAUTH_PATH, acceptPublicClientCredentials(handler, [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation], protectedResources(baseUrl)));
   return router;
 }
 

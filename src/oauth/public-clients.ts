@@ -8,6 +8,11 @@
  *
  * oidc-provider reads the body from the request stream itself, so the rewritten request is
  * handed to it as a new IncomingMessage over the same socket, carrying the new body.
+ *
+ * Having read the body, it also refuses a `resource` this server does not serve (400
+ * `invalid_target`) before oidc-provider sees the request: oidc-provider consumes an authorization
+ * code (or refresh token) before it checks the resource, so the client's retry with the right one
+ * would be taken for a replay and revoke the grant. A refused request consumes nothing.
  */
 import { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
@@ -21,11 +26,16 @@ type Handler = (req: IncomingMessage, res: Response) => unknown;
  * Wraps oidc-provider's handler (mounted at the OAuth path): POST `paths` get their client
  * authentication rewritten; every other request goes to it unchanged.
  */
-export function acceptPublicClientCredentials(handler: Handler, paths: string[]): RequestHandler {
+export function acceptPublicClientCredentials(handler: Handler, paths: string[], resources: readonly string[]): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'POST' || !paths.includes(req.path) || !isForm(req)) return void handler(req, res);
     readBody(req)
       .then((body) => {
+        const unknown = new URLSearchParams(body).getAll('resource').find((resource) => !resources.includes(resource));
+        if (unknown !== undefined) {
+          res.status(400).json({ error: 'invalid_target', error_description: `unknown resource ${unknown}; this server issues tokens for ${resources.join(', ')}` });
+          return;
+        }
         const rewritten = rewrite(body, req.header('authorization'));
         if ('error' in rewritten) {
           res.status(400).json({ error: 'invalid_request', error_description: rewritten.error });

@@ -90,6 +90,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     pingDatabase: () => pingDatabase(orm),
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
+    engineCallsPerRequest: config.engineCallsPerRequest,
     vectorTimeoutMs: config.vectorTimeoutMs,
     feedbackPassages: config.searchFeedbackPassages,
     authorityWeight: config.searchAuthorityWeight,

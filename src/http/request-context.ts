@@ -60,7 +60,7 @@ export function authenticateRequests(
  */
 function abandonedSignal(res: Response): AbortSignal {
   const abandoned = new AbortController();
-  if (res.req.socket.destroyed) abandoned.abort(new DomainError('abandoned', 'the client went away before the answer'));
+  if (res.req?.socket?.destroyed) abandoned.abort(new DomainError('abandoned', 'the client went away before the answer'));
   res.once('close', () => {
     if (!res.writableFinished) abandoned.abort(new DomainError('abandoned', 'the client went away before the answer'));
   });

@@ -121,6 +121,15 @@ export const envSchema = z.object({
     .describe("`debug`, `info`, `warn`, `error`, `silent`; the log is pino's JSON, one object per line on stderr, with authorization headers, cookies, tokens, secrets, keys and passwords in structured fields replaced by `[REDACTED]` (`src/logger.ts`)"),
   INGEST_ON_START: booleanFlag.default(true).describe('index `CORPUS_DIR` in the background at start'),
   RESOLVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(1500).describe('wall-time budget of one `POST /v1/resolve`; on overrun the answer is 200 with `match_type: "timeout"`'),
+  ENGINE_CALLS_PER_REQUEST: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe(
+      'search-engine reads one request may have running at once (the two legs of a search, the title searches of a resolve, every alias of a GraphQL operation share them); the others wait, and are dropped when the request is abandoned (its client went away, its budget ran out): one request cannot queue hundreds of searches ahead of everyone else (see [reliability.md](reliability.md#abandoned-work))',
+    ),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxyValue, 'must be true, false, a hop count, or comma-separated addresses, CIDR ranges and the names loopback, linklocal, uniquelocal')
@@ -460,6 +469,8 @@ export interface Config {
   ingestOnStart: boolean;
   /** Wall-time budget of one reference resolution (POST /v1/resolve). */
   resolveTimeoutMs: number;
+  /** ENGINE_CALLS_PER_REQUEST. */
+  engineCallsPerRequest: number;
   /** Remote subgraph URLs by subgraph name; subgraphs not named run in-process. */
   subgraphUrls: Record<string, string>;
   /** Which proxies in front of the service are believed about the client's IP (TRUST_PROXY). */
@@ -614,6 +625,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     ingestOnStart: e.INGEST_ON_START,
     resolveTimeoutMs: e.RESOLVE_TIMEOUT_MS,
+    engineCallsPerRequest: e.ENGINE_CALLS_PER_REQUEST,
     subgraphUrls: Object.fromEntries(
       (e.SUBGRAPH_URLS ?? '')
         .split(',')

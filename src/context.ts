@@ -75,7 +75,17 @@ export interface RequestContext {
    * on first use, so every resolver of the request batches through the same one.
    */
   loader<T>(key: symbol, make: () => T): T;
+  /**
+   * Aborted when nobody waits for the answer any more: the client went away (its connection
+   * closed before the response was sent, an MCP call was cancelled). Services hand it to every
+   * engine call so abandoned work stops (docs/reliability.md, "Abandoned work"); never aborted for
+   * calls made on behalf of nobody.
+   */
+  readonly signal: AbortSignal;
 }
+
+/** A signal that never aborts (contexts built outside any request). */
+const NEVER = new AbortController().signal;
 
 /** Where a context's unit of work comes from: the MikroORM instance (only its global `em` is forked). */
 export interface UnitOfWorkSource {
@@ -87,18 +97,18 @@ export interface UnitOfWorkSource {
  * calls, OAuth interaction routes): built once at composition time with the ORM.
  */
 export interface RequestContexts {
-  /** A context for an anonymous caller (or for the service's own calls made on behalf of nobody). */
-  anonymous(ip?: string | null, requestId?: string): RequestContext;
-  /** A context for `caller` (doors build it after authenticating the request). */
-  forCaller(caller: Caller, requestId?: string): RequestContext;
+  /** A context for an anonymous caller (or for the service's own calls made on behalf of nobody); `signal`: see RequestContext.signal. */
+  anonymous(ip?: string | null, requestId?: string, signal?: AbortSignal): RequestContext;
+  /** A context for `caller` (doors build it after authenticating the request); `signal`: see RequestContext.signal. */
+  forCaller(caller: Caller, requestId?: string, signal?: AbortSignal): RequestContext;
 }
 
 /** The context factory over `orm`: every context it builds forks `orm.em` lazily, once. */
 export function requestContexts(orm: UnitOfWorkSource): RequestContexts {
   const fork = () => orm.em.fork();
   return {
-    anonymous: (ip = null, requestId = randomUUID()) => buildContext({ kind: 'anonymous', ip }, requestId, fork),
-    forCaller: (caller, requestId = randomUUID()) => buildContext(caller, requestId, fork),
+    anonymous: (ip = null, requestId = randomUUID(), signal = NEVER) => buildContext({ kind: 'anonymous', ip }, requestId, fork, signal),
+    forCaller: (caller, requestId = randomUUID(), signal = NEVER) => buildContext(caller, requestId, fork, signal),
   };
 }
 
@@ -107,8 +117,8 @@ export function requestContexts(orm: UnitOfWorkSource): RequestContexts {
  * no authentication middleware saw): reading `em` on one is a wiring bug and throws.
  */
 export const contextsWithoutDatabase: RequestContexts = {
-  anonymous: (ip = null, requestId = randomUUID()) => buildContext({ kind: 'anonymous', ip }, requestId, noDatabase),
-  forCaller: (caller, requestId = randomUUID()) => buildContext(caller, requestId, noDatabase),
+  anonymous: (ip = null, requestId = randomUUID(), signal = NEVER) => buildContext({ kind: 'anonymous', ip }, requestId, noDatabase, signal),
+  forCaller: (caller, requestId = randomUUID(), signal = NEVER) => buildContext(caller, requestId, noDatabase, signal),
 };
 
 function noDatabase(): never {
@@ -125,12 +135,13 @@ export function withRequestId(ctx: RequestContext, requestId: string): RequestCo
   return copy;
 }
 
-function buildContext(caller: Caller, requestId: string, fork: () => EntityManager): RequestContext {
+function buildContext(caller: Caller, requestId: string, fork: () => EntityManager, signal: AbortSignal): RequestContext {
   let em: EntityManager | undefined;
   const loaders = new Map<symbol, unknown>();
   return {
     requestId,
     caller,
+    signal,
     get em() {
       return (em ??= fork());
     },

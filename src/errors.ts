@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'rate_limited'
   | 'unavailable'
   /** An outside service the request needed (the payment provider) failed or did not answer. */
-  | 'bad_gateway';
+  | 'bad_gateway'
+  /** The client went away before the answer (RequestContext.signal): its work stopped, nothing is sent or billed. */
+  | 'abandoned';
 
 /** One validation problem, in the shape FastAPI puts in a 422 `detail` list. */
 export interface ValidationIssue {
@@ -62,6 +64,8 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   bad_gateway: 502,
+  // nginx's "client closed request": never seen by a client, only in logs and traces
+  abandoned: 499,
 };
 
 /** The HTTP status a thrown error ends in: its code's, or 500 for anything unexpected. */

@@ -91,6 +91,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     usageRecording: () => accounts.usage.recordingLag(),
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
+    engineCallsPerRequest: config.engineCallsPerRequest,
     vectorTimeoutMs: config.vectorTimeoutMs,
     feedbackPassages: config.searchFeedbackPassages,
     authorityWeight: config.searchAuthorityWeight,

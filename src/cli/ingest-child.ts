@@ -9,6 +9,7 @@ import { createLogger } from '../logger.js';
 import type { ChildMessage, IngestJob, ParentMessage } from '../modules/legal-data/ingest/ingest-in-child.js';
 import { citationCountsFile } from '../modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus, type IngestStore } from '../modules/legal-data/ingest/ingest.service.js';
+import { exitWithParent } from '../util/exit-with-parent.js';
 
 const send = (message: ChildMessage) =>
   new Promise<void>((resolve) => {
@@ -75,5 +76,16 @@ process.on('message', (raw) => {
     abort.abort();
   }
 });
-// The server went away: stop after the current batch (the next start resumes).
-process.on('disconnect', () => abort.abort());
+/** Milliseconds the ingest gets to stop after its current batch once the server is gone, before it is killed. */
+const ORPHAN_GRACE_MS = 10_000;
+
+/** The server went away: stop after the current batch (the next start resumes); its store calls will never be answered. */
+function serverGone(): void {
+  abort.abort();
+  for (const waiter of pending.values()) waiter.reject(new Error('the server went away'));
+  pending.clear();
+}
+process.on('disconnect', serverGone);
+// A SIGKILLed server closes the IPC channel too, but a batch in synchronous work hears it late or
+// never: the watchdog thread kills this process ORPHAN_GRACE_MS after the server is gone.
+exitWithParent(process.ppid, { graceMs: ORPHAN_GRACE_MS, onParentGone: serverGone });

@@ -13,6 +13,8 @@ import { PAIR_KINDS } from '../modules/legal-data/training/training-pairs.js';
 import { TRAIN_DEFAULTS, trainDomainModel } from '../modules/legal-data/training/train-domain-model.js';
 import { defaultModelDir } from '../engines/embedders/create-embedder.js';
 import { progressLine } from '../modules/legal-data/training/train-in-background.js';
+import { lockTrainingFolder } from '../modules/legal-data/training/training-lock.js';
+import { exitWithParent } from '../util/exit-with-parent.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,21 +36,27 @@ const { values } = parseArgs({
     'skip-contrastive': { type: 'boolean' },
     'random-batches': { type: 'boolean' },
     'progress-json': { type: 'boolean' },
+    'parent-pid': { type: 'string' },
     help: { type: 'boolean' },
   },
 });
 if (values.help) {
   process.stdout.write(
-    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --batch-size N --temperature T --citations-per-article N --citations-per-document-article N --citation-repeat N --skip-pairs KIND,… --learning-rate R --max-minutes M --random-batches]\n' +
+    'usage: npm run train:embeddings [-- --corpus DIR --out DIR --seed N --dimension D --vocab N --epochs N --batch-size N --temperature T --citations-per-article N --citations-per-document-article N --citation-repeat N --skip-pairs KIND,… --learning-rate R --max-minutes M --random-batches --parent-pid PID (end when that process is no longer the parent)]\n' +
       `defaults: corpus CORPUS_DIR or ../shared/corpus, out DATA_DIR/models/domain-static, ${JSON.stringify(TRAIN_DEFAULTS)}\n`,
   );
   process.exit(0);
 }
+// Started by the server (train-in-background.ts): end with it, even inside a long synchronous step.
+if (values['parent-pid']) exitWithParent(positiveNumberOrExit('parent-pid', values['parent-pid'], { integer: true })!);
 const config = loadConfig();
 const corpusDir = corpusDirOrExit(values.corpus, config.corpusDir);
+const outDir = path.resolve(values.out ?? defaultModelDir(config.dataDir));
+const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+const unlock = await lockTrainingFolder(outDir, log);
 const summary = await trainDomainModel({
   corpusDir,
-  outDir: path.resolve(values.out ?? defaultModelDir(config.dataDir)),
+  outDir,
   seed: positiveNumberOrExit('seed', values.seed, { allowZero: true, integer: true }),
   dimension: positiveNumberOrExit('dimension', values.dimension, { integer: true }),
   vocabSize: positiveNumberOrExit('vocab', values.vocab, { integer: true }),
@@ -64,10 +72,10 @@ const summary = await trainDomainModel({
   skipSvd: values['skip-svd'],
   skipContrastive: values['skip-contrastive'],
   groupedBatches: values['random-batches'] ? false : undefined,
-  log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  log,
   // Machine-readable progress for the server that started this trainer (train-in-background.ts).
   onProgress: values['progress-json'] ? (p) => process.stdout.write(progressLine(p)) : undefined,
-});
+}).finally(unlock);
 process.stdout.write(
   `trained ${summary.outDir}: ${summary.vocabSize} tokens x ${summary.dimension} dims from ${summary.documents} documents, ` +
     `${summary.pairs.train} pairs, final loss ${summary.finalLoss.toFixed(4)}, held-out recall@1 ` +

@@ -103,6 +103,12 @@ export interface EngineHealth {
   detail: string | null;
 }
 
+/** Options of a read made for a request. */
+export interface EngineCallOptions {
+  /** Aborted when the request is abandoned: the engine stops between the rounds of its work (a running query may finish). */
+  signal?: AbortSignal;
+}
+
 export interface SearchEngine {
   /** Opens (or creates) the on-disk index. */
   open(): Promise<void>;
@@ -124,9 +130,9 @@ export interface SearchEngine {
   tableVersions?(): Promise<Record<string, number>>;
 
   /** Best documents for a free-text query (language-aware analysis is the engine's concern). */
-  keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
+  keywordSearch(query: string, filters: EngineFilters, limit: number, options?: EngineCallOptions): Promise<DocumentHit[]>;
   /** Best documents for a query vector, with the same filters. Empty when no vectors are stored. */
-  vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]>;
+  vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number, options?: EngineCallOptions): Promise<DocumentHit[]>;
   /**
    * The vector leg's score of these hits (the exact cosine of the chunk a hit names, else of
    * the document's best chunk), for the candidates the keyword leg found and the vector leg

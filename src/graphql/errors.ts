@@ -18,6 +18,7 @@ export const GRAPHQL_ERROR_CODES: Record<ErrorCode, string> = {
   rate_limited: 'RATE_LIMITED',
   unavailable: 'SERVICE_UNAVAILABLE',
   bad_gateway: 'BAD_GATEWAY',
+  abandoned: 'CLIENT_CLOSED_REQUEST',
 };
 
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';

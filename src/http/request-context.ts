@@ -7,6 +7,7 @@
 import type { RequestHandler, Request, Response } from 'express';
 import { contextsWithoutDatabase, type RequestContext, type RequestContexts } from '../context.js';
 import { Authenticator } from '../modules/accounts/authenticator.js';
+import { DomainError } from '../errors.js';
 
 const CONTEXT = Symbol('requestContext');
 
@@ -41,15 +42,29 @@ export function authenticateRequests(
     };
     const withContext = req as WithContext;
     rateLimitHeadersOnWrite(res, () => withContext[CONTEXT]);
+    const signal = abandonedSignal(res);
     if (!Authenticator.hasCredentials(credentials)) {
-      withContext[CONTEXT] = contexts.anonymous(credentials.ip);
+      withContext[CONTEXT] = contexts.anonymous(credentials.ip, undefined, signal);
       return next();
     }
     authenticator.authenticate(credentials).then((caller) => {
-      withContext[CONTEXT] = contexts.forCaller(caller);
+      withContext[CONTEXT] = contexts.forCaller(caller, undefined, signal);
       next();
     }, next);
   };
+}
+
+/**
+ * Aborted when the response's connection closes before the response was sent in full: the
+ * client went away, and nothing the request still does can reach it (RequestContext.signal).
+ */
+function abandonedSignal(res: Response): AbortSignal {
+  const abandoned = new AbortController();
+  if (res.req?.socket?.destroyed) abandoned.abort(new DomainError('abandoned', 'the client went away before the answer'));
+  res.once('close', () => {
+    if (!res.writableFinished) abandoned.abort(new DomainError('abandoned', 'the client went away before the answer'));
+  });
+  return abandoned.signal;
 }
 
 /**

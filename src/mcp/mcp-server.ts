@@ -31,12 +31,14 @@ export function createMcpServer(services: ToolServices, options: { version: stri
 /**
  * The RequestContext of one tool call: the caller the door authenticated for this HTTP request
  * (streamable HTTP: the POST; SSE: the POST to the message endpoint), marked as an MCP call.
- * One tool call is one message of one HTTP request: it gets its own unit of work from `contexts`.
+ * One tool call is one message of one HTTP request: it gets its own unit of work from `contexts`,
+ * and the SDK's abort signal of the call.
  */
-export function mcpContext(contexts: RequestContexts, extra: { authInfo?: { extra?: Record<string, unknown> } }): RequestContext {
+export function mcpContext(contexts: RequestContexts, extra: { authInfo?: { extra?: Record<string, unknown> }; signal?: AbortSignal }): RequestContext {
   const caller = extra.authInfo?.extra?.[CALLER_KEY] as Caller | undefined;
   if (!caller) throw new DomainError('unauthorized', 'Not authenticated');
-  const ctx = contexts.forCaller(caller);
+  // The SDK aborts `extra.signal` when the call is cancelled or its HTTP request closes (mcp.routes.ts closes the server then).
+  const ctx = contexts.forCaller(caller, undefined, extra.signal);
   ctx.door = 'mcp';
   return ctx;
 }

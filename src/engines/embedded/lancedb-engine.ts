@@ -32,6 +32,7 @@ import type {
   DocumentHit,
   DocumentInput,
   DocumentPlace,
+  EngineCallOptions,
   EngineFilters,
   SearchEngine,
   StoredChunk,
@@ -250,20 +251,20 @@ export class LanceDbEngine implements SearchEngine {
   // -------------------------------------------------------------------------------------------
   // Search
 
-  async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+  async keywordSearch(query: string, filters: EngineFilters, limit: number, options: EngineCallOptions = {}): Promise<DocumentHit[]> {
     this.requireOpen();
     // Another process's ingest may have stored a new vocabulary (read once, when it changed).
     if (!this.writes.writing) await this.vocabulary.reloadIfChanged(META_RECHECK_MS);
-    return keywordSearch(this.chunks, query, filters, limit, this.vocabulary.current);
+    return keywordSearch(this.chunks, query, filters, limit, this.vocabulary.current, options.signal);
   }
 
-  async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+  async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number, options: EngineCallOptions = {}): Promise<DocumentHit[]> {
     this.requireOpen();
     if (limit <= 0) return [];
     await this.loadMeta();
     const { table, hasIndex, meta } = this.generations;
     if (!table) return [];
-    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, vector, filters, limit);
+    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, vector, filters, limit, options.signal);
   }
 
   async vectorScores(vector: Float32Array, hits: DocumentHit[]): Promise<DocumentHit[]> {

@@ -42,8 +42,10 @@ export async function keywordSearch(
   filters: EngineFilters,
   limit: number,
   compounds: CompoundVocabulary | null = null,
+  signal?: AbortSignal,
 ): Promise<DocumentHit[]> {
   if (limit <= 0) return [];
+  signal?.throwIfAborted();
   const { terms, concepts } = analyzeQueryConcepts(query, { language: filters.language ?? null, compounds });
   if (terms.length === 0) return [];
   const where = buildWhere(filters);
@@ -64,6 +66,8 @@ export async function keywordSearch(
     if (best.length >= limit || rows.length < k || k >= limit * 64) {
       return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id, coverage: r.coverage }));
     }
+    // an abandoned request asks for no wider round
+    signal?.throwIfAborted();
     k *= 4;
   }
 }
@@ -113,7 +117,9 @@ export async function vectorSearch(
   vector: Float32Array,
   filters: EngineFilters,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<DocumentHit[]> {
+  signal?.throwIfAborted();
   const table = vectors.table;
   if (vectors.dimension !== vector.length || norm(vector) === 0) return [];
   const where = buildWhere(filters);
@@ -150,6 +156,7 @@ export async function vectorSearch(
       // feedback scores them against the moved query without reading them again.
       return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id, vector: Float32Array.from(r.vector.toArray()) }));
     }
+    signal?.throwIfAborted();
     k *= 4;
   }
 }

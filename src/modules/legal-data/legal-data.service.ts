@@ -25,6 +25,7 @@ import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import { ReferenceResolver } from './resolver/resolve.service.js';
 import type { ResolveHints } from './resolver/resolver.js';
 import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service.js';
+import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/request-engine.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import type { SearchResponse } from './search.schema.js';
 
@@ -55,7 +56,13 @@ export interface LegalDataDeps {
   authorityWeight?: number;
   /** Where a degraded search is reported. */
   logger?: Logger;
+  /** Engine reads one request may have running at once (ENGINE_CALLS_PER_REQUEST); default 4. */
+  engineCallsPerRequest?: number;
 }
+
+/** The key of a request's engine slots among its loaders (one set per request, however many aliases or tool calls it holds). */
+const ENGINE_SLOTS = Symbol('engineSlots');
+const DEFAULT_ENGINE_CALLS_PER_REQUEST = 4;
 
 const namespaceParam = z.enum(NAMESPACES).optional();
 
@@ -74,6 +81,8 @@ export class LegalDataService implements LegalDataApi {
   private citationCounts: CitationCounts | null = null;
 
   private readonly resolver: ReferenceResolver;
+  /** What requests made the engine do: reads started, finished, dropped when abandoned, waiting (request-engine.ts). */
+  readonly engineWork = new EngineWork();
 
   constructor(private readonly deps: LegalDataDeps) {
     this.resolver = new ReferenceResolver({ engine: deps.engine, timeoutMs: deps.resolveTimeoutMs ?? 1500 });
@@ -121,7 +130,16 @@ export class LegalDataService implements LegalDataApi {
 
   /** Billable: charged to the caller (see UsageGuard). */
   resolve(ctx: RequestContext, input: unknown): Promise<ResolveResponse> {
-    return this.deps.usage.charge(ctx, 'resolve', () => this.resolver.resolve(input));
+    return this.deps.usage.charge(ctx, 'resolve', () => this.resolver.resolve(input, { signal: ctx.signal, engineFor: (signal) => this.engineFor(ctx, signal) }));
+  }
+
+  /**
+   * The engine as `ctx`'s request sees it: its reads share the request's slots and stop when
+   * `signal` aborts (the request's own, or a budget's signal that follows it).
+   */
+  private engineFor(ctx: RequestContext, signal: AbortSignal = ctx.signal): SearchEngine {
+    const slots = ctx.loader(ENGINE_SLOTS, () => new EngineCallSlots(this.deps.engineCallsPerRequest ?? DEFAULT_ENGINE_CALLS_PER_REQUEST));
+    return requestEngine(this.deps.engine, { signal, slots, work: this.engineWork });
   }
 
   /** Needs credentials (the spec opens only discovery, stats and the manifest), not billable. */
@@ -161,10 +179,14 @@ export class LegalDataService implements LegalDataApi {
     const authority = this.authority();
     return this.deps.usage.charge(ctx, 'search', () =>
       search(
-        { engine: this.deps.engine, embedder: this.deps.embedder, citations, places, metadata, sources, authority, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
+        { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
         input,
         timer,
-      ),
+      ).then((answer) => {
+        // the legs' refinements swallow their errors: an abandoned search ends here, unanswered and unbilled
+        ctx.signal.throwIfAborted();
+        return answer;
+      }),
     );
   }
 
@@ -180,7 +202,7 @@ export class LegalDataService implements LegalDataApi {
   getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument> {
     return this.deps.usage.charge(ctx, 'documents', async () => {
       const id = documentId(source, sourceId);
-      const doc = (await this.deps.engine.getDocuments([id])).get(id);
+      const doc = (await this.engineFor(ctx).getDocuments([id])).get(id);
       if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
       return doc;
     });

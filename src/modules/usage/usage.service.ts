@@ -121,7 +121,9 @@ export class UsageService {
       status = httpStatusOf(error);
       throw error;
     } finally {
-      if (status >= 500) {
+      // A server error, or a request abandoned before its answer (its client went away: the work
+      // stopped and nothing was sent), is given back and not recorded (docs/reliability.md).
+      if (status >= 500 || ctx.signal.aborted) {
         for (const part of parts) await this.deps.store.refund(part.subject, part.windows, now).catch(() => undefined);
         if (drewCredit) await this.credits!.giveBack(caller as AccountCaller).catch(() => undefined);
       } else {

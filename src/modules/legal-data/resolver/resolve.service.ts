@@ -32,6 +32,14 @@ export interface ResolverDeps {
 
 class Timeout extends Error {}
 
+/** What one resolution may use: the engine as its request sees it (given the resolution's own signal), and the request's signal. */
+export interface ResolveOptions {
+  /** Aborted when the request is abandoned; the resolution's budget aborts its own signal too. */
+  signal?: AbortSignal;
+  /** The engine bound to `signal` (slots, drops); absent: the resolver's engine as it is. */
+  engineFor?: (signal: AbortSignal) => SearchEngine;
+}
+
 /** Citations of one search query taken at most (a query is not a brief). */
 const MAX_CITATIONS_PER_TEXT = 5;
 
@@ -86,7 +94,7 @@ export class ReferenceResolver {
   }
 
   /** Validates `input` (ResolveRequest) and resolves it; never throws for an unresolvable reference. */
-  async resolve(input: unknown): Promise<ResolveResponse> {
+  async resolve(input: unknown, options: ResolveOptions = {}): Promise<ResolveResponse> {
     const started = performance.now();
     const request = parseInput(resolveRequestSchema, input);
     const hints: ResolveHints = { country: request.hint_country ?? null, type: request.hint_type ?? null };
@@ -101,12 +109,22 @@ export class ReferenceResolver {
 
     const deadline = started + this.deps.timeoutMs;
     const parsed = emptyParsed();
+    // The budget's end stops the engine work the stages queued, not only the wait for it.
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(new Timeout()), Math.max(0, deadline - performance.now()));
+    const signal = options.signal ? AbortSignal.any([options.signal, budget.signal]) : budget.signal;
+    const engine = options.engineFor?.(signal) ?? this.deps.engine;
     let outcome: Outcome;
     try {
-      outcome = await this.runStages(reference, hints, parsed, deadline);
+      outcome = await this.runStages(engine, reference, hints, parsed, deadline);
     } catch (error) {
-      const matchType: MatchType = error instanceof Timeout ? 'timeout' : 'error';
+      // an abandoned request's resolution ends with it (nobody reads a match type)
+      options.signal?.throwIfAborted();
+      const matchType: MatchType = error instanceof Timeout || budget.signal.aborted ? 'timeout' : 'error';
       return { reference: request.reference, resolved: false, match_type: matchType, documents: [], parsed, elapsed_ms: elapsed() };
+    } finally {
+      clearTimeout(timer);
+      budget.abort(new Timeout()); // what the stages left queued is dropped
     }
     const answer = {
       reference: request.reference,
@@ -150,7 +168,7 @@ export class ReferenceResolver {
     this.cache?.set(key, structuredClone(answer));
   }
 
-  private async runStages(reference: string, hints: ResolveHints, parsed: ParsedReference, deadline: number): Promise<Outcome> {
+  private async runStages(engine: SearchEngine, reference: string, hints: ResolveHints, parsed: ParsedReference, deadline: number): Promise<Outcome> {
     const check = () => {
       if (performance.now() > deadline) throw new Timeout();
     };
@@ -165,11 +183,11 @@ export class ReferenceResolver {
     if (fast) return fast;
     if (words(reference).length < 3) return { matchType: 'none', candidates: [] };
     // (c) title search: a long reference that is a document's title, word for word.
-    const title = await withDeadline(this.searchTitles(index, reference, hints, 0.75), deadline);
+    const title = await withDeadline(this.searchTitles(engine, index, reference, hints, 0.75), deadline);
     if (title) return { matchType: 'title_search', candidates: [title] };
     check();
     // (d) search fallback, accepted only above its calibrated threshold.
-    const fallback = await withDeadline(this.searchTitles(index, reference, hints, 0.5, true), deadline);
+    const fallback = await withDeadline(this.searchTitles(engine, index, reference, hints, 0.5, true), deadline);
     if (fallback) return { matchType: 'fallback_search', candidates: [fallback] };
     return { matchType: 'none', candidates: [] };
   }
@@ -179,11 +197,11 @@ export class ReferenceResolver {
    * every word of the reference (and the reference covers `minCoverage` of the title) and no
    * other hit fits as well. The fallback pass searches text too and takes a lower coverage.
    */
-  private async searchTitles(index: ReferenceIndex, reference: string, hints: ResolveHints, minCoverage: number, wide = false): Promise<Candidate | null> {
+  private async searchTitles(engine: SearchEngine, index: ReferenceIndex, reference: string, hints: ResolveHints, minCoverage: number, wide = false): Promise<Candidate | null> {
     const namespaces: Namespace[] = hints.type ? [hints.type] : ['legislation', 'case_law'];
     const countries = hints.country ? [hints.country] : undefined;
     const hits = (
-      await Promise.all(namespaces.map((namespace) => this.deps.engine.keywordSearch(reference, { namespace, countries }, wide ? 20 : 10)))
+      await Promise.all(namespaces.map((namespace) => engine.keywordSearch(reference, { namespace, countries }, wide ? 20 : 10)))
     ).flat();
     const fitting = hits
       .map((hit) => index.docs.get(hit.docId))
@@ -210,8 +228,10 @@ function toDocument(candidate: Candidate): ResolvedDocument {
   };
 }
 
-/** Races a promise against the deadline (the work itself is not cancelled, only awaited no longer). */
+/** Races a promise against the deadline (the engine work behind it is dropped by the resolution's signal, see resolve). */
 function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T> {
+  // Past the deadline the work rejects as its reads are dropped: nobody awaits it any more.
+  promise.catch(() => undefined);
   const remaining = deadline - performance.now();
   if (remaining <= 0) return Promise.reject(new Timeout());
   let timer: NodeJS.Timeout;

@@ -22,7 +22,9 @@ export function trainInBackground(options: {
   onProgress: (progress: { step: string; fraction: number }) => void;
   extraArgs?: string[];
 }): BackgroundTraining {
-  return runCliInBackground('train-embeddings.ts', ['--corpus', options.corpusDir, '--out', options.outDir, '--progress-json', ...(options.extraArgs ?? [])], {
+  // --parent-pid: the trainer ends with this process, even when it is killed (src/util/exit-with-parent.ts).
+  const args = ['--corpus', options.corpusDir, '--out', options.outDir, '--progress-json', '--parent-pid', String(process.pid), ...(options.extraArgs ?? [])];
+  return runCliInBackground('train-embeddings.ts', args, {
     what: 'training',
     log: options.log,
     onProgress: options.onProgress,

@@ -12,7 +12,7 @@
  *
  * A strong ETag names one representation (RFC 9110 §8.8.3): when the body is compressed, its tag
  * gets the coding as a suffix (`"abc"` -> `"abc-br"`), so a cache never mixes the two; the
- * routes that compare tags accept either form (`matchesEntityTag`).
+ * routes that compare tags accept either form (`matchingEntityTag`).
  */
 import compression from 'compression';
 import type { Request, RequestHandler, Response } from 'express';
@@ -55,16 +55,18 @@ function tagCodingOnWrite(res: Response): void {
 }
 
 /**
- * True when an entity tag the client sent (`If-None-Match`) names the representation tagged
- * `etag` (unquoted opaque part) in any of its codings: weak comparison, as If-None-Match uses
- * (RFC 9110 §13.1.2), with the coding suffix `tagCodingOnWrite` adds taken off.
+ * The entity tag the client sent (`If-None-Match`) that names the representation tagged `etag`
+ * (unquoted opaque part) in any of its codings, as a strong tag (`"abc-gzip"`), or null: weak
+ * comparison, as If-None-Match uses (RFC 9110 §13.1.2), with the coding suffix
+ * `tagCodingOnWrite` adds taken off. A 304 sends it back: it names the copy the client holds.
  */
-export function matchesEntityTag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((raw) => {
+export function matchingEntityTag(ifNoneMatch: string | undefined, etag: string): string | null {
+  if (!ifNoneMatch) return null;
+  for (const raw of ifNoneMatch.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
-    if (tag === '*') return true;
-    const opaque = tag.replace(/^"|"$/g, '').replace(/-(br|gzip|deflate)$/, '');
-    return opaque === etag;
-  });
+    if (tag === '*') return `"${etag}"`;
+    const opaque = tag.replace(/^"|"$/g, '');
+    if (opaque.replace(/-(br|gzip|deflate)$/, '') === etag) return `"${opaque}"`;
+  }
+  return null;
 }

@@ -9,7 +9,7 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { DocumentRead, DocumentReadRequest, LegalDataApi } from '../modules/legal-data/legal-data.port.js';
-import { matchesEntityTag } from '../http/compression.js';
+import { matchingEntityTag } from '../http/compression.js';
 import { NAMESPACES } from '../domain/legal-document.js';
 import {
   countriesResponseSchema,
@@ -99,7 +99,7 @@ function documentReadRequest(req: Request): DocumentReadRequest {
   return {
     headOnly: req.method === 'HEAD',
     isCurrent: (version) =>
-      ifNoneMatch ? matchesEntityTag(ifNoneMatch, version.etag) : version.lastModified !== null && ifModifiedSince >= version.lastModified.getTime(),
+      ifNoneMatch ? matchingEntityTag(ifNoneMatch, version.etag) !== null : version.lastModified !== null && ifModifiedSince >= version.lastModified.getTime(),
   };
 }
 
@@ -109,6 +109,8 @@ function sendDocument(res: Response, read: DocumentRead): void {
   if (read.version.lastModified) res.setHeader('Last-Modified', read.version.lastModified.toUTCString());
   res.setHeader('Cache-Control', DOCUMENT_CACHE_CONTROL);
   if (!read.billed && res.req.method !== 'HEAD') {
+    // the tag of the copy the client holds (`"…-gzip"` for a compressed one): a 304 has no body to compress
+    res.setHeader('ETag', matchingEntityTag(res.req.header('if-none-match'), read.version.etag) ?? `"${read.version.etag}"`);
     res.status(304).end();
     return;
   }

@@ -3,7 +3,8 @@
  * total time, time to listen), hybrid search latency p50/p95/p99 at concurrency 1 and 8 over
  * varied queries with and without filters, an adversarial query against a normal one (the
  * cited-provision scan must not make a 4,000-character `§ 1 Art. 2 …` query slow), and the
- * service's memory while serving. The headline figures are those of issue 17: every question of
+ * service's memory while serving, and the wire size of a 50-hit full_text search with and without
+ * compression (issue #34 item 5). The headline figures are those of issue 17: every question of
  * `../shared/eval/retrieval-dev.jsonl` + `retrieval-dev-2.jsonl` with its namespace and country
  * filters, top_k 10, alpha 0.7, at concurrency 1 and 8, with the time of each stage of the
  * pipeline (the service's `Server-Timing` header, src/util/stage-timer.ts) and the RSS.
@@ -13,6 +14,8 @@
  *   npm run bench -- --data-dir DIR --queries 400
  *   npm run bench -- --slice --data-dir ./data/bench-slice   # the tests' small corpus slice (quick)
  */
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -153,6 +156,12 @@ const PAIR_RUNS = 60;
 await runConcurrent([...Array(5)].flatMap(() => [timeQuery(NORMAL_Q), timeQuery(ADVERSARIAL_Q)]), 1); // warm-up
 const normal = await runConcurrent(Array.from({ length: PAIR_RUNS }, () => timeQuery(NORMAL_Q)), 1);
 const adversarial = await runConcurrent(Array.from({ length: PAIR_RUNS }, () => timeQuery(ADVERSARIAL_Q)), 1);
+// Issue #34 item 5: the same 50-hit full_text search with and without Accept-Encoding, counted
+// in bytes on the wire (node:http does not decompress, unlike fetch).
+const COMPRESSED_SEARCH = { q: 'data protection consent', namespace: 'legislation', top_k: 50, result_detail: 'full_text' };
+const plainSearch = await wireBytes(`${service.url}/v1/search`, COMPRESSED_SEARCH);
+const brotliSearch = await wireBytes(`${service.url}/v1/search`, COMPRESSED_SEARCH, 'gzip, br');
+const gzipSearch = await wireBytes(`${service.url}/v1/search`, COMPRESSED_SEARCH, 'gzip');
 const memory = service.memory();
 await service.stop();
 
@@ -178,3 +187,24 @@ console.log(`  concurrency 8: p50 ${fmt(percentile(c8, 50))} ms  p95 ${fmt(perce
 console.log(`adversarial query (4,000 characters of "§ 1 Art. 2 "), ${PAIR_RUNS} sequential each:`);
 console.log(`  normal p50 ${fmt(percentile(normal, 50))} ms  adversarial p50 ${fmt(percentile(adversarial, 50))} ms  ratio ${fmt(percentile(adversarial, 50) / percentile(normal, 50), 2)} (target ≤ 2)`);
 console.log(`memory while serving: RSS ${fmt(memory.rssMiB, 0)} MiB, peak ${fmt(memory.peakMiB, 0)} MiB`);
+console.log(`compression, the same 50-hit full_text search (${plainSearch.hits} hits): identity ${plainSearch.bytes} B, ${brotliSearch.encoding} ${brotliSearch.bytes} B (ratio ${fmt(plainSearch.bytes / brotliSearch.bytes, 1)}), ${gzipSearch.encoding} ${gzipSearch.bytes} B (ratio ${fmt(plainSearch.bytes / gzipSearch.bytes, 1)})`);
+
+/** One POST's body size as sent (compressed when `acceptEncoding` allows), its Content-Encoding, and its hit count. */
+function wireBytes(url: string, body: unknown, acceptEncoding?: string): Promise<{ bytes: number; encoding: string; hits: number }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = String(res.headers['content-encoding'] ?? 'identity');
+        const text = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
+        resolve({ bytes: raw.length, encoding, hits: (JSON.parse(text.toString('utf8')) as { hits: unknown[] }).hits.length });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}

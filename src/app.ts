@@ -26,11 +26,12 @@ import { refuseCrossSiteCookieRequests } from './http/cross-site.js';
 import { DEFAULT_HSTS_MAX_AGE_SECONDS, type GraphqlSettings, type SseLimits, type TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
-import { protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
+import { PROTECTED_RESOURCE_PATHS, protectedResourceMetadataUrl, protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
 import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
 import { noStoreForPrivateResponses, securityHeaders } from './http/security-headers.js';
+import { compressResponses } from './http/compression.js';
 
 export interface AppServices {
   legalData: LegalDataApi;
@@ -87,6 +88,8 @@ export async function buildApp(options: {
   // helmet's headers on every response; pages with stricter ones of their own set them later and win
   app.use(securityHeaders({ baseUrl: options.baseUrl, hstsMaxAgeSeconds: options.hstsMaxAgeSeconds ?? DEFAULT_HSTS_MAX_AGE_SECONDS }));
   app.use(noStoreForPrivateResponses());
+  // JSON answers of 1 KiB or more compressed as the client asks (never an event stream, nor the dashboard's own files)
+  app.use(compressResponses());
   // every REST route is described where it is mounted; /openapi.json is generated from `rest`
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
@@ -96,7 +99,15 @@ export async function buildApp(options: {
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at
   // the MCP endpoints also an OAuth access token issued for that resource.
-  app.use(authenticateRequests(services.accounts.authenticator, options.contexts, { protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path) }));
+  app.use(
+    authenticateRequests(services.accounts.authenticator, options.contexts, {
+      protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path),
+      resourceMetadataOf: (path) => {
+        const resourcePath = PROTECTED_RESOURCE_PATHS.find((p) => path === p || path.startsWith(`${p}/`));
+        return resourcePath ? protectedResourceMetadataUrl(options.baseUrl, resourcePath) : null;
+      },
+    }),
+  );
   if (services.oauth) {
     const { identityProviders, counters } = services.accounts;
     app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }, rest));

@@ -5,9 +5,13 @@
  * the response headers go out (so handlers stay one line).
  */
 import type { RequestHandler, Request, Response } from 'express';
-import { contextsWithoutDatabase, type RequestContext, type RequestContexts } from '../context.js';
-import { Authenticator } from '../modules/accounts/authenticator.js';
+import { contextsWithoutDatabase, isAccount, type RequestContext, type RequestContexts } from '../context.js';
+import { Authenticator, MALFORMED_AUTHORIZATION, parseBearer } from '../modules/accounts/authenticator.js';
 import { DomainError } from '../errors.js';
+import { bearerChallenge } from './bearer-challenge.js';
+
+/** Where the authorization server reads its own Authorization header (HTTP Basic client authentication at /oauth/token). */
+const AUTHORIZATION_SERVER_PREFIX = '/oauth/';
 
 const CONTEXT = Symbol('requestContext');
 
@@ -26,12 +30,21 @@ export function contextOf(req: Request): RequestContext {
  * Authenticates every request that carries credentials; the rest are anonymous without any lookup.
  * Each request's context comes from `contexts` (one unit of work per request, forked on first use).
  * `protectedResourceOf` names the OAuth protected resource a path belongs to (the MCP endpoints),
- * the only requests where an OAuth access token can authenticate (its `aud` must name it).
+ * the only requests where an OAuth access token can authenticate (its `aud` must name it), and
+ * `resourceMetadataOf` its RFC 9728 metadata URL, named in the challenges sent there.
+ *
+ * RFC 6750, the same for every door behind this middleware (REST, GraphQL, MCP): an Authorization
+ * header that is not `Bearer <token>` answers 400 `invalid_request`, and a bearer token that is
+ * not valid answers 401 `invalid_token`, on open endpoints too (a client that sends a key expects
+ * it to be used: serving it anonymously would hide a revoked or mistyped key). A session cookie
+ * that is no longer valid is different: a browser keeps sending it after it expires, so open
+ * endpoints (and signing in again) serve it anonymously; endpoints that need an account answer
+ * 401. The authorization server's paths are left alone: its token endpoint reads HTTP Basic.
  */
 export function authenticateRequests(
   authenticator: Pick<Authenticator, 'authenticate'>,
   contexts: RequestContexts,
-  options: { protectedResourceOf?: (path: string) => string | null } = {},
+  options: { protectedResourceOf?: (path: string) => string | null; resourceMetadataOf?: (path: string) => string | null } = {},
 ): RequestHandler {
   return (req, res, next) => {
     const credentials = {
@@ -47,7 +60,14 @@ export function authenticateRequests(
       withContext[CONTEXT] = contexts.anonymous(credentials.ip, undefined, signal);
       return next();
     }
+    const bearerChecked = Boolean(credentials.authorization) && !req.path.startsWith(AUTHORIZATION_SERVER_PREFIX);
+    const refuse = (status: 400 | 401, error: 'invalid_request' | 'invalid_token', detail: string) => {
+      res.setHeader('WWW-Authenticate', bearerChallenge({ error, description: detail, resourceMetadata: options.resourceMetadataOf?.(req.path) }));
+      res.status(status).json({ detail });
+    };
+    if (bearerChecked && parseBearer(credentials.authorization!) === null) return refuse(400, 'invalid_request', MALFORMED_AUTHORIZATION);
     authenticator.authenticate(credentials).then((caller) => {
+      if (bearerChecked && !isAccount(caller) && caller.rejected) return refuse(401, 'invalid_token', caller.rejected);
       withContext[CONTEXT] = contexts.forCaller(caller, undefined, signal);
       next();
     }, next);

@@ -20,6 +20,7 @@ import type { SseLimits } from '../config.js';
 import type { Logger } from '../logger.js';
 import { protectedResourceMetadataUrl } from '../oauth/protected-resource.js';
 import { contextOf } from '../http/request-context.js';
+import { bearerChallenge } from '../http/bearer-challenge.js';
 import { SseSessionSlots, type SseSessionSlot } from '../modules/usage/sse-session-slots.js';
 import { CALLER_KEY, createMcpServer } from './mcp-server.js';
 import type { ToolServices } from './tools.js';
@@ -179,10 +180,8 @@ function requireBearer(baseUrl: string, resourcePath: string): RequestHandler {
       return next();
     }
     const rejected = !isAccount(caller) && caller.rejected;
-    const challenge = rejected
-      ? `Bearer error="invalid_token", error_description="${rejected.replaceAll('"', "'")}", resource_metadata="${metadataUrl}"`
-      : `Bearer resource_metadata="${metadataUrl}"`;
-    res.setHeader('WWW-Authenticate', challenge);
+    // an invalid bearer token was already answered by authenticateRequests (the same challenge)
+    res.setHeader('WWW-Authenticate', bearerChallenge({ error: rejected ? 'invalid_token' : undefined, description: rejected || undefined, resourceMetadata: metadataUrl }));
     res.status(401).json({ detail: rejected || 'Not authenticated: send an API key or an OAuth access token as "Authorization: Bearer <token>"' });
   };
 }

@@ -3,6 +3,8 @@
  * error mapper, over a small in-memory LegalDataApi that validates with the real schemas.
  */
 import { request as httpRequest } from 'node:http';
+import type { DocumentRead, DocumentReadRequest } from '../modules/legal-data/legal-data.port.js';
+import { documentVersion } from '../modules/legal-data/document-version.js';
 import express from 'express';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
@@ -54,6 +56,12 @@ class InMemoryLegalData implements LegalDataApi {
     const found = DOCUMENTS.find((d) => d.id === documentId(source, sourceId));
     if (!found) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
     return found;
+  }
+
+  async readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead> {
+    const document = await this.getDocument(ctx, source, sourceId);
+    const version = documentVersion(document);
+    return { document, version, billed: !request.headOnly && !request.isCurrent(version) };
   }
 
   async countries(): Promise<CountriesResponse> {

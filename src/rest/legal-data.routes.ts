@@ -6,9 +6,10 @@
  * call runs inside withLoc() so a ValidationError's loc says where the bad value came from.
  * Mount errorHandler() (./errors.ts) after this router.
  */
-import express, { type Request } from 'express';
+import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
+import type { DocumentRead, DocumentReadRequest, LegalDataApi } from '../modules/legal-data/legal-data.port.js';
+import { matchingEntityTag } from '../http/compression.js';
 import { NAMESPACES } from '../domain/legal-document.js';
 import {
   countriesResponseSchema,
@@ -66,6 +67,56 @@ function wildcard(value: unknown): string {
   return Array.isArray(value) ? value.join('/') : String(value ?? '');
 }
 
+/**
+ * How long a browser or client may reuse a document without asking: documents change only at
+ * ingest, so an hour keeps a re-ingested text at most an hour stale, and asking again after it
+ * costs nothing (a 304 is not billed). `private`: every read needs credentials, so no shared cache
+ * may keep it.
+ */
+export const DOCUMENT_CACHE_CONTROL = 'private, max-age=3600';
+
+const VALIDATOR_HEADERS = {
+  ETag: { description: 'Strong entity tag of the document as served (with `-br`/`-gzip` when the body is compressed)', schema: { type: 'string' } },
+  'Last-Modified': { description: "The document's date, when it has one", schema: { type: 'string' } },
+  'Cache-Control': { description: `\`${DOCUMENT_CACHE_CONTROL}\``, schema: { type: 'string' } },
+};
+
+/** The document routes' responses in /openapi.json: the revalidation answers beside the document. */
+const DOCUMENT_RESPONSES = {
+  200: { description: 'Successful Response (also to HEAD, without the body and not billed)', schema: documentSchema, headers: VALIDATOR_HEADERS },
+  304: { description: 'Not Modified: `If-None-Match` names the current version; not billed', headers: VALIDATOR_HEADERS },
+  404: 'Not Found',
+};
+
+/**
+ * A HEAD wants no body; an If-None-Match naming the current version answers 304, and so does an
+ * If-Modified-Since not older than its date when no If-None-Match is sent (RFC 9110 §13.2.2, what
+ * express would otherwise do by itself after the read was billed). Neither is billed.
+ */
+function documentReadRequest(req: Request): DocumentReadRequest {
+  const ifNoneMatch = req.header('if-none-match');
+  const ifModifiedSince = Date.parse(req.header('if-modified-since') ?? '');
+  return {
+    headOnly: req.method === 'HEAD',
+    isCurrent: (version) =>
+      ifNoneMatch ? matchingEntityTag(ifNoneMatch, version.etag) !== null : version.lastModified !== null && ifModifiedSince >= version.lastModified.getTime(),
+  };
+}
+
+/** The document with its validators, or 304 with them alone when the client's copy is current. */
+function sendDocument(res: Response, read: DocumentRead): void {
+  res.setHeader('ETag', `"${read.version.etag}"`);
+  if (read.version.lastModified) res.setHeader('Last-Modified', read.version.lastModified.toUTCString());
+  res.setHeader('Cache-Control', DOCUMENT_CACHE_CONTROL);
+  if (!read.billed && res.req.method !== 'HEAD') {
+    // the tag of the copy the client holds (`"…-gzip"` for a compressed one): a 304 has no body to compress
+    res.setHeader('ETag', matchingEntityTag(res.req.header('if-none-match'), read.version.etag) ?? `"${read.version.etag}"`);
+    res.status(304).end();
+    return;
+  }
+  res.json(read.document);
+}
+
 /** The caller as the authentication middleware (./request-context.ts) found it. */
 const context = (req: Request) => contextOf(req);
 
@@ -106,11 +157,12 @@ export function legalDataRouter(api: LegalDataApi, rest: RestApi): express.Route
         description: 'The full document. `source_id` is the rest of the path and may contain slashes (`bgb/823`).',
         tags: tags.documents,
         access: 'billable',
-        responses: { 200: documentSchema, 404: 'Not Found' },
+        responses: DOCUMENT_RESPONSES,
       },
       async (req, res) => {
         const { country, source_name } = req.params;
-        res.json(await withLoc('path', () => api.getDocument(context(req), `${country}/${source_name}`, wildcard(req.params.source_id))));
+        const read = await withLoc('path', () => api.readDocument(context(req), `${country}/${source_name}`, wildcard(req.params.source_id), documentReadRequest(req)));
+        sendDocument(res, read);
       },
     ],
   });
@@ -124,15 +176,15 @@ export function legalDataRouter(api: LegalDataApi, rest: RestApi): express.Route
         tags: tags.documents,
         access: 'billable',
         query: documentQuerySchema,
-        responses: { 200: documentSchema, 404: 'Not Found' },
+        responses: DOCUMENT_RESPONSES,
       },
       async (req, res) => {
         const { country, source_name } = req.params;
-        const document = await withLoc('query', () => {
+        const read = await withLoc('query', () => {
           const query = parseInput(documentQuerySchema, queryParams(req));
-          return api.getDocument(context(req), `${country}/${source_name}`, query.source_id);
+          return api.readDocument(context(req), `${country}/${source_name}`, query.source_id, documentReadRequest(req));
         });
-        res.json(document);
+        sendDocument(res, read);
       },
     ],
   });

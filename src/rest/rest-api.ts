@@ -8,7 +8,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type express from 'express';
 import { z } from 'zod';
-import { methodNotAllowed } from './errors.js';
+import { methodNotAllowed, RequestValidationError } from './errors.js';
+import { valueError } from '../validation/pydantic-issues.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -21,7 +22,10 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Access = 'open' | 'account' | 'billable';
 
 /** A response: a zod schema (200-style JSON), an error description (HTTPError body), or both spelled out. */
-type ResponseDoc = z.ZodType | string | { description: string; schema?: z.ZodType | { $ref: string } | Record<string, unknown> };
+type ResponseDoc =
+  | z.ZodType
+  | string
+  | { description: string; schema?: z.ZodType | { $ref: string } | Record<string, unknown>; headers?: Record<string, { description: string; schema: Record<string, unknown> }> };
 
 export interface OperationDoc {
   /** The handler's name (FastAPI's operationId is built from it: `search_v1_search_post`). */
@@ -91,8 +95,29 @@ function operationId(name: string, path: string, method: string): string {
 function response(doc: ResponseDoc): ResponseConfig {
   if (typeof doc === 'string') return { description: doc, content: { 'application/json': { schema: ref('HTTPError') } } };
   if (doc instanceof z.ZodType) return { description: 'Successful Response', content: { 'application/json': { schema: doc } } };
-  return { description: doc.description, ...(doc.schema ? { content: { 'application/json': { schema: doc.schema as never } } } : {}) };
+  return {
+    description: doc.description,
+    ...(doc.headers ? { headers: doc.headers as never } : {}),
+    ...(doc.schema ? { content: { 'application/json': { schema: doc.schema as never } } } : {}),
+  };
 }
+
+/** C0 controls (NUL, CR, LF…) and DEL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTER_MESSAGE = 'String should not contain control characters (U+0000 to U+001F, U+007F)';
+
+/**
+ * Every path parameter of every route: one decoded from `%00`, `%0a`… is refused with 422 at
+ * `["path", name]` before a handler sees it (no identifier holds one, and PostgreSQL cannot
+ * store a NUL), instead of failing deeper (a 500 from the database).
+ */
+const refuseControlCharactersInPath: express.RequestHandler = (req, _res, next) => {
+  const issues = Object.entries(req.params as Record<string, string | string[]>).flatMap(([name, value]) => {
+    const text = Array.isArray(value) ? value.join('/') : String(value);
+    return CONTROL_CHARACTER.test(text) ? [{ ...valueError(CONTROL_CHARACTER_MESSAGE), loc: ['path', name], input: text }] : [];
+  });
+  next(issues.length > 0 ? new RequestValidationError(issues) : undefined);
+};
 
 export class RestApi {
   private readonly registry = new OpenAPIRegistry();
@@ -106,8 +131,9 @@ export class RestApi {
   /** Mounts each method of `path` (express syntax) on `router`, documents it, and answers 405 to other methods. */
   route(router: express.Router, path: string, methods: Partial<Record<Method, Route>>): void {
     const route = router.route(path);
+    const guard = /[:*]\w/.test(path) ? [refuseControlCharactersInPath] : [];
     for (const [method, [doc, ...handlers]] of Object.entries(methods) as [Method, Route][]) {
-      route[method](...handlers);
+      route[method](...guard, ...handlers);
       this.describe(method, path, doc);
     }
     const allowed = Object.keys(methods).map((m) => m.toUpperCase());
@@ -123,7 +149,10 @@ export class RestApi {
       : undefined;
     const responses: Record<string, ResponseConfig> = {};
     for (const [status, value] of Object.entries(doc.responses)) responses[status] = response(value);
-    if (doc.access !== 'open') responses['401'] ??= response('Not authenticated (WWW-Authenticate: Bearer)');
+    if (doc.access !== 'open') responses['401'] ??= response('Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`)');
+    // any route, open ones too: RFC 6750's answers to credentials that cannot be used (src/http/request-context.ts)
+    responses['400'] ??= response('Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`)');
+    if (doc.access === 'open') responses['401'] ??= response('The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`)');
     if (doc.access === 'billable') responses['429'] ??= response('Over a plan limit (Retry-After)');
     if (doc.body || doc.query || params) responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: ref('HTTPValidationError') } } };
     const config: RouteConfig = {

@@ -4,6 +4,8 @@
  * The service is a small in-memory LegalDataApi that validates with the real zod schema.
  */
 import express from 'express';
+import type { DocumentRead, DocumentReadRequest } from '../../src/modules/legal-data/legal-data.port.js';
+import { documentVersion } from '../../src/modules/legal-data/document-version.js';
 import { graphql, isInputObjectType, isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -128,6 +130,12 @@ class InMemoryLegalData implements LegalDataApi {
     const found = DOCUMENTS.find((d) => d.id === documentId(source, sourceId));
     if (!found) throw new NotFoundError(`Document ${documentId(source, sourceId)} not found`);
     return found;
+  }
+
+  async readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead> {
+    const document = await this.getDocument(ctx, source, sourceId);
+    const version = documentVersion(document);
+    return { document, version, billed: !request.headOnly && !request.isCurrent(version) };
   }
 
   async countries(ctx: RequestContext): Promise<CountriesResponse> {

@@ -42,6 +42,14 @@ export interface WorkspaceProvider {
   membershipOf(userId: string): Promise<TeamMembership | null>;
 }
 
+/** Why an Authorization header that is not `Bearer <token>` is refused (400 invalid_request at the HTTP doors). */
+export const MALFORMED_AUTHORIZATION = 'Invalid Authorization header: expected "Bearer <API_KEY>"';
+
+/** The token of an `Authorization: Bearer <token>` header, or null when the header has another shape. */
+export function parseBearer(authorization: string): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null;
+}
+
 export class Authenticator {
   private workspaces: WorkspaceProvider | null = null;
 
@@ -79,9 +87,8 @@ export class Authenticator {
   private async identify(credentials: Credentials): Promise<Caller> {
     const { ip } = credentials;
     if (credentials.authorization) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization);
-      if (!match) return { kind: 'anonymous', ip, rejected: 'Invalid Authorization header: expected "Bearer <API_KEY>"' };
-      const token = match[1]!;
+      const token = parseBearer(credentials.authorization);
+      if (token === null) return { kind: 'anonymous', ip, rejected: MALFORMED_AUTHORIZATION };
       if (token.startsWith('sk-')) {
         return (await this.deps.apiKeys.authenticate(token, ip)) ?? { kind: 'anonymous', ip, rejected: 'Invalid or revoked API key' };
       }

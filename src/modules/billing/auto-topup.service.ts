@@ -50,8 +50,8 @@ export class AutoTopupService {
    */
   async set(ctx: RequestContext, body: unknown): Promise<AutoTopupSetting> {
     const caller = requireAccount(ctx);
-    const stripe = requireStripe(this.deps);
     const setting = parseInput(autoTopupBodySchema, body);
+    const stripe = requireStripe(this.deps);
     const em = ctx.em;
     // active or trialing only: past_due, which keeps the plan, does not count here
     const active = await findLatestSubscription(em, caller.userId, { statuses: ['active', 'trialing'] });

@@ -94,8 +94,9 @@ export class CheckoutService {
    */
   async checkout(ctx: RequestContext, body: unknown, client: ClientInfo): Promise<{ checkout_url: string }> {
     const caller = requireAccount(ctx);
-    const stripe = requireStripe(this.deps);
     const order = parseInput(checkoutBodySchema, body);
+    // the body first (422), then whether this server can take payments at all (503)
+    const stripe = requireStripe(this.deps);
     const plan = order.plan as PurchasablePlan;
     const promo = await this.validateOrder(stripe, order, plan);
     const priceId = this.deps.catalogue.priceId(plan, order.interval);
@@ -227,8 +228,8 @@ export class CheckoutService {
    */
   async verifyCheckout(ctx: RequestContext, body: unknown): Promise<VerifyAnswer> {
     const caller = requireAccount(ctx);
-    const stripe = requireStripe(this.deps);
     const { session_id } = parseInput(checkoutVerifyBodySchema, body);
+    const stripe = requireStripe(this.deps);
     const own = await findCheckoutSession(ctx.em, session_id, caller.userId);
     if (!own) throw new NotFoundError('Checkout session not found');
     const session = await callStripe('reading the checkout session', () => stripe.checkout.sessions.retrieve(session_id));

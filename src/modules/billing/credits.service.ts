@@ -59,8 +59,8 @@ export class CreditsService {
   /** POST /v1/billing/credit-topups/checkout: a one-time Checkout Session buying `amount_usd` of credits (paid accounts only). */
   async topupCheckout(ctx: RequestContext, body: unknown): Promise<{ checkout_url: string }> {
     const caller = requireAccount(ctx);
-    const stripe = requireStripe(this.deps);
     const { amount_usd } = parseInput(creditTopupBodySchema, body);
+    const stripe = requireStripe(this.deps);
     if (!PLANS[caller.plan]?.paid) throw new DomainError('conflict', 'Extra credits are for paid plans; choose a plan first');
     const customer = await stripeCustomerOf(ctx.em, stripe, caller);
     const attempt = randomUUID();

@@ -9,11 +9,40 @@ import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import type { SearchResponse } from './search.schema.js';
 import type { StageTimer } from '../../util/stage-timer.js';
 
+/** What identifies a document's current content for HTTP caches (src/modules/legal-data/document-version.ts). */
+export interface DocumentVersion {
+  /** The opaque part of its strong entity tag: a hash of the document as served. */
+  etag: string;
+  /** Its date (decision, enactment) as the last modification, when it has one. */
+  lastModified: Date | null;
+}
+
+/** How a door reads a document when the client may not need its body. */
+export interface DocumentReadRequest {
+  /** Only the headers are wanted (HEAD). */
+  headOnly: boolean;
+  /** True when the client already holds this version (its If-None-Match names it). */
+  isCurrent(version: DocumentVersion): boolean;
+}
+
+export interface DocumentRead {
+  document: LegalDocument;
+  version: DocumentVersion;
+  /** False for a read that ends without the body (HEAD, or the client's copy is current): not counted. */
+  billed: boolean;
+}
+
 export interface LegalDataApi {
   /** Validates `input` against searchRequestSchema (ValidationError with locs relative to the body). */
   search(ctx: RequestContext, input: unknown, timer?: StageTimer): Promise<SearchResponse>;
   /** NotFoundError when unknown. `source` is `<country>/<source_name>`. */
   getDocument(ctx: RequestContext, source: string, sourceId: string): Promise<LegalDocument>;
+  /**
+   * getDocument for a client that may not need the body: a HEAD, or a revalidation of a copy it
+   * holds (`isCurrent`), ends without it and is not billed (credentials are still required);
+   * otherwise billed like getDocument. NotFoundError when unknown.
+   */
+  readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead>;
   /** The spec's CountriesResponse: jurisdictions with documents. */
   countries(ctx: RequestContext): Promise<CountriesResponse>;
   /**

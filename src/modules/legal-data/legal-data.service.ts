@@ -19,7 +19,8 @@ import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, 
 import type { CatalogSource } from './corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { CitationCounts } from './ingest/citation-counts.js';
-import type { LegalDataApi } from './legal-data.port.js';
+import type { DocumentRead, DocumentReadRequest, LegalDataApi } from './legal-data.port.js';
+import { documentVersion } from './document-version.js';
 import { documentId, NAMESPACES, type LegalDocument } from '../../domain/legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import { ReferenceResolver } from './resolver/resolve.service.js';
@@ -206,6 +207,27 @@ export class LegalDataService implements LegalDataApi {
       if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
       return doc;
     });
+  }
+
+  /**
+   * A document read whose body the client may not need (see LegalDataApi.readDocument): the
+   * credentials are checked as for any billable call, but a read that ends without the body (a
+   * HEAD, or a copy the client already holds) is neither counted nor limited. Every other read is
+   * billed like getDocument (a missing document included, as there).
+   */
+  async readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead> {
+    this.deps.usage.admit(ctx);
+    const id = documentId(source, sourceId);
+    const doc = (await this.deps.engine.getDocuments([id])).get(id);
+    if (!doc && request.headOnly) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
+    if (!doc) {
+      // billed like any read of a missing document (its 404 is counted); indexed in between: served
+      const found = await this.getDocument(ctx, source, sourceId);
+      return { document: found, version: documentVersion(found), billed: true };
+    }
+    const version = documentVersion(doc);
+    if (request.headOnly || request.isCurrent(version)) return { document: doc, version, billed: false };
+    return this.deps.usage.charge(ctx, 'documents', async () => ({ document: doc, version, billed: true }));
   }
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {

@@ -22,6 +22,7 @@ export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {}
 
 
 const MINUTE = 60_000;
+const MINUTE_BUCKET_MS = 100;
 const DAY = 24 * 3600_000;
 
 /** Daily history entry of the usage record. */
@@ -94,7 +95,8 @@ export class UsageService {
       if (result.allowed) drewCredit = true;
       else await this.credits.giveBack(caller).catch(() => undefined);
     }
-    ctx.rateLimit = {
+    // the RateLimit headers announce limits: where none is enforced they would only slow clients down
+    if (enforce) ctx.rateLimit = {
       windows: result.windows
         .filter((w) => w.limit !== null)
         .map((w) => ({
@@ -237,7 +239,10 @@ const WINDOW_WORDS: Record<string, string> = { minute: 'minute', day: 'day (roll
 export function limitWindows(plan: PlanLimits, caller: Caller, now: number): WindowSpec[] {
   const seats = isAccount(caller) && plan.perSeat ? caller.seats : 1;
   const billing = isAccount(caller) && plan.paid ? caller.billingPeriod : null;
-  const windows: WindowSpec[] = [{ name: 'minute', limit: plan.perMinute, durationMs: MINUTE, bucketMs: 1000 }];
+  // A bucket counts until its end plus the window: 100 ms buckets over 59.9 s hold each request
+  // between 59.9 and 60 s, so the Retry-After of a full minute never exceeds 60 (1 s buckets over
+  // 60 s held one for up to 61 s) and a client that waits it finds the slot free.
+  const windows: WindowSpec[] = [{ name: 'minute', limit: plan.perMinute, durationMs: MINUTE - MINUTE_BUCKET_MS, bucketMs: MINUTE_BUCKET_MS }];
   if (plan.perDay !== null) windows.push({ name: 'day', limit: plan.perDay, durationMs: DAY, bucketMs: MINUTE });
   windows.push({
     name: 'period',

@@ -43,8 +43,11 @@ export interface MatrixRow<R> {
   last?: 1 | 2 | 3 | 4;
 }
 
+// An invalid bearer credential (a revoked key, A's access token for the MCP resource) is refused
+// 401 invalid_token on every operation, open ones included (RFC 6750, issue #34 item 7); an ended
+// session cookie is served as no credential where none is needed.
 //          callers:   none A   B   mem adm own root rev end oauth
-const OPEN = /*     */ '200 200 200 200 200 200 200 200 200 200';
+const OPEN = /*     */ '200 200 200 200 200 200 200 401 200 401';
 /** Any account; the ended and foreign credentials are refused like no credential. */
 const ACCOUNT = /*  */ '401 200 200 200 200 200 200 401 401 401';
 /** Administrators only (src/modules/admin). */
@@ -65,7 +68,7 @@ const FREE_ONLY = /**/ '401 200 200 409 409 409 200 401 401 401';
 const PAID_ONLY = /**/ '401 409 409 200 200 200 409 401 401 401';
 /** An active subscription of the account's own: the owner's. */
 const SUBSCRIBER = /* */ '401 409 409 409 409 200 409 401 401 401';
-const EVERYONE_400 = '400 400 400 400 400 400 400 400 400 400';
+const EVERYONE_400 = '400 400 400 400 400 400 400 401 400 401';
 
 /** A's own call gets a throwaway object; anyone else's targets A's kept one (and must be refused). */
 const keyOfA = async (w: CallerWorld, caller: CallerName) => (caller === 'accountA' ? w.throwaway.keyOfA() : w.a.keyId);
@@ -83,8 +86,9 @@ const ownClient = () => ({ 'x-forwarded-for': `198.51.100.${(++serial % 250) + 1
 
 /** Keyed `METHOD /path` exactly as /openapi.json lists the operation. */
 export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
-  'GET /health': { request: get('/health'), expect: OPEN },
-  'GET /ready': { request: get('/ready'), expect: OPEN },
+  // the probes read no credentials at all: a load balancer's check never depends on them
+  'GET /health': { request: get('/health'), expect: '200 200 200 200 200 200 200 200 200 200' },
+  'GET /ready': { request: get('/ready'), expect: '200 200 200 200 200 200 200 200 200 200' },
   'POST /auth/password-authorize': {
     // without the consent page's mcp_flow of a live authorization request: refused alike for everyone
     request: send('POST', '/auth/password-authorize', { email: 'nobody@example.org', password: 'not the password', mcp_flow: 'e30' }),
@@ -117,11 +121,11 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   'GET /v1/oauth/grants': { request: get('/v1/oauth/grants'), expect: ACCOUNT },
   'DELETE /v1/oauth/grants/{id}': { request: async (w, c) => ({ method: 'DELETE', path: `/v1/oauth/grants/${await grantOfA(w, c)}` }), expect: A_ONLY },
   'GET /v1/usage/me': { request: get('/v1/usage/me'), expect: ACCOUNT },
-  'GET /auth/github': { request: get('/auth/github'), expect: '302 302 302 302 302 302 302 302 302 302' },
+  'GET /auth/github': { request: get('/auth/github'), expect: '302 302 302 302 302 302 302 401 302 401' },
   'GET /auth/github/callback': { request: get('/auth/github/callback?code=c&state=s'), expect: EVERYONE_400 },
-  'GET /auth/google': { request: get('/auth/google'), expect: '302 302 302 302 302 302 302 302 302 302' },
+  'GET /auth/google': { request: get('/auth/google'), expect: '302 302 302 302 302 302 302 401 302 401' },
   'GET /auth/google/callback': { request: get('/auth/google/callback?code=c&state=s'), expect: EVERYONE_400 },
-  'GET /auth/microsoft': { request: get('/auth/microsoft'), expect: '302 302 302 302 302 302 302 302 302 302' },
+  'GET /auth/microsoft': { request: get('/auth/microsoft'), expect: '302 302 302 302 302 302 302 401 302 401' },
   'GET /auth/microsoft/callback': { request: get('/auth/microsoft/callback?code=c&state=s'), expect: EVERYONE_400 },
   'GET /v1/billing/plans': { request: get('/v1/billing/plans'), expect: OPEN },
   'POST /v1/billing/audience': { request: send('POST', '/v1/billing/audience', { audience: 'developer' }), expect: FREE_ONLY },
@@ -176,7 +180,9 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   'DELETE /v1/team/join-link': { request: send('DELETE', '/v1/team/join-link'), expect: MANAGERS, last: 1 },
   'POST /v1/team/join': { request: async (w) => ({ method: 'POST', path: '/v1/team/join', body: { token: await w.throwaway.joinToken() } }), expect: ACCOUNT, last: 2 },
   'DELETE /auth/me': { request: send('DELETE', '/auth/me', { confirmation: 'DELETE' }), expect: ACCOUNT, last: 3 },
-  'POST /auth/logout': { request: send('POST', '/auth/logout'), expect: OPEN, last: 4 },
+  // after DELETE /auth/me every account is gone: B's and the member's API keys are then invalid
+  // bearer credentials (401), the others' session cookies are served as no credential (200)
+  'POST /auth/logout': { request: send('POST', '/auth/logout'), expect: '200 200 401 401 200 200 200 401 200 401', last: 4 },
 };
 
 const q = (query: string, variables?: Record<string, unknown>) => () => ({ query, variables });

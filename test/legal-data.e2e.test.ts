@@ -9,7 +9,8 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
-import { createIngestStore } from '../src/modules/legal-data/catalog.store.js';
+import { createIndexRecordStore, createIngestStore } from '../src/modules/legal-data/catalog.store.js';
+import { recordIndexContents } from '../src/modules/legal-data/index-health.js';
 import { citationCountsFile, loadCitationCounts } from '../src/modules/legal-data/ingest/citation-counts.js';
 import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js';
 import { search } from '../src/modules/legal-data/search.service.js';
@@ -344,6 +345,10 @@ describe('legal-data API on a slice of the real corpus', () => {
   });
 
   it('starts again on the same DATA_DIR without re-indexing', async () => {
+    // The tests above ran ingestCorpus directly; `npm run ingest` and the startup ingest record
+    // what the index then holds (src/cli/ingest.ts, src/platform.ts). Without that record the
+    // start would rightly find an index that does not match it and rebuild (docs/reliability.md).
+    await recordIndexContents(platform.engine, createIndexRecordStore(platform.orm));
     await platform.stop();
     const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' });
     platform = await startPlatform(config, silent);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type CounterStore, MemoryCounterStore, type WindowSpec } from './counter-store.js';
-import { RedisCounterStore } from './redis-counter-store.js';
+import { LAYOUT_PREFIX, RedisCounterStore } from './redis-counter-store.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -69,5 +69,22 @@ describe.each(stores)('%s counter store', (_name, make) => {
     await store.consume('b', [billing], { now: start + 20, enforce: true, cost: 1 });
     const refused = await store.consume('b', [billing], { now: start + 30, enforce: true, cost: 1 });
     expect(refused).toMatchObject({ allowed: false, retryAfterMs: 1_000_000 - 30 });
+  });
+});
+
+describe('Redis counter store key layout', () => {
+  it('keeps its keys apart from the layout of earlier versions (lsp:rl:), whose scripts cannot read the seeded field', async () => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      const store = new RedisCounterStore(redis);
+      const subject = `layout-test-${randomUUID()}`;
+      const windows = [{ name: 'minute', limit: 5, durationMs: 60_000, bucketMs: 1000 }];
+      await store.consume(subject, windows, { now: Date.now(), enforce: true, cost: 1 });
+      expect(await redis.keys(`lsp:rl:${subject}:*`)).toEqual([]);
+      expect(await redis.keys(`${LAYOUT_PREFIX}${subject}:*`)).toEqual([`${LAYOUT_PREFIX}${subject}:minute`]);
+      await redis.del(`${LAYOUT_PREFIX}${subject}:minute`);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

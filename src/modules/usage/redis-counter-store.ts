@@ -142,6 +142,9 @@ type RedisWithScripts = Redis & {
 /** How often one consume may find windows to rebuild (another process's rebuild, an eviction) before it gives up with 503. */
 const REBUILD_ATTEMPTS = 3;
 
+/** The key prefix of this version's hash layout (see the constructor). */
+export const LAYOUT_PREFIX = 'lsp:rl2:';
+
 /** Counters in Redis (REDIS_URL): shared by every server process, atomic per request. */
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis' as const;
@@ -149,7 +152,13 @@ export class RedisCounterStore implements CounterStore {
 
   constructor(
     redis: Redis,
-    private readonly prefix = 'lsp:rl:',
+    /**
+     * `rl2`: the hashes gained the `seeded` field (rebuilt windows), which the scripts of earlier
+     * versions (prefix `lsp:rl:`) would read as a bucket and fail on. Keys of their own keep a
+     * rolling deploy's older processes working; this version finds its keys missing and rebuilds
+     * them from the usage rows (see `seed`), so nothing counted before is forgotten.
+     */
+    private readonly prefix = LAYOUT_PREFIX,
     private readonly timeoutMs = 250,
   ) {
     redis.defineCommand('rateConsume', { lua: CONSUME_SCRIPT });

@@ -126,6 +126,8 @@ describe('usage rows when the database disk is full', () => {
   it('counts every request answered while inserts fail with disk_full, and /ready says recording lags while staying ready', async () => {
     const ip = randomIp();
     const before = await requests(platform, ip, 3);
+    // written before the disk fills (on a busy machine the 200 ms batch may not have gone yet)
+    await platform.accounts.usage.flush();
     await sql(`create function usage_disk_full() returns trigger language plpgsql as $$
       begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`);
     await sql('create trigger usage_disk_full before insert on usage_event for each statement execute function usage_disk_full()');

@@ -99,6 +99,9 @@ describe('a damaged trained embedding model is trained again, never a crash loop
     expect(chunks.withVectors).toBe(chunks.total);
     expect(await platform.engine.vectorModel()).toBe(readyBody.embedding_model?.model);
     expect(await semanticHits(platform.url!)).toEqual(before);
+    // stopped before its folder goes: a running platform still writes there (rm failed with ENOTEMPTY)
+    await platform.stop();
+    platform = null;
     await rm(dataDir, { recursive: true, force: true });
   }, 600_000);
 });

@@ -5,7 +5,7 @@
  * Counts come back as numbers here: PostgreSQL's bigint arrives as a string, PGlite's as a number.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import { sqlRows, sqlRun } from '../../util/raw-sql.js';
+import { placeholders, sqlRows, sqlRun } from '../../util/raw-sql.js';
 
 /** One usage row as the recorder writes it. */
 export interface UsageEventRow {
@@ -41,6 +41,16 @@ export async function insertUsageEvents(em: EntityManager, rows: readonly UsageE
       params,
     );
   }
+}
+
+/**
+ * Which of `userIds` still have an account (app_user is accounts' table: read here so that a
+ * batch of usage rows is checked in one statement before it is written).
+ */
+export async function existingUserIds(em: EntityManager, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await sqlRows<{ id: string }>(em, `select id from app_user where id in (${placeholders(userIds)})`, [...userIds]);
+  return new Set(rows.map((r) => r.id));
 }
 
 function subjectFilter(subject: UsageSubject): { where: string; id: string | null } {

@@ -46,6 +46,23 @@ describe('usage recorder spill files (PGlite)', () => {
     expect(await count(ip)).toBe(6);
   });
 
+  it('writes a replayed row of an account erased since it was spilled without its user and key', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'usage-spill-'));
+    const kept = randomUUID();
+    const erased = randomUUID();
+    await db.orm.em.fork().getConnection().execute('insert into app_user (id, email, email_lower, created_at) values (?, ?, ?, now())', [kept, `${kept}@example.org`, `${kept}@example.org`]);
+    const ip = '192.0.2.11';
+    const mine = (user: string) => ({ ...row(ip), user_id: user, api_key_id: randomUUID() });
+    await spillBatch(dir, 'usage_event', [mine(kept), mine(erased)], Date.now());
+    const recorder = new UsageRecorder(db.orm, createLogger('silent'), { spillDir: dir });
+    await recorder.start();
+    await recorder.flush();
+    const written = await db.orm.em.fork().getConnection().execute('select user_id, api_key_id from usage_event where client_ip = ? order by user_id nulls last', [ip]);
+    expect(written).toHaveLength(2);
+    expect(written[0]).toMatchObject({ user_id: kept });
+    expect(written[1]).toEqual({ user_id: null, api_key_id: null });
+  });
+
   it('sets an unreadable spill file aside as *.bad instead of retrying it forever', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'usage-spill-'));
     await writeFile(path.join(dir, '000000000000002-1-1-usage_event-2.json'), '{"kind":"usage_event","rows":[{');

@@ -14,7 +14,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { backgroundEm } from '../../context.js';
 import type { Logger } from '../../logger.js';
 import { type BatchKind, type BatchLag, DurableBatches } from './durable-batches.js';
-import { insertUsageEvents, type UsageEventRow } from './usage-event.queries.js';
+import { existingUserIds, insertUsageEvents, type UsageEventRow } from './usage-event.queries.js';
 
 export type { UsageEventRow } from './usage-event.queries.js';
 export type { BatchLag } from './durable-batches.js';
@@ -44,12 +44,24 @@ export class UsageRecorder {
   private readonly forgotten = new Set<string>();
 
   constructor(orm: MikroORM, logger: Pick<Logger, 'info' | 'warn' | 'error'>, options: UsageRecorderOptions = {}) {
+    /** Rows read back from spill files (see `write`). */
+    const replayed = new WeakSet<UsageEventRow>();
     const usageRows: BatchKind<UsageEventRow> = {
       name: 'usage_event',
-      write: (rows) => insertUsageEvents(backgroundEm(orm), rows.map((r) => this.anonymised(r))),
+      write: async (rows) => {
+        // Rows read back from a spill file may name an account erased since (the forgotten set
+        // lives in memory only, so a restart lost it): for those the database says which
+        // accounts still exist. Rows of this run need no read.
+        const em = backgroundEm(orm);
+        const replayedUsers = [...new Set(rows.flatMap((r) => (r.user_id !== null && replayed.has(r) ? [r.user_id] : [])))];
+        const existing = await existingUserIds(em, replayedUsers);
+        await insertUsageEvents(em, rows.map((r) => this.anonymised(r, replayed.has(r) && !existing.has(r.user_id!))));
+      },
       revive: (json) => {
         const row = json as UsageEventRow & { created_at: string };
-        return { ...row, created_at: new Date(row.created_at) };
+        const revived = { ...row, created_at: new Date(row.created_at) };
+        replayed.add(revived);
+        return revived;
       },
     };
     this.batches = new DurableBatches([usageRows as BatchKind<unknown>], {
@@ -96,7 +108,8 @@ export class UsageRecorder {
     return this.batches.close();
   }
 
-  private anonymised(row: UsageEventRow): UsageEventRow {
-    return row.user_id !== null && this.forgotten.has(row.user_id) ? { ...row, user_id: null, api_key_id: null } : row;
+  private anonymised(row: UsageEventRow, accountGone: boolean): UsageEventRow {
+    const erased = row.user_id !== null && (accountGone || this.forgotten.has(row.user_id));
+    return erased ? { ...row, user_id: null, api_key_id: null } : row;
   }
 }

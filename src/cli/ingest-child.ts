@@ -66,7 +66,10 @@ async function run(job: IngestJob): Promise<void> {
 process.on('message', (raw) => {
   const message = raw as ParentMessage;
   if (message.type === 'start') {
-    run(message.job).finally(() => process.disconnect?.());
+    // the server may be gone already (its channel closed): disconnecting again would throw
+    run(message.job).finally(() => {
+      if (process.connected) process.disconnect();
+    });
   } else if (message.type === 'reply') {
     const waiter = pending.get(message.id);
     pending.delete(message.id);

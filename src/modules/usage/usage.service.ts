@@ -123,9 +123,12 @@ export class UsageService {
       status = httpStatusOf(error);
       throw error;
     } finally {
-      // A server error, or a request abandoned before its answer (its client went away: the work
-      // stopped and nothing was sent), is given back and not recorded (docs/reliability.md).
-      if (status >= 500 || ctx.signal.aborted) {
+      // A server error is given back and not recorded. A request abandoned before its answer (its
+      // client went away, the work stopped) counts, recorded as 499: giving it back would let a
+      // client that leaves just before each answer search without limit (docs/reliability.md).
+      const abandoned = ctx.signal.aborted;
+      if (abandoned) status = httpStatusOf(new DomainError('abandoned', ''));
+      if (status >= 500 && !abandoned) {
         for (const part of parts) await this.deps.store.refund(part.subject, part.windows, now).catch(() => undefined);
         if (drewCredit) await this.credits!.giveBack(caller as AccountCaller).catch(() => undefined);
       } else {

@@ -17,6 +17,7 @@ import { Migration20261127100529_team_domain_proofs } from './Migration202611271
 import { Migration20261127113000_stripe_cancellation_failed_at } from './Migration20261127113000_stripe_cancellation_failed_at.js';
 import { Migration20261127132924_billing_duplicate_subscriptions } from './Migration20261127132924_billing_duplicate_subscriptions.js';
 import { Migration20261127140000_usage_event_id } from './Migration20261127140000_usage_event_id.js';
+import { Migration20261127170000_usage_event_billed } from './Migration20261127170000_usage_event_billed.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127113000_stripe_cancellation_failed_at', class: Migration20261127113000_stripe_cancellation_failed_at },
   { name: 'Migration20261127132924_billing_duplicate_subscriptions', class: Migration20261127132924_billing_duplicate_subscriptions },
   { name: 'Migration20261127140000_usage_event_id', class: Migration20261127140000_usage_event_id },
+  { name: 'Migration20261127170000_usage_event_billed', class: Migration20261127170000_usage_event_billed },
 ];

@@ -33,6 +33,13 @@ describe('REST details real clients depend on', () => {
   }
 
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+  let adminAccount: Promise<{ id: string; key: string }> | undefined;
+  /** The administrator (ADMIN_EMAILS, verified), made once for the tests that need one. */
+  const admin = () =>
+    (adminAccount ??= newAccount(ADMIN).then(async (account) => {
+      await platform.orm.em.fork().getConnection().execute('update app_user set email_verified = true where id = ?', [account.id]);
+      return account;
+    }));
   const requestsToday = async (key: string): Promise<number> => (await call(`${url}/v1/usage/me`, 'GET', undefined, { key })).body.requests_today;
 
   beforeAll(async () => {
@@ -46,7 +53,7 @@ describe('REST details real clients depend on', () => {
 
   describe('item 4: document revalidation is not billed', () => {
     it('sends a strong ETag, Last-Modified and private caching; a 304 and a HEAD leave the usage unchanged', async () => {
-      const { key } = await newAccount();
+      const { id, key } = await newAccount();
       // the first record of the slice (a directive of 1985-07-25)
       const hit = { source: 'EU/EUR-Lex', source_id: '31985L0374' };
       const path = `${url}/v1/documents/${hit.source}/${hit.source_id}`;
@@ -93,6 +100,18 @@ describe('REST details real clients depend on', () => {
       expect(stale.status).toBe(200);
       await stale.json();
       expect(await requestsToday(key)).toBe(afterCompressed + 1);
+
+      // counted in the usage statistics as what they are, beside the billed reads
+      const endpoints = await call(`${url}/v1/admin/users/${id}/endpoints`, 'GET', undefined, { key: (await admin()).key });
+      expect(endpoints.status).toBe(200);
+      expect(endpoints.body.endpoints).toEqual(
+        expect.arrayContaining([
+          { endpoint: 'documents', requests: 3 },
+          { endpoint: 'documents.not_modified', requests: 3 },
+          { endpoint: 'documents.head', requests: 1 },
+        ]),
+      );
+      expect(endpoints.body.endpoints).toHaveLength(3);
     });
 
     it('documents the revalidation answers in /openapi.json', async () => {
@@ -167,13 +186,12 @@ describe('REST details real clients depend on', () => {
       expect(limited.status).toBe(404);
       expect(limited.headers.get('ratelimit')).toMatch(/^"minute";r=9;t=\d+$/);
 
-      const admin = await newAccount(ADMIN);
-      await platform.orm.em.fork().getConnection().execute('update app_user set email_verified = true where id = ?', [admin.id]);
-      const unlimited = await fetch(`${url}/v1/documents/EU/EUR-Lex/none`, { headers: bearer(admin.key) });
+      const { key: adminKey } = await admin();
+      const unlimited = await fetch(`${url}/v1/documents/EU/EUR-Lex/none`, { headers: bearer(adminKey) });
       expect(unlimited.status).toBe(404);
       expect(unlimited.headers.get('ratelimit')).toBeNull();
       expect(unlimited.headers.get('ratelimit-policy')).toBeNull();
-      expect((await call(`${url}/v1/usage/me`, 'GET', undefined, { key: admin.key })).body).toMatchObject({ requests_today: 1, limits_enforced: false });
+      expect((await call(`${url}/v1/usage/me`, 'GET', undefined, { key: adminKey })).body).toMatchObject({ requests_today: 1, limits_enforced: false });
     });
 
     it('sends none when RATE_LIMITS=off', async () => {

@@ -212,8 +212,9 @@ export class LegalDataService implements LegalDataApi {
   /**
    * A document read whose body the client may not need (see LegalDataApi.readDocument): the
    * credentials are checked as for any billable call, but a read that ends without the body (a
-   * HEAD, or a copy the client already holds) is neither counted nor limited. Every other read is
-   * billed like getDocument (a missing document included, as there).
+   * HEAD, or a copy the client already holds) is neither counted against the plan nor limited, only
+   * recorded for the statistics as such. Every other read is billed like getDocument (a missing
+   * document included, as there).
    */
   async readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead> {
     this.deps.usage.admit(ctx);
@@ -226,7 +227,14 @@ export class LegalDataService implements LegalDataApi {
       return { document: found, version: documentVersion(found), billed: true };
     }
     const version = documentVersion(doc);
-    if (request.headOnly || request.isCurrent(version)) return { document: doc, version, billed: false };
+    if (request.headOnly) {
+      this.deps.usage.recordUnbilled(ctx, 'documents.head', 200);
+      return { document: doc, version, billed: false };
+    }
+    if (request.isCurrent(version)) {
+      this.deps.usage.recordUnbilled(ctx, 'documents.not_modified', 304);
+      return { document: doc, version, billed: false };
+    }
     return this.deps.usage.charge(ctx, 'documents', async () => ({ document: doc, version, billed: true }));
   }
 

@@ -55,7 +55,7 @@ export async function countRequestsSince(em: EntityManager, workspaceId: string,
   const rows = await selectRows<{ user_id: string; n: number | string }>(
     em,
     `select user_id, count(*) as n from usage_event
-      where workspace_id = ? and created_at >= ? and user_id in (${userIds.map(() => '?').join(', ')})
+      where workspace_id = ? and billed and created_at >= ? and user_id in (${userIds.map(() => '?').join(', ')})
       group by user_id`,
     [workspaceId, since, ...userIds],
   );

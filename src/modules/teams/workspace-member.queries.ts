@@ -35,7 +35,7 @@ export async function listMembersWithUsage(em: EntityManager, workspaceId: strin
   const rows = await selectRows<{ user_id: string; email: string; name: string | null; role: string; joined_at: Date | string; requests: number | string }>(
     em,
     `select m.user_id, u.email, u.name, m.role, m.joined_at,
-            (select count(*) from usage_event e where e.workspace_id = m.workspace_id and e.user_id = m.user_id and e.created_at >= ?) as requests
+            (select count(*) from usage_event e where e.workspace_id = m.workspace_id and e.user_id = m.user_id and e.billed and e.created_at >= ?) as requests
        from workspace_member m join app_user u on u.id = m.user_id
       where m.workspace_id = ?
       order by m.joined_at, u.email_lower`,

@@ -1,5 +1,6 @@
 /**
- * One row per counted billable request. `user_id`/`api_key_id` are null for anonymous callers
+ * One row per counted billable request, and per recorded request that is not billed (`billed`
+ * false: a document revalidation or HEAD, under its own endpoint name). `user_id`/`api_key_id` are null for anonymous callers
  * (who are identified by `client_ip`) and after the account is deleted (rows are anonymised,
  * not removed, so aggregate statistics stay right).
  */
@@ -43,6 +44,8 @@ export const UsageEventEntity = defineEntity({
     created_at: p.datetime(),
     /** Given by the recorder when the request is counted: a batch written twice inserts its rows once. */
     event_id: p.uuid().nullable().unique('usage_event_event_id_unique'),
+    /** False for the requests recorded but not billed (a document's 304 or HEAD): statistics only, no plan count. */
+    billed: p.boolean().default(true),
   },
 });
 

@@ -1,5 +1,6 @@
 /**
- * Data access of `usage_event`, one row per counted billable call. Raw SQL throughout: the writes
+ * Data access of `usage_event`, one row per counted billable call (and per request recorded
+ * unbilled, `billed` false: every count of a plan, limit or pool says `and billed`). Raw SQL throughout: the writes
  * are one multi-row INSERT per batch (no entity tracking on the hot path), the reads are
  * aggregates (`count(*) filter`, `group by` buckets and days) the entity API does not express.
  * Counts come back as numbers here: PostgreSQL's bigint arrives as a string, PGlite's as a number.
@@ -19,6 +20,8 @@ export interface UsageEventRow {
   created_at: Date;
   /** Given when the request is counted (UsageRecorder): the row is inserted once however often its batch is written. */
   event_id?: string;
+  /** False for a request recorded for the statistics only (a document's 304 or HEAD); absent = billed. */
+  billed?: boolean;
 }
 
 /** Whose rows a count covers: a team's pool, an account, or an anonymous client IP. */
@@ -33,11 +36,11 @@ const ROWS_PER_INSERT = 1000;
 export async function insertUsageEvents(em: EntityManager, rows: readonly UsageEventRow[]): Promise<void> {
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
     const chunk = rows.slice(at, at + ROWS_PER_INSERT);
-    const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    const params = chunk.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at, r.event_id ?? null]);
+    const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const params = chunk.flatMap((r) => [r.user_id, r.api_key_id, r.client_ip, r.workspace_id ?? null, r.endpoint, r.status, r.created_at, r.event_id ?? null, r.billed ?? true]);
     await sqlRun(
       em,
-      `insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at, event_id) values ${values} on conflict (event_id) do nothing`,
+      `insert into usage_event (user_id, api_key_id, client_ip, workspace_id, endpoint, status, created_at, event_id, billed) values ${values} on conflict (event_id) do nothing`,
       params,
     );
   }
@@ -65,7 +68,7 @@ export async function countUsageBuckets(em: EntityManager, subject: UsageSubject
   const rows = await sqlRows<{ bucket: Count; n: Count }>(
     em,
     `select floor(extract(epoch from created_at) * 1000 / ?) as bucket, count(*) as n
-       from usage_event where ${where} and created_at > ? group by 1`,
+       from usage_event where ${where} and billed and created_at > ? group by 1`,
     [bucketMs, id, after],
   );
   return new Map(rows.map((r) => [Number(r.bucket), Number(r.n)]));
@@ -76,7 +79,7 @@ export async function accountUsageTotals(em: EntityManager, userId: string, dayS
   const [totals] = await sqlRows<{ today: Count; period: Count }>(
     em,
     `select count(*) filter (where created_at > ?) as today, count(*) as period
-       from usage_event where user_id = ? and created_at >= ?`,
+       from usage_event where user_id = ? and billed and created_at >= ?`,
     [dayStart, userId, periodStart],
   );
   return { today: Number(totals?.today ?? 0), period: Number(totals?.period ?? 0) };
@@ -84,7 +87,7 @@ export async function accountUsageTotals(em: EntityManager, userId: string, dayS
 
 /** The calls counted in a team workspace's pool since `periodStart`. */
 export async function workspaceUsageInPeriod(em: EntityManager, workspaceId: string, periodStart: Date): Promise<number> {
-  const [pooled] = await sqlRows<{ period: Count }>(em, 'select count(*) as period from usage_event where workspace_id = ? and created_at >= ?', [workspaceId, periodStart]);
+  const [pooled] = await sqlRows<{ period: Count }>(em, 'select count(*) as period from usage_event where workspace_id = ? and billed and created_at >= ?', [workspaceId, periodStart]);
   return Number(pooled?.period ?? 0);
 }
 
@@ -93,7 +96,7 @@ export async function dailyUsageOf(em: EntityManager, userId: string, periodStar
   const days = await sqlRows<{ day: string; count: Count }>(
     em,
     `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as count
-       from usage_event where user_id = ? and created_at >= ? group by 1`,
+       from usage_event where user_id = ? and billed and created_at >= ? group by 1`,
     [userId, periodStart],
   );
   return new Map(days.map((d) => [d.day, Number(d.count)]));

@@ -14,4 +14,9 @@ export interface UsageGuard {
    * counted.
    */
   admit(ctx: RequestContext): void;
+  /**
+   * A request answered without being billed (a document's 304 or HEAD), recorded for the usage
+   * statistics under its own endpoint name: 401 where admit() refuses, no limit, no plan count.
+   */
+  recordUnbilled(ctx: RequestContext, endpoint: 'documents.not_modified' | 'documents.head', status: number): void;
 }

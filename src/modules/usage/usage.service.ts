@@ -19,6 +19,8 @@ import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } fr
 import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
+/** Requests recorded for the statistics but never billed: a document's revalidation (304) and HEAD. */
+export type UnbilledEndpoint = 'documents.not_modified' | 'documents.head';
 
 
 const MINUTE = 60_000;
@@ -143,6 +145,27 @@ export class UsageService {
         });
       }
     }
+  }
+
+  /**
+   * Records a request that is answered without being billed (a document's 304 or HEAD) for the
+   * usage statistics, under its own endpoint name: no window is counted or checked, and no plan
+   * count includes it (`billed` false). The caller's credentials are checked as for a billable call.
+   */
+  recordUnbilled(ctx: RequestContext, endpoint: UnbilledEndpoint, status: number): void {
+    const caller = ctx.caller;
+    this.admit(ctx);
+    const plan = isAccount(caller) ? planOf(caller.plan) : PLANS.anonymous;
+    this.deps.recorder.add({
+      user_id: isAccount(caller) ? caller.userId : null,
+      api_key_id: isAccount(caller) ? caller.keyId : null,
+      client_ip: isAccount(caller) ? null : caller.ip,
+      workspace_id: pooledWorkspace(caller, plan),
+      endpoint,
+      status,
+      created_at: new Date(this.now()),
+      billed: false,
+    });
   }
 
   /**

@@ -1,4 +1,4 @@
-/** `npm run generate:openapi-types`: writes test/generated/openapi.d.ts (see openapi-types.ts). */
+/** `npm run generate:openapi-types`: writes test/generated/openapi.ts (see openapi-types.ts). */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OPENAPI_TYPES_FILE, openApiTypes } from './openapi-types.js';

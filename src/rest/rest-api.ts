@@ -108,11 +108,9 @@ function response(doc: ResponseDoc): ResponseConfig {
   };
 }
 
-const UNAVAILABLE = 'The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After`';
-
-/** The 503 every authenticated route can answer, beside the route's own reason for one. */
-function unavailable(own: ResponseConfig | undefined): ResponseConfig {
-  return own ? { ...own, description: `${own.description}; or: ${UNAVAILABLE}` } : response(UNAVAILABLE);
+/** A status every route of its kind can answer, beside the route's own reason for it (an HTTPError body either way). */
+function alsoAnswers(own: ResponseConfig | undefined, description: string): ResponseConfig {
+  return own ? { ...own, description: `${own.description}; or: ${description}` } : response(description);
 }
 
 /**
@@ -181,12 +179,16 @@ export class RestApi {
     const responses: Record<string, ResponseConfig> = {};
     for (const [status, value] of Object.entries(doc.responses)) responses[status] = response(value);
     if (!doc.beforeAuthentication) {
-      if (doc.access !== 'open') responses['401'] ??= response('Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`)');
       // any route, open ones too: RFC 6750's answers to credentials that cannot be used (src/http/request-context.ts)
-      responses['400'] ??= response('Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`)');
-      if (doc.access === 'open') responses['401'] ??= response('The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`)');
+      responses['400'] = alsoAnswers(responses['400'], 'Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`)');
+      responses['401'] = alsoAnswers(
+        responses['401'],
+        doc.access === 'open'
+          ? 'The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`)'
+          : 'Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`)',
+      );
       // credentials are looked up in the database, and every limit is counted in the CounterStore (src/errors.ts, redis-counter-store.ts)
-      responses['503'] = unavailable(responses['503']);
+      responses['503'] = alsoAnswers(responses['503'], 'The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After`');
     }
     if (doc.access === 'billable') responses['429'] ??= response('Over a plan limit (Retry-After)');
     if (doc.body || doc.query || params) responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: ref('HTTPValidationError') } } };

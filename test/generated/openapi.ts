@@ -2494,7 +2494,7 @@ export interface operations {
                     "application/json": components["schemas"]["PasswordAuthorized"];
                 };
             };
-            /** @description mcp_flow invalid, altered or expired */
+            /** @description mcp_flow invalid, altered or expired; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -2505,7 +2505,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Invalid email or password */
+            /** @description Invalid email or password; or: The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`) */
             401: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -2677,7 +2677,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Invalid email or password */
+            /** @description Invalid email or password; or: The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`) */
             401: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -2809,7 +2809,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Invalid or expired token */
+            /** @description Invalid or expired token; or: The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`) */
             401: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -2945,7 +2945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid or expired token */
+            /** @description Invalid or expired token; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -3068,7 +3068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid or expired token */
+            /** @description Invalid or expired token; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -3794,7 +3794,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid state or code */
+            /** @description Invalid state or code; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -3810,6 +3810,15 @@ export interface operations {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Sign-in with this provider is not configured */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3921,7 +3930,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid state or code */
+            /** @description Invalid state or code; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -3937,6 +3946,15 @@ export interface operations {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Sign-in with this provider is not configured */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4048,7 +4066,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid state or code */
+            /** @description Invalid state or code; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
@@ -4064,6 +4082,15 @@ export interface operations {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Sign-in with this provider is not configured */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4910,7 +4937,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookReceived"];
                 };
             };
-            /** @description Missing or invalid signature */
+            /** @description Missing or invalid signature; or: Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
             400: {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */

@@ -161,7 +161,7 @@ function unservedServices(): AppServices {
 /**
  * The /openapi.json a service with every module (billing, teams, admin, OAuth: what
  * startPlatform builds) serves at `baseUrl`, without a database or a server: what
- * `npm run lint:openapi` and `npm run generate:openapi-types` read. test/openapi-client.e2e.test.ts
+ * `npm run lint:openapi` and `npm run generate:openapi-types` read. test/openapi.e2e.test.ts
  * checks that it equals the served document.
  */
 export function describeRestApi(baseUrl: string): Record<string, unknown> {

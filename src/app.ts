@@ -114,14 +114,7 @@ export async function buildApp(options: {
   }
   const mcp = mcpRouter({ services, contexts: options.contexts, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
   app.use(mcp.router);
-  app.use(accountsRouter({ ...services.accounts, baseUrl: options.baseUrl }, rest));
-  app.use(identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl: options.baseUrl }, rest));
-  if (services.billing) app.use(billingRouter(services.billing, rest));
-  if (services.teams) app.use(teamsRouter(services.teams, rest));
-  app.use(legalDataRouter(services.legalData, rest));
-  if (services.contributors) app.use(contributorsRouter(services.contributors, rest));
-  if (services.admin) app.use(adminRouter(services.admin, rest));
-  app.use(resolveRouter(services.legalData, rest));
+  for (const router of restRouters(services, options.baseUrl, rest)) app.use(router);
   const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
@@ -135,4 +128,48 @@ export async function buildApp(options: {
       await graphql.stop();
     },
   };
+}
+
+/** The REST resources' routers, mounted after the OAuth and MCP doors, in mount order. */
+function restRouters(services: AppServices, baseUrl: string, rest: RestApi): express.Router[] {
+  return [
+    accountsRouter({ ...services.accounts, baseUrl }, rest),
+    identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl }, rest),
+    ...(services.billing ? [billingRouter(services.billing, rest)] : []),
+    ...(services.teams ? [teamsRouter(services.teams, rest)] : []),
+    legalDataRouter(services.legalData, rest),
+    ...(services.contributors ? [contributorsRouter(services.contributors, rest)] : []),
+    ...(services.admin ? [adminRouter(services.admin, rest)] : []),
+    resolveRouter(services.legalData, rest),
+  ];
+}
+
+/**
+ * A stand-in for every service, for describing routes without serving them: any property of it,
+ * and what calling it returns, is the stand-in again. Building a router only captures its
+ * services in handlers (oidc-provider's `callback()` is wrapped, not run), so the routers can be
+ * built over it; no handler ever runs.
+ */
+function unservedServices(): AppServices {
+  const standIn: object = new Proxy(function unserved() {}, {
+    get: (_target, property) => (property === 'then' ? undefined : standIn),
+    apply: () => standIn,
+  });
+  return standIn as AppServices;
+}
+
+/**
+ * The /openapi.json a service with every module (billing, teams, admin, OAuth: what
+ * startPlatform builds) serves at `baseUrl`, without a database or a server: what
+ * `npm run lint:openapi` and `npm run generate:openapi-types` read. test/openapi.e2e.test.ts
+ * checks that it equals the served document.
+ */
+export function describeRestApi(baseUrl: string): Record<string, unknown> {
+  const services = unservedServices();
+  const rest = new RestApi(baseUrl);
+  systemRouter(services.legalData, rest);
+  const { provider, consent } = services.oauth!;
+  oauthRouter({ provider, consent, identityProviders: services.accounts.identityProviders, counters: services.accounts.counters, baseUrl }, rest);
+  restRouters(services, baseUrl, rest);
+  return rest.openApiDocument();
 }

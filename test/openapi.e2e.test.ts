@@ -12,6 +12,7 @@ import type express from 'express';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
+import { describeRestApi } from '../src/app.js';
 import { openApiPath } from '../src/rest/rest-api.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 
@@ -82,15 +83,36 @@ describe('/openapi.json of the whole app', () => {
       const operation = doc.paths[p!][method!];
       expect([p, operation.security]).toEqual([p, [{ HTTPBearer: [] }, { SessionCookie: [] }]]);
       // a 401 whose body is the `{"detail": "..."}` error of every non-validation failure
-      expect([p, operation.responses['401']]).toEqual([p, { description: expect.any(String), content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } } }]);
+      expect([p, operation.responses['401']]).toEqual([
+        p,
+        { description: expect.any(String), headers: { 'WWW-Authenticate': expect.objectContaining({ schema: { type: 'string' } }) }, content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } } },
+      ]);
     }
     expect(doc.components.schemas.HTTPError).toMatchObject({ type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } });
-    expect(doc.paths['/v1/search'].post.responses['429']).toEqual({ description: 'Over a plan limit (Retry-After)', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } } });
+    expect(doc.paths['/v1/search'].post.responses['429']).toEqual({
+      description: 'Over a plan limit (Retry-After)',
+      headers: { 'Retry-After': expect.objectContaining({ schema: { type: 'integer', minimum: 1 } }), RateLimit: expect.any(Object), 'RateLimit-Policy': expect.any(Object) },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } },
+    });
+    expect(Object.keys(doc.paths['/v1/search'].post.responses['200'].headers)).toEqual(['RateLimit', 'RateLimit-Policy']);
+    // the per-account throttles (src/modules/usage/throttle.ts): not a plan limit, no RateLimit headers
     expect(doc.paths['/v1/keys'].get.responses['429']).toBeUndefined();
-    expect(doc.paths['/v1/stats'].get.security).toBeUndefined();
+    for (const [p, method] of [['/v1/keys', 'post'], ['/v1/usage/me', 'get']]) {
+      expect([p, Object.keys(doc.paths[p!][method!].responses['429'].headers)]).toEqual([p, ['Retry-After']]);
+    }
+    // open operations say so: no credentials needed
+    expect(doc.paths['/v1/stats'].get.security).toEqual([]);
+    expect(doc.paths['/v1/stats'].get.responses['503'].headers).toEqual({ 'Retry-After': expect.any(Object) });
+    // mounted before authentication: no RFC 6750 answer, no 503 from the database
+    expect(Object.keys(doc.paths['/health'].get.responses)).toEqual(['200']);
+    expect(Object.keys(doc.paths['/ready'].get.responses)).toEqual(['200', '503']);
     expect(doc.paths['/auth/register'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/_EmailPasswordBody' });
     expect(doc.components.schemas._EmailPasswordBody.required).toEqual(['email', 'password']);
     expect(doc.paths['/v1/keys'].post.requestBody.required).toBe(false);
+  });
+
+  it('is the document describeRestApi builds without a server (what lint:openapi and the typed client read)', () => {
+    expect(describeRestApi('https://legal.example.org')).toEqual(doc);
   });
 
   it('describes the search request from the zod schema, bounds and defaults included', () => {

@@ -119,7 +119,7 @@ describe('REST details real clients depend on', () => {
       for (const path of ['/v1/documents/{country}/{source_name}/{source_id}', '/v1/documents/{country}/{source_name}']) {
         const { responses } = doc.paths[path]!.get;
         expect([path, Object.keys(responses['304']!.headers!)]).toEqual([path, ['ETag', 'Last-Modified', 'Cache-Control']]);
-        expect(Object.keys(responses['200']!.headers!)).toEqual(['ETag', 'Last-Modified', 'Cache-Control']);
+        expect(Object.keys(responses['200']!.headers!)).toEqual(['ETag', 'Last-Modified', 'Cache-Control', 'RateLimit', 'RateLimit-Policy']);
       }
     });
 

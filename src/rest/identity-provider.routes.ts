@@ -48,7 +48,7 @@ export function identityProviderRouter(options: { identityProviders: IdentityPro
       tags,
       access: 'open',
       query: callbackQuerySchema,
-      responses: { 302: { description: 'Signed in: redirect to the dashboard (or the legal-acceptance page)' }, 400: 'Invalid state or code' },
+      responses: { 302: { description: 'Signed in: redirect to the dashboard (or the legal-acceptance page)' }, 400: 'Invalid state or code', 404: 'Sign-in with this provider is not configured' },
     };
     rest.route(router, `/auth/${name}/callback`, {
       get: [callback, async (req, res) => {

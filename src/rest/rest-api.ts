@@ -10,6 +10,7 @@ import type express from 'express';
 import { z } from 'zod';
 import { methodNotAllowed, RequestValidationError } from './errors.js';
 import { valueError } from '../validation/pydantic-issues.js';
+import { LOCATION, RATE_LIMIT_HEADERS, RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -41,6 +42,11 @@ export interface OperationDoc {
   /** Descriptions of path parameters (every `:name`/`*name` of the path is declared anyway). */
   params?: Record<string, string>;
   responses: Record<number, ResponseDoc>;
+  /**
+   * Mounted before the authentication step (src/app.ts: /health, /ready): credentials are not
+   * read, so neither RFC 6750's 400/401 nor a 503 from the database can come from it.
+   */
+  beforeAuthentication?: boolean;
 }
 
 type Route = [OperationDoc, ...express.RequestHandler[]];
@@ -102,6 +108,29 @@ function response(doc: ResponseDoc): ResponseConfig {
   };
 }
 
+/** A status every route of its kind can answer, beside the route's own reason for it (an HTTPError body either way). */
+function alsoAnswers(own: ResponseConfig | undefined, description: string): ResponseConfig {
+  return own ? { ...own, description: `${own.description}; or: ${description}` } : response(description);
+}
+
+/**
+ * The headers each response carries: `WWW-Authenticate` with a 401 and RFC 6750's 400,
+ * `Retry-After` with a 429 and a 503, and the RateLimit pair with a billable call's answers
+ * (they are written wherever the usage guard counted the call: its result or its refusal).
+ */
+function declareHeaders(responses: Record<string, ResponseConfig>, access: Access): void {
+  const add = (status: string, headers: Record<string, unknown>) => {
+    const target = responses[status];
+    if (target) target.headers = { ...(target.headers as Record<string, unknown> | undefined), ...headers } as never;
+  };
+  add('400', { 'WWW-Authenticate': WWW_AUTHENTICATE });
+  add('401', { 'WWW-Authenticate': WWW_AUTHENTICATE });
+  add('429', { 'Retry-After': RETRY_AFTER });
+  add('503', { 'Retry-After': RETRY_AFTER });
+  add('302', { Location: LOCATION });
+  if (access === 'billable') for (const status of ['200', '404', '429']) add(status, RATE_LIMIT_HEADERS);
+}
+
 /** C0 controls (NUL, CR, LF…) and DEL. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const CONTROL_CHARACTER_MESSAGE = 'String should not contain control characters (U+0000 to U+001F, U+007F)';
@@ -149,12 +178,21 @@ export class RestApi {
       : undefined;
     const responses: Record<string, ResponseConfig> = {};
     for (const [status, value] of Object.entries(doc.responses)) responses[status] = response(value);
-    if (doc.access !== 'open') responses['401'] ??= response('Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`)');
-    // any route, open ones too: RFC 6750's answers to credentials that cannot be used (src/http/request-context.ts)
-    responses['400'] ??= response('Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`)');
-    if (doc.access === 'open') responses['401'] ??= response('The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`)');
+    if (!doc.beforeAuthentication) {
+      // any route, open ones too: RFC 6750's answers to credentials that cannot be used (src/http/request-context.ts)
+      responses['400'] = alsoAnswers(responses['400'], 'Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`)');
+      responses['401'] = alsoAnswers(
+        responses['401'],
+        doc.access === 'open'
+          ? 'The bearer token sent is not valid (`WWW-Authenticate: Bearer error="invalid_token"`)'
+          : 'Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`)',
+      );
+      // credentials are looked up in the database, and every limit is counted in the CounterStore (src/errors.ts, redis-counter-store.ts)
+      responses['503'] = alsoAnswers(responses['503'], 'The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After`');
+    }
     if (doc.access === 'billable') responses['429'] ??= response('Over a plan limit (Retry-After)');
     if (doc.body || doc.query || params) responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: ref('HTTPValidationError') } } };
+    declareHeaders(responses, doc.access);
     const config: RouteConfig = {
       method,
       path,
@@ -162,7 +200,8 @@ export class RestApi {
       summary: doc.summary,
       ...(doc.description ? { description: doc.description } : {}),
       tags: doc.tags,
-      ...(doc.access !== 'open' ? { security: AUTHENTICATED } : {}),
+      // `[]`: no credentials needed (a bearer token sent anyway must be valid: the 401 above)
+      security: doc.access === 'open' ? [] : AUTHENTICATED,
       request: {
         ...(params ? { params } : {}),
         ...(doc.query ? { query: doc.query } : {}),

@@ -25,7 +25,7 @@ export function systemRouter(api: Pick<LegalDataApi, 'readiness'>, rest: RestApi
 
   rest.route(router, '/health', {
     get: [
-      { name: 'health', summary: 'Health', description: 'Liveness: 200 as long as the process serves requests.', tags, access: 'open', responses: { 200: healthSchema } },
+      { name: 'health', summary: 'Health', description: 'Liveness: 200 as long as the process serves requests.', tags, access: 'open', beforeAuthentication: true, responses: { 200: healthSchema } },
       (_req, res) => {
         res.json({ status: 'ok' });
       },
@@ -41,6 +41,7 @@ export function systemRouter(api: Pick<LegalDataApi, 'readiness'>, rest: RestApi
         description: 'Readiness: 200 once the stores are open and the index is built, else 503 with the progress.',
         tags,
         access: 'open',
+        beforeAuthentication: true,
         responses: { 200: readinessSchema, 503: { description: 'Not ready yet', schema: readinessSchema } },
       },
       async (_req, res) => {

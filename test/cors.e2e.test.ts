@@ -32,13 +32,16 @@ const EXPOSED_HEADERS = ['ratelimit', 'ratelimit-policy', 'retry-after', 'www-au
 
 const listOf = (header: string | null) => (header ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
 
-/** A second HTTP server: the browser app's pages (an empty page at every path). Dual-stack, so both localhost and 127.0.0.1 reach it. */
+/** A second HTTP server: the browser app's pages (an empty page at every path). Dual-stack, so both localhost and 127.0.0.1 reach it (IPv4 only where there is no IPv6). */
 async function startPageServer(): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html lang="en"><title>A browser app</title><h1>A browser app</h1></html>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '::', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EAFNOSUPPORT' ? server.listen(0, '127.0.0.1', () => resolve()) : reject(error)));
+    server.listen(0, '::', () => resolve());
+  });
   return {
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -22,8 +22,10 @@ import { resolveRouter } from './rest/resolve.routes.js';
 import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
 import { applyTrustProxy } from './http/trust-proxy.js';
-import { refuseCrossSiteCookieRequests } from './http/cross-site.js';
-import { DEFAULT_HSTS_MAX_AGE_SECONDS, type GraphqlSettings, type SseLimits, type TrustProxySetting } from './config.js';
+import { ignoreCookiesFromOtherOrigins, refuseCrossSiteCookieRequests } from './http/cross-site.js';
+import { corsForBrowserApps } from './http/cors.js';
+import { mcpOriginPolicy, refuseUnlistedOrigins } from './mcp/allowed-origins.js';
+import { DEFAULT_HSTS_MAX_AGE_SECONDS, type AllowedOrigins, type GraphqlSettings, type SseLimits, type TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
 import { PROTECTED_RESOURCE_PATHS, protectedResourceMetadataUrl, protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
@@ -61,7 +63,8 @@ export interface BuiltApp {
   stop(): Promise<void>;
 }
 
-export async function buildApp(options: {
+/** What buildApp needs: the services, their request contexts, and the HTTP-level settings. */
+export interface AppOptions {
   services: AppServices;
   /** Where every door gets its RequestContext (one unit of work per request): requestContexts(orm). */
   contexts: RequestContexts;
@@ -80,7 +83,11 @@ export async function buildApp(options: {
   graphql?: GraphqlSettings;
   /** The web dashboard at /dashboard (omitted: not served). */
   dashboard?: DashboardSettings;
-}): Promise<BuiltApp> {
+  /** MCP_ALLOWED_ORIGINS: browser origins besides BASE_URL's that may call /mcp and /sse (default: none). */
+  mcpAllowedOrigins?: AllowedOrigins;
+}
+
+export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { services, logger } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -90,6 +97,11 @@ export async function buildApp(options: {
   app.use(noStoreForPrivateResponses());
   // JSON answers of 1 KiB or more compressed as the client asks (never an event stream, nor the dashboard's own files)
   app.use(compressResponses());
+  // Browser pages of other origins: the MCP endpoints refuse unlisted ones (403), then CORS answers
+  // every preflight here, before any authentication or 405 (src/http/cors.ts has the table).
+  const mcpOriginAllowed = mcpOriginPolicy(options.baseUrl, options.mcpAllowedOrigins ?? []);
+  app.use([...PROTECTED_RESOURCE_PATHS], refuseUnlistedOrigins(mcpOriginAllowed));
+  app.use(corsForBrowserApps(mcpOriginAllowed));
   // every REST route is described where it is mounted; /openapi.json is generated from `rest`
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
@@ -97,6 +109,8 @@ export async function buildApp(options: {
   if (options.dashboard) app.use(dashboardRouter(options.dashboard));
   // Before anything authenticates: a cookie-borne state change from another site never runs.
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
+  // A request from a page of another origin is never authenticated by the session cookie, GET included.
+  app.use(ignoreCookiesFromOtherOrigins(options.baseUrl));
   // Every door below sees the caller: Bearer API key or session cookie (anonymous otherwise); at
   // the MCP endpoints also an OAuth access token issued for that resource.
   app.use(

@@ -147,6 +147,19 @@ describe('TRUST_PROXY', () => {
     }
   });
 
+  it('reads MCP_ALLOWED_ORIGINS as browser origins (none by default, * for any) and refuses what is not an origin', () => {
+    expect(loadConfig({}).mcpAllowedOrigins).toEqual([]);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: '*' }).mcpAllowedOrigins).toBe('*');
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'HTTPS://App.Example:443/, http://localhost:6274, chrome-extension://abcdefgh' }).mcpAllowedOrigins).toEqual([
+      'https://app.example',
+      'http://localhost:6274',
+      'chrome-extension://abcdefgh',
+    ]);
+    for (const bad of ['app.example', 'https://app.example/callback', 'https://app.example?x=1', 'https://user@app.example', '*, https://app.example', 'null', ',']) {
+      expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: bad })).toThrow(/MCP_ALLOWED_ORIGINS/);
+    }
+  });
+
   it('caps SSE sessions with defaults', () => {
     expect(loadConfig({}).sse).toEqual({ maxSessions: 500, maxSessionsPerAccount: 5, maxSessionsPerIp: 20, maxSessionsUnverified: 1, idleTimeoutSeconds: 300 });
     expect(

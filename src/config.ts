@@ -137,6 +137,15 @@ export const envSchema = z.object({
     .describe(
       "which proxies in front of the service are believed about the client (express's `trust proxy`): `true` (every hop: only behind a proxy that overwrites `X-Forwarded-For`), `false` (none), a hop count (`1`), or comma-separated addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal` (`loopback, 10.0.0.0/8`). The client IP it yields keys the per-IP sign-in throttle, the Anonymous plan and the client-registration budget: behind any proxy not listed here every client shares the proxy's IP. Applied to every express app in one place (`src/http/trust-proxy.ts`). **With the default `loopback`, any process on the same host can claim any client address through `X-Forwarded-For`**, which makes every per-IP limit bypassable: a same-host sidecar or proxy must overwrite the header (never append; `deploy/nginx.conf` shows how), and a service that nothing proxies should run with `false`. Trusted proxies are also exempt from `HTTP_MAX_CONNECTIONS_PER_IP`",
     ),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .refine((v) => parseAllowedOrigins(v) !== null, 'must be * or comma-separated origins such as https://app.example (scheme, host and port only: no path)')
+    .optional()
+    .meta({
+      unset: "only `BASE_URL`'s own origin",
+      description:
+        "browser pages that may call the MCP endpoints (`/mcp`, `/sse`, `/sse/messages`): comma-separated origins (`https://app.example, http://localhost:6274`), or `*` for any. A request whose `Origin` is neither `BASE_URL`'s nor listed is refused 403 (the MCP transport's Origin check), and CORS answers only these origins; requests without `Origin` (SDKs, CLIs, servers) are not affected. The REST API, GraphQL and the OAuth endpoints take API keys and tokens from any origin ([rest-api.md](rest-api.md#browser-apps))",
+    }),
   DASHBOARD_DIR: z.string().min(1).optional().meta({ unset: '`dist/dashboard` of the checkout', description: 'the built web dashboard served at `/dashboard` (see [dashboard.md](dashboard.md))' }),
   SSE_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(500).describe('open MCP SSE streams (`GET /sse`) in this process; past any SSE cap `GET /sse` answers 429 with `Retry-After: 30`'),
   SSE_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(5).describe('open MCP SSE streams per account'),
@@ -298,6 +307,32 @@ export function parseTrustProxy(value: string): TrustProxySetting | null {
   if (/^\d{1,3}$/.test(text)) return Number(text);
   const entries = text.split(',').map((e) => e.trim());
   return entries.length > 0 && entries.every(trustProxyEntry) ? entries : null;
+}
+
+/** MCP_ALLOWED_ORIGINS: `'*'` (any origin) or the listed origins. */
+export type AllowedOrigins = '*' | string[];
+
+/**
+ * MCP_ALLOWED_ORIGINS's text as origins, serialised as browsers send them in `Origin`
+ * (`HTTPS://App.Example:443/` is `https://app.example`); `'*'` alone means any origin; null
+ * when an entry is not an origin. Other schemes than http(s) (a browser extension's
+ * `chrome-extension://<id>`) are kept as written.
+ */
+export function parseAllowedOrigins(value: string): AllowedOrigins | null {
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  if (entries.length === 1 && entries[0] === '*') return '*';
+  const origins = entries.map(originOf);
+  return origins.length > 0 && origins.every((o) => o !== null) ? (origins as string[]) : null;
+}
+
+function originOf(entry: string): string | null {
+  if (!URL.canParse(entry)) return null;
+  const url = new URL(entry);
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    const bare = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !entry.endsWith('#') && !entry.endsWith('?');
+    return bare ? url.origin : null;
+  }
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]+$/i.test(entry) ? entry : null;
 }
 
 /**
@@ -473,6 +508,8 @@ export interface Config {
   engineCallsPerRequest: number;
   /** Remote subgraph URLs by subgraph name; subgraphs not named run in-process. */
   subgraphUrls: Record<string, string>;
+  /** Origins of the browser pages that may call /mcp and /sse besides BASE_URL's (MCP_ALLOWED_ORIGINS; none by default). */
+  mcpAllowedOrigins: AllowedOrigins;
   /** Which proxies in front of the service are believed about the client's IP (TRUST_PROXY). */
   trustProxy: TrustProxySetting;
   /** Caps on open MCP SSE streams (GET /sse): in all, per account, per client address, and how long one may sit idle. */
@@ -633,6 +670,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((pair) => pair.split('=', 2) as [string, string]),
     ),
     trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ? parseAllowedOrigins(e.MCP_ALLOWED_ORIGINS)! : [],
     sse: {
       maxSessions: e.SSE_MAX_SESSIONS,
       maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT,

@@ -119,6 +119,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     version: VERSION,
     trustProxy: config.trustProxy,
     hstsMaxAgeSeconds: config.hstsMaxAgeSeconds,
+    mcpAllowedOrigins: config.mcpAllowedOrigins,
     sse: config.sse,
     graphql: config.graphql,
     dashboard: { dir: config.dashboardDir, client: dashboardClientSettings(config) },

@@ -10,7 +10,7 @@
  */
 import { Router } from 'express';
 import { OAUTH_PATH, OAUTH_ROUTES } from './authorization-server.js';
-import { MCP_SCOPE, metadataPreflight, PROTECTED_RESOURCE_PATHS } from './protected-resource.js';
+import { MCP_SCOPE, PROTECTED_RESOURCE_PATHS } from './protected-resource.js';
 
 const WELL_KNOWN = '/.well-known/oauth-authorization-server';
 
@@ -43,16 +43,15 @@ export function authorizationServerMetadata(baseUrl: string): Record<string, unk
 
 /**
  * GET routes of the document (root and path-aware forms); other paths under the well-known prefix
- * are 404. Public and credential-free, so readable cross-origin (browser-based MCP clients).
+ * are 404. Public and credential-free, so readable cross-origin (browser-based MCP clients; the
+ * CORS headers come from src/http/cors.ts).
  */
 export function authorizationServerMetadataRouter(baseUrl: string): Router {
   const router = Router();
   const send = (res: import('express').Response) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.setHeader('Access-Control-Allow-Origin', '*');
     res.json(authorizationServerMetadata(baseUrl));
   };
-  router.options([WELL_KNOWN, `${WELL_KNOWN}/*path`], metadataPreflight);
   router.get(WELL_KNOWN, (_req, res) => send(res));
   router.get(`${WELL_KNOWN}/*path`, (req, res, next) => {
     const path = `/${(req.params as { path: string[] }).path.join('/')}`;

@@ -88,6 +88,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       id_token_signed_response_alg: ACCESS_TOKEN_ALG,
     },
     clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
+    // CORS of /token and /revoke is answered for any origin before the provider runs
+    // (src/http/cors.ts), and the provider's own check then stands aside. Said here as well: by
+    // default it would refuse a public client's page whose origin is not one of its redirect URIs'
+    // (a loopback redirect, a popup on another origin), and it guards nothing a client without a
+    // browser could not do anyway: /token reads no cookie, and a code needs its PKCE verifier.
+    clientBasedCORS: () => true,
     extraClientMetadata: {
       // RFC 7591 metadata kept as given; its validator is also the hook (run on every client,
       // registered or loaded) that makes the client public.

@@ -10,7 +10,7 @@
  * authorization-server document (ours serves its path-aware forms too), has no path-aware
  * fallback (`…/sse/messages`), and its document lacks `bearer_methods_supported`.
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 
 /** The protected resources: the MCP endpoints (the SSE message endpoint is under /sse). */
 export const PROTECTED_RESOURCE_PATHS = ['/mcp', '/sse'] as const;
@@ -74,13 +74,11 @@ export function protectedResourceMetadata(baseUrl: string, resourcePath: string)
  */
 export function protectedResourceRouter(baseUrl: string): Router {
   const router = Router();
-  // public and credential-free: readable cross-origin by browser-based MCP clients
+  // public and credential-free: readable cross-origin by browser-based MCP clients (CORS: src/http/cors.ts)
   const send = (res: Response, resourcePath: string) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.setHeader('Access-Control-Allow-Origin', '*');
     res.json(protectedResourceMetadata(baseUrl, resourcePath));
   };
-  router.options([WELL_KNOWN, `${WELL_KNOWN}/*path`], metadataPreflight);
   router.get(WELL_KNOWN, (_req, res) => send(res, ''));
   router.get(`${WELL_KNOWN}/*path`, (req, res) => {
     const segments = (req.params as { path: string[] }).path;
@@ -89,15 +87,6 @@ export function protectedResourceRouter(baseUrl: string): Router {
     send(res, endpoint ? path : '');
   });
   return router;
-}
-
-/** CORS preflight of a metadata document (the MCP SDK sends an `MCP-Protocol-Version` header). */
-export function metadataPreflight(_req: Request, res: Response): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Methods', 'GET');
-  res.setHeader('Access-Control-Allow-Headers', 'MCP-Protocol-Version, Accept');
-  res.setHeader('Access-Control-Max-Age', '3600');
-  res.status(204).end();
 }
 
 function trimSlash(url: string): string {

@@ -28,12 +28,34 @@ export async function authorizeAgentWithPassword(base: string, email: string, pa
   });
   if (registered.status !== 201) throw new Error(`client registration: ${registered.status} ${JSON.stringify(registered.body)}`);
   const clientId = registered.body.client_id as string;
+  const { code, verifier } = await authorizationCode(base, { clientId, redirectUri: REDIRECT_URI, email, password });
+  const tokens = await tokenRequest(base, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    resource: `${base}/mcp`,
+    client_id: clientId,
+  });
+  if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
+  return { clientId, accessToken: tokens.body.access_token, refreshToken: tokens.body.refresh_token };
+}
+
+/**
+ * The user's half of an authorization for a registered client: /oauth/authorize with PKCE and
+ * `resource` = `${base}/mcp`, the consent page's password sign-in, the redirect back; the code
+ * and the PKCE verifier the client then exchanges at /oauth/token.
+ */
+export async function authorizationCode(
+  base: string,
+  client: { clientId: string; redirectUri: string; email: string; password: string },
+): Promise<{ code: string; verifier: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(`${base}/oauth/authorize`);
   for (const [k, v] of Object.entries({
     response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
     resource: `${base}/mcp`,
@@ -46,21 +68,12 @@ export async function authorizeAgentWithPassword(base: string, email: string, pa
   const { page } = await browser.follow(authorize.href, () => false);
   const mcpFlow = inputValue(page.text, 'mcp_flow');
   if (!mcpFlow) throw new Error(`no consent page: ${page.status} ${page.text.slice(0, 300)}`);
-  const answer = await browser.postJson(`${base}/auth/password-authorize`, { email, password, mcp_flow: mcpFlow });
+  const answer = await browser.postJson(`${base}/auth/password-authorize`, { email: client.email, password: client.password, mcp_flow: mcpFlow });
   if (answer.status !== 200) throw new Error(`password-authorize: ${answer.status} ${answer.text}`);
-  const { stoppedAt } = await browser.follow(JSON.parse(answer.text).redirect_url, (l) => l.href.startsWith(REDIRECT_URI));
+  const { stoppedAt } = await browser.follow(JSON.parse(answer.text).redirect_url, (l) => l.href.startsWith(client.redirectUri));
   const code = stoppedAt?.searchParams.get('code');
   if (!code) throw new Error('no authorization code');
-  const tokens = await tokenRequest(base, {
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    redirect_uri: REDIRECT_URI,
-    resource: `${base}/mcp`,
-    client_id: clientId,
-  });
-  if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
-  return { clientId, accessToken: tokens.body.access_token, refreshToken: tokens.body.refresh_token };
+  return { code, verifier };
 }
 
 /** A form-encoded request to /oauth/token. */

@@ -25,6 +25,10 @@ export function createMcpServer(services: ToolServices, options: { version: stri
     },
   );
   registerTools(server, services, (extra) => mcpContext(options.contexts, extra), options.logger);
+  // The SDK advertises `tools.listChanged: true` once a tool is registered. This server could never
+  // send that notification (stateless /mcp keeps no stream to write it to: GET /mcp is 405), and its
+  // tool list is fixed at build time: say so, or clients wait for notifications that never come.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

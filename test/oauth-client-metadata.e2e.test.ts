@@ -145,6 +145,8 @@ describe('client ID metadata documents (an https URL as client_id, no registrati
   it.each([
     ['its client_id is another URL', 'mismatch', (url: string) => documentFor(`${url}-other`), 'invalid_client_metadata: client_id metadata document client_id does not match'],
     ['it asks for a client secret', 'secret', (url: string) => documentFor(url, { token_endpoint_auth_method: 'client_secret_post' }), 'invalid_client_metadata: client_id metadata document must not use shared-secret'],
+    // the draft allows private_key_jwt; this server has public clients only (docs/mcp-oauth.md)
+    ['it asks for private_key_jwt', 'private-key-jwt', (url: string) => documentFor(url, { token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'https://agent.example/jwks' }), 'invalid_client_metadata: token_endpoint_auth_method'],
     ['its redirect URI is plain http to another host', 'http-redirect', (url: string) => documentFor(url, { redirect_uris: ['http://agent.example/cb'] }), 'invalid_redirect_uri: redirect_uris using http must point to a loopback address'],
     ['it is larger than 5 KiB', 'large', (url: string) => documentFor(url, { client_name: 'x'.repeat(6000) }), 'invalid_client: client_id metadata document fetch failed'],
     ['it is not JSON', 'not-json', () => '<html>hello</html>', 'invalid_client: client_id metadata document fetch failed'],

@@ -8,6 +8,10 @@
  *   ignores any `client_secret` (src/oauth/public-clients.ts). Redirect URIs follow OAuth 2.1
  *   and RFC 8252: https, loopback http on any port, private-use schemes (src/oauth/client-uris.ts).
  *   The answer carries no OpenID Connect metadata.
+ * - Client ID metadata documents: a `client_id` that is an https URL names the client's metadata,
+ *   fetched on first use (oidc-provider's draft-02 support) through an SSRF-bound fetch
+ *   (src/oauth/client-metadata-fetch.ts), at most 5 KiB, cached 1 minute to 1 hour; the same
+ *   public-client and redirect URI rules apply as to a registered client.
  * - `/oauth/authorize`: the `code` response type only, PKCE S256 required (`plain` and a
  *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints; one grant
  *   covers all of them (src/oauth/grant-resources.ts).

@@ -28,7 +28,7 @@ import { mcpOriginPolicy, refuseUnlistedOrigins } from './mcp/allowed-origins.js
 import { DEFAULT_HSTS_MAX_AGE_SECONDS, type AllowedOrigins, type GraphqlSettings, type SseLimits, type TrustProxySetting } from './config.js';
 import type { FeedbackService } from './modules/admin/feedback.service.js';
 import { mcpRouter } from './mcp/mcp.routes.js';
-import { PROTECTED_RESOURCE_PATHS, protectedResourceMetadataUrl, protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
+import { PROTECTED_RESOURCE_PATHS, protectedResourceChallenge, protectedResourceOf, protectedResourceRouter } from './oauth/protected-resource.js';
 import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
@@ -116,9 +116,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.use(
     authenticateRequests(services.accounts.authenticator, options.contexts, {
       protectedResourceOf: (path) => protectedResourceOf(options.baseUrl, path),
-      resourceMetadataOf: (path) => {
+      resourceChallengeOf: (path) => {
         const resourcePath = PROTECTED_RESOURCE_PATHS.find((p) => path === p || path.startsWith(`${p}/`));
-        return resourcePath ? protectedResourceMetadataUrl(options.baseUrl, resourcePath) : null;
+        return resourcePath ? protectedResourceChallenge(options.baseUrl, resourcePath) : null;
       },
     }),
   );

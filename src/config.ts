@@ -201,6 +201,9 @@ export const envSchema = z.object({
   }),
   ADMIN_EMAILS: z.string().optional().describe('comma-separated e-mails of the administrators (counted, never limited); an account is an administrator only once its e-mail is verified (`/auth/verify-email/*` or an identity provider)'),
   ALLOW_ANONYMOUS: booleanFlag.default(false).describe('let callers without credentials use search, documents and resolve under the Anonymous plan, counted per client IP'),
+  OAUTH_CLIENT_METADATA_ALLOW_PRIVATE: booleanFlag
+    .default(false)
+    .describe('`true` lets the authorization server fetch client ID metadata documents (a `client_id` that is an https URL) from private, loopback and link-local addresses; for tests and local development only, never where the server can reach an internal network ([mcp-oauth.md](mcp-oauth.md))'),
   RATE_LIMITS: booleanFlag.default(true).describe('`false` = usage is counted but never limited (self-hosted deployments)'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional().describe('`redis://…`: rate-limit counters in Redis (shared by several server processes); unset = in process'),
   REDIS_COMMAND_TIMEOUT_MS: z
@@ -514,6 +517,8 @@ export interface Config {
   trustProxy: TrustProxySetting;
   /** Caps on open MCP SSE streams (GET /sse): in all, per account, per client address, and how long one may sit idle. */
   sse: SseLimits;
+  /** OAUTH_CLIENT_METADATA_ALLOW_PRIVATE: client ID metadata documents may be fetched from private addresses (tests). */
+  oauthClientMetadataAllowPrivate: boolean;
   /** Timeouts and connection caps of the HTTP server (src/http/http-server.ts). */
   http: HttpServerLimits;
   /** SHUTDOWN_DRAIN_SECONDS: how long a shutdown lets the requests in flight finish before closing their connections. */
@@ -671,6 +676,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ? parseAllowedOrigins(e.MCP_ALLOWED_ORIGINS)! : [],
+    oauthClientMetadataAllowPrivate: e.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE,
     sse: {
       maxSessions: e.SSE_MAX_SESSIONS,
       maxSessionsPerAccount: e.SSE_MAX_SESSIONS_PER_ACCOUNT,

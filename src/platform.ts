@@ -80,7 +80,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const signingKey = await loadOrCreateSigningKey(orm);
   const accessTokens = new AccessTokenVerifier({ publicJwk: signingKey.publicJwk, issuer: config.baseUrl });
   const accounts = await createAccountsModule(config, orm, logger, { accessTokens });
-  const oauth = createOAuthModule({ baseUrl: config.baseUrl, termsVersion: config.accounts.termsVersion, orm, signingKey, accounts, logger });
+  const oauth = createOAuthModule({ baseUrl: config.baseUrl, termsVersion: config.accounts.termsVersion, orm, signingKey, accounts, logger, clientMetadataAllowPrivate: config.oauthClientMetadataAllowPrivate });
   const legalData = new LegalDataService({
     usage: accounts.usage,
     engine,

@@ -65,18 +65,19 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   });
 
-  it('answers 401 naming the protected-resource metadata (derived from BASE_URL) without credentials', async () => {
+  it('answers 401 naming the protected-resource metadata (derived from BASE_URL) and the scope to ask for, without credentials', async () => {
     const mcp = await call(`${url}/mcp`, 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(mcp.status).toBe(401);
-    expect(mcp.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp"`);
+    expect(mcp.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp", scope="mcp"`);
     const sse = await call(`${url}/sse`, 'GET');
     expect(sse.status).toBe(401);
-    expect(sse.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/sse"`);
+    expect(sse.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/sse", scope="mcp"`);
     const messages = await call(`${url}/sse/messages?sessionId=x`, 'POST', {});
     expect(messages.status).toBe(401);
+    expect(messages.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/sse", scope="mcp"`);
     const bogus = await call(`${url}/mcp`, 'POST', {}, { key: 'sk-NotAKeyAtAll0000000000000000000000000000' });
     expect(bogus.status).toBe(401);
-    expect(bogus.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or revoked API key", resource_metadata="https:\/\/legal\.example\/\.well-known\/oauth-protected-resource\/mcp"$/);
+    expect(bogus.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or revoked API key", resource_metadata="https:\/\/legal\.example\/\.well-known\/oauth-protected-resource\/mcp", scope="mcp"$/);
   });
 
   it('serves RFC 9728 protected-resource metadata for the service, /mcp, /sse, paths under them and any other path', async () => {
@@ -113,6 +114,14 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
       client = await connect(kind, key.key);
     });
 
+    it('advertises only what a stateless server can do: tools, no change notifications', async () => {
+      // listChanged would promise notifications/tools/list_changed, which needs a stream the
+      // server can write to later: stateless /mcp has none (GET /mcp is 405), and the tool list never changes.
+      const capabilities = client.getServerCapabilities()!;
+      expect(capabilities.tools).toEqual({ listChanged: false });
+      expect(Object.keys(capabilities)).toEqual(['tools']);
+    });
+
     it('lists every tool with described JSON-schema inputs', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
@@ -127,9 +136,11 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
           expect([tool.name, name, typeof (schema as { description?: unknown }).description]).toEqual([tool.name, name, 'string']);
         }
       }
-      // Each tool with a structured answer declares it (report_source_issue answers a sentence), and
-      // get_document's is the spec's document record: the client validates structuredContent with it.
-      expect(tools.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(TOOLS.filter((name) => name !== 'report_source_issue'));
+      // Every tool answers structured content, so every tool declares its output schema (the SDK
+      // client then validates each result against it), and get_document's is the spec's document record.
+      expect(tools.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(TOOLS);
+      const reportOutput = tools.find((t) => t.name === 'report_source_issue')!.outputSchema!;
+      expect(reportOutput.required).toEqual(['report']);
       const documentOutput = tools.find((t) => t.name === 'get_document')!.outputSchema!;
       expect(documentOutput.type).toBe('object');
       expect(documentOutput.required).toEqual(expect.arrayContaining(['id', 'source', 'source_id', 'namespace', 'country', 'title', 'text']));

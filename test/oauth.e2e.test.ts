@@ -202,7 +202,7 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
       const atMcp = await call(`${base}/mcp`, 'POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { key: sseToken });
       expect(atMcp.status).toBe(401);
       expect(atMcp.headers.get('www-authenticate')).toBe(
-        `Bearer error="invalid_token", error_description="Access token was issued for another resource; ask for one with resource=${base}/mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer error="invalid_token", error_description="Access token was issued for another resource; ask for one with resource=${base}/mcp", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp"`,
       );
       const atRest = await call(`${base}/v1/search`, 'POST', { q: 'Eigentum' }, { key: sseToken });
       expect(atRest.status).toBe(401);

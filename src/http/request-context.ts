@@ -8,7 +8,7 @@ import type { RequestHandler, Request, Response } from 'express';
 import { contextsWithoutDatabase, isAccount, type RequestContext, type RequestContexts } from '../context.js';
 import { Authenticator, MALFORMED_AUTHORIZATION, parseBearer } from '../modules/accounts/authenticator.js';
 import { DomainError } from '../errors.js';
-import { bearerChallenge } from './bearer-challenge.js';
+import { bearerChallenge, type ResourceChallenge } from './bearer-challenge.js';
 
 /** Where the authorization server reads its own Authorization header (HTTP Basic client authentication at /oauth/token). */
 const AUTHORIZATION_SERVER_PREFIX = '/oauth/';
@@ -31,7 +31,7 @@ export function contextOf(req: Request): RequestContext {
  * Each request's context comes from `contexts` (one unit of work per request, forked on first use).
  * `protectedResourceOf` names the OAuth protected resource a path belongs to (the MCP endpoints),
  * the only requests where an OAuth access token can authenticate (its `aud` must name it), and
- * `resourceMetadataOf` its RFC 9728 metadata URL, named in the challenges sent there.
+ * `resourceChallengeOf` its RFC 9728 metadata URL and scopes, named in the challenges sent there.
  *
  * RFC 6750, the same for every door behind this middleware (REST, GraphQL, MCP): an Authorization
  * header that is not `Bearer <token>` answers 400 `invalid_request`, and a bearer token that is
@@ -44,7 +44,7 @@ export function contextOf(req: Request): RequestContext {
 export function authenticateRequests(
   authenticator: Pick<Authenticator, 'authenticate'>,
   contexts: RequestContexts,
-  options: { protectedResourceOf?: (path: string) => string | null; resourceMetadataOf?: (path: string) => string | null } = {},
+  options: { protectedResourceOf?: (path: string) => string | null; resourceChallengeOf?: (path: string) => ResourceChallenge | null } = {},
 ): RequestHandler {
   return (req, res, next) => {
     const credentials = {
@@ -62,7 +62,7 @@ export function authenticateRequests(
     }
     const bearerChecked = Boolean(credentials.authorization) && !req.path.startsWith(AUTHORIZATION_SERVER_PREFIX);
     const refuse = (status: 400 | 401, error: 'invalid_request' | 'invalid_token', detail: string) => {
-      res.setHeader('WWW-Authenticate', bearerChallenge({ error, description: detail, resourceMetadata: options.resourceMetadataOf?.(req.path) }));
+      res.setHeader('WWW-Authenticate', bearerChallenge({ error, description: detail, ...options.resourceChallengeOf?.(req.path) }));
       res.status(status).json({ detail });
     };
     if (bearerChecked && parseBearer(credentials.authorization!) === null) return refuse(400, 'invalid_request', MALFORMED_AUTHORIZATION);

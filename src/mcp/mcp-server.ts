@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Caller, RequestContext, RequestContexts } from '../context.js';
 import { DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { answerPortableToolSchemas } from './portable-schemas.js';
 import { registerTools, type ToolServices } from './tools.js';
 
 export const MCP_SERVER_NAME = 'legal-search';
@@ -24,7 +25,12 @@ export function createMcpServer(services: ToolServices, options: { version: stri
         'Every tool call counts toward the caller\'s plan.',
     },
   );
+  answerPortableToolSchemas(server);
   registerTools(server, services, (extra) => mcpContext(options.contexts, extra), options.logger);
+  // The SDK advertises `tools.listChanged: true` once a tool is registered. This server could never
+  // send that notification (stateless /mcp keeps no stream to write it to: GET /mcp is 405), and its
+  // tool list is fixed at build time: say so, or clients wait for notifications that never come.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

@@ -4,7 +4,7 @@
  * carries the client's messages). Both need `Authorization: Bearer` with an API key or an OAuth
  * access token of the platform's authorization server issued for that endpoint (the
  * authenticator checks its audience); without valid credentials they answer 401 with
- * `WWW-Authenticate: Bearer resource_metadata="<protected-resource metadata URL>"`.
+ * `WWW-Authenticate: Bearer resource_metadata="<protected-resource metadata URL>", scope="mcp"`.
  *
  * Mounted after `authenticateRequests`, which has already turned the credentials into a caller.
  * Session cookies are not accepted here: a browser would send them cross-site.
@@ -18,7 +18,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isAccount, type AccountCaller } from '../context.js';
 import type { SseLimits } from '../config.js';
 import type { Logger } from '../logger.js';
-import { protectedResourceMetadataUrl } from '../oauth/protected-resource.js';
+import { protectedResourceChallenge } from '../oauth/protected-resource.js';
 import { contextOf } from '../http/request-context.js';
 import { bearerChallenge } from '../http/bearer-challenge.js';
 import { SseSessionSlots, type SseSessionSlot } from '../modules/usage/sse-session-slots.js';
@@ -162,7 +162,7 @@ function postSseMessage(sessions: Map<string, SseSession>): RequestHandler {
 /**
  * Lets through requests whose `Authorization: Bearer` authenticated an account and hands the
  * caller to the transports as AuthInfo (the tools read it from `extra.authInfo`); 401 with the
- * protected-resource metadata URL otherwise.
+ * protected-resource metadata URL and the scope to ask for otherwise.
  *
  * Not the MCP SDK's `requireBearerAuth`: without credentials it answers `error="invalid_token"`
  * (RFC 6750 §3.1: a request without credentials gets no error code), its bodies are
@@ -171,7 +171,7 @@ function postSseMessage(sessions: Map<string, SseSession>): RequestHandler {
  * `authenticateRequests` already found (with the request's resource) would be looked up again.
  */
 function requireBearer(baseUrl: string, resourcePath: string): RequestHandler {
-  const metadataUrl = protectedResourceMetadataUrl(baseUrl, resourcePath);
+  const challenge = protectedResourceChallenge(baseUrl, resourcePath);
   return (req: AuthedRequest, res, next) => {
     const caller = contextOf(req).caller;
     const authorization = req.header('authorization');
@@ -181,7 +181,7 @@ function requireBearer(baseUrl: string, resourcePath: string): RequestHandler {
     }
     const rejected = !isAccount(caller) && caller.rejected;
     // an invalid bearer token was already answered by authenticateRequests (the same challenge)
-    res.setHeader('WWW-Authenticate', bearerChallenge({ error: rejected ? 'invalid_token' : undefined, description: rejected || undefined, resourceMetadata: metadataUrl }));
+    res.setHeader('WWW-Authenticate', bearerChallenge({ error: rejected ? 'invalid_token' : undefined, description: rejected || undefined, ...challenge }));
     res.status(401).json({ detail: rejected || 'Not authenticated: send an API key or an OAuth access token as "Authorization: Bearer <token>"' });
   };
 }

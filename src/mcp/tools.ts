@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import type { Logger } from '../logger.js';
-import { sourceIssueSchema, type FeedbackService } from '../modules/admin/feedback.service.js';
+import { sourceIssueReportSchema, sourceIssueSchema, type FeedbackService } from '../modules/admin/feedback.service.js';
 import { countryInfoSchema, courtInfoSchema, documentSchema, sourceFiltersSchema, sourceInfoSchema } from '../modules/legal-data/catalog.schema.js';
 import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { NAMESPACES } from '../domain/legal-document.js';
@@ -179,6 +179,7 @@ export function registerTools(
           'Tell the editors about a problem you noticed in the data: wrong or missing metadata, broken or truncated text, an outdated version, a wrong link, duplicates or missing documents. ' +
           'Name the source, the document (source_id) when it is about one, and describe what you expected and what you found. The report is stored with status open.',
         inputSchema: sourceIssueSchema,
+        outputSchema: { report: sourceIssueReportSchema.describe('The stored report, with status open.') },
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
       run('report_source_issue', async (ctx, args) => ({ report: await feedback.reportSourceIssue(ctx, args) })),

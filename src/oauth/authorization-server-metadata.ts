@@ -37,6 +37,8 @@ export function authorizationServerMetadata(baseUrl: string): Record<string, unk
     code_challenge_methods_supported: ['S256'],
     // RFC 9207: authorization responses carry `iss`
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document: an https URL may be the client_id, no registration
+    client_id_metadata_document_supported: true,
     service_documentation: `${base}/openapi.json`,
   };
 }

@@ -8,6 +8,10 @@
  *   ignores any `client_secret` (src/oauth/public-clients.ts). Redirect URIs follow OAuth 2.1
  *   and RFC 8252: https, loopback http on any port, private-use schemes (src/oauth/client-uris.ts).
  *   The answer carries no OpenID Connect metadata.
+ * - Client ID metadata documents: a `client_id` that is an https URL names the client's metadata,
+ *   fetched on first use (oidc-provider's draft-02 support) through an SSRF-bound fetch
+ *   (src/oauth/client-metadata-fetch.ts), at most 5 KiB, cached 1 minute to 1 hour; the same
+ *   public-client and redirect URI rules apply as to a registered client.
  * - `/oauth/authorize`: the `code` response type only, PKCE S256 required (`plain` and a
  *   missing challenge are refused), RFC 8707 `resource` limited to the MCP endpoints; one grant
  *   covers all of them (src/oauth/grant-resources.ts).
@@ -23,6 +27,7 @@ import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC
 import type { Logger } from '../logger.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { GRANT_ID_CLAIM } from './access-token-verifier.js';
+import { clientMetadataFetch } from './client-metadata-fetch.js';
 import { applyClientUriRules } from './client-uris.js';
 import { renderErrorPage } from './consent-page.js';
 import { authorizeForTheWholeMcpServer, firstResource, refuseUncoveredRefresh } from './grant-resources.js';
@@ -38,6 +43,14 @@ export const INTERACTION_PATH = `${OAUTH_PATH}/interaction`;
 export const PASSWORD_AUTHORIZE_PATH = '/auth/password-authorize';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+/** Largest client metadata document fetched (a real one is well under 2 KiB; the draft suggests 5 KiB). */
+export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
+/**
+ * How long a fetched client metadata document is used, from its Cache-Control max-age or
+ * Expires: at least a minute (a client cannot make every request a fetch), at most an hour (a
+ * changed document, e.g. redirect URIs taken away, applies within it).
+ */
+export const CLIENT_METADATA_CACHE_SECONDS = { min: 60, max: 3600 };
 const DAY = 24 * 3600;
 
 /** The endpoints, relative to OAUTH_PATH. */
@@ -57,6 +70,8 @@ export interface AuthorizationServerOptions {
   cookieKey: Buffer;
   accounts: Pick<AccountsService, 'credentialStillValid'>;
   logger: Logger;
+  /** OAUTH_CLIENT_METADATA_ALLOW_PRIVATE: client ID metadata documents may be fetched from private addresses (tests). */
+  clientMetadataAllowPrivate?: boolean;
 }
 
 /** The configured oidc-provider instance (mount `provider.callback()` at OAUTH_PATH). */
@@ -76,6 +91,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       short: { httpOnly: true, sameSite: 'lax' },
     },
     routes: OAUTH_ROUTES,
+    // every outbound request of the authorization server (client metadata documents) is SSRF-bound
+    fetch: clientMetadataFetch({ allowPrivate: options.clientMetadataAllowPrivate ?? false }) as Configuration['fetch'],
+    fetchResponseBodyLimits: { 'client_id metadata document': CLIENT_METADATA_MAX_BYTES },
     // OAuth 2.1: authorization code only (no implicit, no hybrid); no password grant exists here.
     responseTypes: ['code'],
     pkce: { required: () => true },
@@ -114,6 +132,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
+      // draft-ietf-oauth-client-id-metadata-document (MCP authorization 2025-11-25): a client_id
+      // that is an https URL names the client's metadata, fetched on first use and cached
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        cacheDuration: CLIENT_METADATA_CACHE_SECONDS,
+      },
       resourceIndicators: {
         enabled: true,
         // A client that names no resource gets a token for the whole MCP service (BASE_URL); a

@@ -105,6 +105,12 @@ function ConsentPage({ view }: { view: ConsentView }) {
         )}{' '}
         asks to act on your behalf. If you allow it, your answer is sent to <strong>{safeUrl(view.redirectUri).host}</strong> (<code>{view.redirectUri}</code>).
       </p>
+      {/* a client ID metadata document: anyone can write any client_name in one, its host is what the user can check */}
+      {view.client.id.startsWith('https://') && (
+        <p>
+          This client is described by <strong>{safeUrl(view.client.id).host}</strong> (<code>{view.client.id}</code>).
+        </p>
+      )}
       {view.error && (
         <p className="error" role="alert">
           {view.error}

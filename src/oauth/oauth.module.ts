@@ -27,6 +27,8 @@ export function createOAuthModule(deps: {
   signingKey: SigningKey;
   accounts: AccountsModule;
   logger: Logger;
+  /** OAUTH_CLIENT_METADATA_ALLOW_PRIVATE (tests): client metadata documents may come from private addresses. */
+  clientMetadataAllowPrivate?: boolean;
 }): OAuthModule {
   const { baseUrl, accounts } = deps;
   const provider = createAuthorizationServer({
@@ -36,6 +38,7 @@ export function createOAuthModule(deps: {
     cookieKey: accounts.tokens.derivedKey('oauth-cookies'),
     accounts: accounts.accounts,
     logger: deps.logger,
+    clientMetadataAllowPrivate: deps.clientMetadataAllowPrivate ?? false,
   });
   const consent = new ConsentService({
     provider,

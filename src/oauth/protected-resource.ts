@@ -51,6 +51,14 @@ export function protectedResourceMetadataUrl(baseUrl: string, resourcePath: stri
   return `${trimSlash(baseUrl)}${WELL_KNOWN}${resourcePath}`;
 }
 
+/**
+ * What a 401 at the resource at `resourcePath` names (RFC 6750 §3, MCP authorization 2025-11-25):
+ * its metadata document and the scope a client must ask for, the one scope this server grants.
+ */
+export function protectedResourceChallenge(baseUrl: string, resourcePath: string): { resourceMetadata: string; scope: string } {
+  return { resourceMetadata: protectedResourceMetadataUrl(baseUrl, resourcePath), scope: MCP_SCOPE };
+}
+
 /** The RFC 9728 document of the resource at `resourcePath`. */
 export function protectedResourceMetadata(baseUrl: string, resourcePath: string): Record<string, unknown> {
   const base = trimSlash(baseUrl);

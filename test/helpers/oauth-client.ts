@@ -19,8 +19,14 @@ export class MemoryOAuthClient implements OAuthClientProvider {
       clientName: string;
       /** What the client asks for at registration (the SDK then uses what the server answered). */
       tokenEndpointAuthMethod?: string;
+      /** An https URL serving the client's metadata document: the SDK uses it as client_id, without registering. */
+      clientMetadataUrl?: string;
     },
   ) {}
+
+  get clientMetadataUrl(): string | undefined {
+    return this.options.clientMetadataUrl;
+  }
 
   get redirectUrl(): string {
     return this.options.redirectUrl;

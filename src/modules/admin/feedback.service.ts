@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { isAccount, type RequestContext } from '../../context.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { parseInput } from '../../validation.js';
-import { FeedbackReportEntity } from './feedback-report.entity.js';
+import { FEEDBACK_STATUSES, FeedbackReportEntity } from './feedback-report.entity.js';
 import { feedbackReportView, type FeedbackReportView } from './feedback-report.view.js';
 
 export const ISSUE_TYPES = ['wrong_metadata', 'missing_documents', 'broken_text', 'outdated', 'wrong_link', 'duplicate', 'other'] as const;
@@ -35,6 +35,17 @@ export const sourceIssueSchema = z.object({
 });
 
 export type SourceIssueInput = z.input<typeof sourceIssueSchema>;
+
+/** The stored report as its reporter gets it back (FeedbackReportView): the answer of `reportSourceIssue`. */
+export const sourceIssueReportSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  source_id: z.string().nullable(),
+  issue_type: z.string(),
+  description: z.string(),
+  status: z.enum(FEEDBACK_STATUSES),
+  created_at: z.string(),
+});
 
 export type { FeedbackReportView } from './feedback-report.view.js';
 

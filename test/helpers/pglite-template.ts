@@ -91,11 +91,12 @@ export async function copyPgliteTemplate(dataDir: string): Promise<void> {
 }
 
 /**
- * A new temp DATA_DIR (`prefix` names it) for a service on embedded PGlite, its database already
- * migrated. A test of migrations, or of a first start on an empty DATA_DIR, uses mkdtemp instead.
+ * A new temp DATA_DIR (`prefix` names it). For a service on embedded PGlite (the default) its
+ * database is already migrated; on PostgreSQL (DATABASE_URL) the folder stays empty. A test of
+ * migrations, or of a first start on an empty DATA_DIR, uses mkdtemp instead.
  */
-export async function makeTestDataDir(prefix: string): Promise<string> {
+export async function makeTestDataDir(prefix: string, backend: 'pglite' | 'postgresql' = 'pglite'): Promise<string> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  await copyPgliteTemplate(dataDir);
+  if (backend === 'pglite') await copyPgliteTemplate(dataDir);
   return dataDir;
 }

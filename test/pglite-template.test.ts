@@ -11,6 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { migrationsList } from '../migrations/index.js';
 import { closeOrm, createOrm, migrateUp, MIGRATIONS_DIR, type Orm } from '../src/db/orm.js';
 import { copyPgliteTemplate, isCleanlyShutDown, makeTestDataDir, pgliteTemplate, pgliteTemplateKey } from './helpers/pglite-template.js';
+import { openMigratedTestDatabase } from './helpers/test-databases.js';
 
 /** Tables, columns, indexes and constraints of the public schema, in a stable order. */
 async function schemaOf(orm: Orm): Promise<unknown[]> {
@@ -63,6 +64,16 @@ describe('the PGlite template', () => {
     } finally {
       await closeOrm(copy);
       await closeOrm(fresh);
+    }
+  });
+
+  it('gives the database tests a PGlite of their own with every migration applied', async () => {
+    const db = await openMigratedTestDatabase('pglite');
+    try {
+      expect(await db.orm.migrator.getPending()).toEqual([]);
+      expect((await db.orm.migrator.getExecuted()).map((m) => m.name)).toEqual(migrationsList.map((m) => m.name));
+    } finally {
+      await db.dispose();
     }
   });
 

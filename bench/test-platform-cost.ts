@@ -12,6 +12,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
+import { closeOrm, createOrm, migrateUp, type Orm } from '../src/db/orm.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform } from '../src/platform.js';
 import { DEFAULT_SLICES, type SliceSpec, writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
@@ -56,7 +57,22 @@ async function measure(name: string, slices: SliceSpec[]): Promise<void> {
   await fromTemplate.stop();
 }
 
+/** The database alone: a fresh PGlite cluster migrated, against the template copied and opened (nothing to migrate). */
+async function measureDatabase(): Promise<void> {
+  console.log('the database alone (PGlite in DATA_DIR, then migrateUp)');
+  const openAndMigrate = async (dataDir: string): Promise<Orm> => {
+    const orm = await createOrm({ databaseUrl: undefined, dataDir });
+    await migrateUp(orm);
+    return orm;
+  };
+  for (let round = 0; round < 2; round++) {
+    await closeOrm(await timed('fresh cluster, every migration', async () => openAndMigrate(await mkdtemp(path.join(os.tmpdir(), 'bench-db-')))));
+    await closeOrm(await timed('template copied, opened, nothing to migrate', async () => openAndMigrate(await makeTestDataDir('bench-db-template-'))));
+  }
+}
+
 printCalibration();
 await measure('warm-up (module loading, WebAssembly compilation): 5-line slice', [{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 5 }]);
 await measure('5-line slice (most e2e files)', [{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 5 }]);
 await measure('the default slices (shutdown, legal-data)', DEFAULT_SLICES);
+await measureDatabase();

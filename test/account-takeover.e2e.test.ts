@@ -6,9 +6,6 @@
  * every credential made before it ends, in the proof's transaction, and the owner's mail says
  * what ended. Real HTTP, a real SMTP server, the real OAuth flow, embedded PGlite.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import type { AccountCaller } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
@@ -17,6 +14,7 @@ import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
 import { authorizeAgentWithPassword, mcpStatus, refreshStatus } from './helpers/oauth-grant.js';
 import { mailText, startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const SQUATTER_PASSWORD = 'the squatter passphrase 1';
 const OWNER_PASSWORD = 'the real owner passphrase 2';
@@ -76,7 +74,7 @@ describe('credentials made before an address is proven end when it is proven', (
   beforeAll(async () => {
     smtp = await startTestSmtp();
     const corpus = await writeCorpusSlice([{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 5 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'takeover-e2e-'));
+    const dataDir = await makeTestDataDir('takeover-e2e-');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const config = loadConfig({

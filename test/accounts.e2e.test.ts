@@ -3,9 +3,6 @@
  * platform on a small slice of the real corpus (embedded PGlite, in-process counters), a real
  * SMTP server receiving the password-reset mail.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import type { AccountCaller } from '../src/context.js';
@@ -16,6 +13,7 @@ import { PASSWORD_RESET_ADDRESS_LIMIT, PASSWORD_RESET_IP_LIMIT, REGISTER_LIMIT }
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const PASSWORD = 'a sturdy passphrase 42';
 
@@ -47,7 +45,7 @@ describe('accounts, keys, usage and limits (in-process counters)', () => {
   beforeAll(async () => {
     smtp = await startTestSmtp();
     const corpus = await writeCorpusSlice([{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 30 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'accounts-e2e-'));
+    const dataDir = await makeTestDataDir('accounts-e2e-');
     const config = loadConfig({
       DATA_DIR: dataDir,
       CORPUS_DIR: corpus.dir,

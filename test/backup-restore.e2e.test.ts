@@ -17,6 +17,7 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { answersOf } from './helpers/data-dir-damage.js';
+import { copyPgliteTemplate } from './helpers/pglite-template.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -55,6 +56,7 @@ describe('npm run backup / npm run restore', () => {
     const original = path.join(root, 'data');
     const backup = path.join(root, 'backup');
     const restored = path.join(root, 'restored');
+    await copyPgliteTemplate(original); // the migrated template; `restored` stays empty, as a restore needs
 
     platform = await startPlatform(loadConfig(env(original)), createLogger('silent'));
     await platform.ingestDone;

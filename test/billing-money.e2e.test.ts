@@ -11,9 +11,6 @@
  * - A promotion code limited to one product is offered and accepted for that plan only.
  * - Expired and used-up codes say so.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Stripe from 'stripe';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -21,6 +18,7 @@ import { startPlatform, type Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const PASSWORD = 'a sturdy passphrase 42';
 const WEBHOOK_SECRET = 'whsec_test_billing_money';
@@ -81,7 +79,7 @@ describe.each(TEST_BACKENDS)('money: nothing charged twice, restrictions honoure
     stripe.addPrice('price_developer_pro_monthly', 4900, 'prod_developer_pro');
     stripe.addPrice('price_professional_monthly', 2900, 'prod_professional');
     stripe.addPrice('price_professional_plus_monthly', 5900, 'prod_professional_plus');
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-money-'));
+    const dataDir = await makeTestDataDir('billing-money-', backend);
     if (backend === 'postgresql') db = await openTestDatabase('postgresql');
     const config = loadConfig({
       DATA_DIR: dataDir,

@@ -2,17 +2,16 @@
  * GET /v1/billing/plans over HTTP (the legacy schema, audience catalogues, 422; the price ids of
  * a server with billing on are checked in billing.e2e.test.ts), and a server without STRIPE_SECRET_KEY: 503 on every paying path.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { PLANS } from '../src/modules/usage/plans.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 async function platformWith(env: Record<string, string>): Promise<Platform> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-plans-'));
+  const dataDir = await makeTestDataDir('billing-plans-');
   return startPlatform(loadConfig({ DATA_DIR: dataDir, PORT: '0', EMBEDDER: 'none', INGEST_ON_START: 'false', ...env }), createLogger('silent'));
 }
 

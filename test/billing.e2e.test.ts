@@ -5,9 +5,6 @@
  * change in the portal, a failed renewal, a cancellation) is played by that server and delivered
  * as webhook events signed with the library's own test-header helper.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Stripe from 'stripe';
 import { loadConfig } from '../src/config.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
@@ -16,6 +13,7 @@ import { PLANS } from '../src/modules/usage/plans.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const PASSWORD = 'a sturdy passphrase 42';
 const WEBHOOK_SECRET = 'whsec_test_billing_e2e';
@@ -50,7 +48,7 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
 
   beforeAll(async () => {
     stripeServer = await startLocalStripe();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-e2e-'));
+    const dataDir = await makeTestDataDir('billing-e2e-', backend);
     if (backend === 'postgresql') db = await openTestDatabase('postgresql');
     const config = loadConfig({
       DATA_DIR: dataDir,

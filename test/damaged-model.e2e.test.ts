@@ -15,6 +15,7 @@ import { defaultModelDir } from '../src/engines/embedders/create-embedder.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { copyDataDir } from './helpers/data-dir-damage.js';
+import { copyPgliteTemplate } from './helpers/pglite-template.js';
 
 const TOPICS: Record<string, string[]> = {
   tenancy: ['tenant', 'landlord', 'lease', 'rent', 'premises', 'eviction', 'deposit', 'dwelling'],
@@ -68,6 +69,7 @@ describe('a damaged trained embedding model is trained again, never a crash loop
 
   it('the model file cut in half: retrained (keyword results meanwhile), then ready with the same answers', async () => {
     const base = path.join(root, 'base');
+    await copyPgliteTemplate(base); // the database is not what is damaged here: skip initdb + migrations
     platform = await startPlatform(config(base), createLogger('silent'));
     await platform.ingestDone;
     const trained = await fetch(`${platform.url}/ready`);

@@ -17,6 +17,7 @@ import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js
 import { startPlatform, type Platform } from '../src/platform.js';
 import { FakeElasticsearch } from './helpers/elasticsearch-server.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const doc = (source_id: string, title: string, text: string) => ({
   source: 'XX/Synthetic', source_id, namespace: 'legislation', country: 'XX', title, text, language: 'en', granularity: 'article',
@@ -49,7 +50,7 @@ describe('platform on Elasticsearch (local protocol server)', () => {
     const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'es-model-')), { dimension: 16 });
     platform = await startPlatform(
       loadConfig({
-        DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'es-data-')),
+        DATA_DIR: await makeTestDataDir('es-data-'),
         CORPUS_DIR: corpusDir,
         PORT: '0',
         ALLOW_ANONYMOUS: 'true',

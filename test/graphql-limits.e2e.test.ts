@@ -9,13 +9,11 @@
  * operation it plans (debug level): none of the refused ones may appear there.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
 import { Agent, get } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { GRAPHQL_LIMIT_DEFAULTS } from '../src/config.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { spawnService, type ServiceProcess } from './helpers/service-process.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 /** tsx compiling the service and PGlite starting, on a loaded machine. */
 const START_TIMEOUT_MS = 180_000;
@@ -69,7 +67,7 @@ describe('GraphQL operations are bounded before they are planned (production pos
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([{ file: 'legislation/EU-EUR-Lex.jsonl.gz', lines: 5 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'graphql-limits-'));
+    const dataDir = await makeTestDataDir('graphql-limits-');
     service = await spawnService({
       DATA_DIR: dataDir,
       CORPUS_DIR: corpus.dir,

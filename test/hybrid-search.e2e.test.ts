@@ -12,6 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const silent = createLogger('silent');
 
@@ -44,7 +45,7 @@ describe('hybrid search with a real static embedding model', () => {
     corpusDir = await mkdtemp(path.join(os.tmpdir(), 'hybrid-corpus-'));
     await mkdir(path.join(corpusDir, 'documents/legislation'), { recursive: true });
     await writeFile(path.join(corpusDir, 'documents/legislation/XX-Synthetic.jsonl.gz'), gzipSync(DOCS.map((d) => JSON.stringify(d)).join('\n')));
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'hybrid-data-'));
+    dataDir = await makeTestDataDir('hybrid-data-');
     const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'tiny-model-')), { dimension: 16 });
     platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', EMBEDDER: `static:${model.dir}` }), silent);
     await platform.ingestDone;

@@ -6,9 +6,6 @@
  * this test following redirects with a cookie jar.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import express from 'express';
 import Provider from 'oidc-provider';
 import { loadConfig } from '../src/config.js';
@@ -19,6 +16,7 @@ import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
 import { authorizeAgentWithPassword, mcpStatus, refreshStatus } from './helpers/oauth-grant.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 /** The identity the local provider signs in as (changed by the tests). */
 const identity = { sub: 'idp-user-1', email: 'idp.user@example.org', email_verified: true, name: 'Idp User' };
@@ -104,7 +102,7 @@ describe('identity providers against a local OpenID provider', () => {
     app.use(provider.callback());
     idpServer = app.listen(idpPort, '127.0.0.1');
 
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'idp-e2e-'));
+    const dataDir = await makeTestDataDir('idp-e2e-');
     // allowed domains are proven through a DNS server on a local port
     dns = await startTestDns();
     smtp = await startTestSmtp();

@@ -3,8 +3,7 @@
  * PGlite + LanceDB in a temp DATA_DIR) ingests in the background, then serves search,
  * documents, discovery, statistics, the manifest and GraphQL.
  */
-import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config.js';
@@ -16,6 +15,7 @@ import { ingestCorpus } from '../src/modules/legal-data/ingest/ingest.service.js
 import { search } from '../src/modules/legal-data/search.service.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const silent = createLogger('silent');
 
@@ -40,7 +40,7 @@ describe('legal-data API on a slice of the real corpus', () => {
     corpus = await writeCorpusSlice(undefined, {
       badLines: { 'legislation/EU-EUR-Lex.jsonl.gz': ['{"source": "EU/EUR-Lex", "broken', '{"source":"EU/EUR-Lex","source_id":"x","namespace":"poetry","country":"EU","title":"t","text":"t"}'] },
     });
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-data-'));
+    dataDir = await makeTestDataDir('e2e-data-');
     const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' });
     platform = await startPlatform(config, silent);
     url = platform.url!;

@@ -3,9 +3,6 @@
  * uses it: real HTTP on an ephemeral port, a platform on a slice of the real corpus (embedded
  * PGlite + LanceDB in a temp DATA_DIR), API keys created through the REST API.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { DEFAULT_SLICES, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call, cookieFrom } from './helpers/http.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const BASE_URL = 'https://legal.example';
 const PASSWORD = 'correct horse battery staple 42';
@@ -51,7 +49,7 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([DEFAULT_SLICES[0]!, { file: 'case_law/DE-BGH.jsonl.gz', lines: 10 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mcp-e2e-'));
+    const dataDir = await makeTestDataDir('mcp-e2e-');
     const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', EMBEDDER: 'none', BASE_URL });
     platform = await startPlatform(config, createLogger('silent'));
     url = platform.url!;

@@ -6,9 +6,6 @@
  * HTTP by a cookie-jar browser, as in test/oauth.e2e.test.ts. Real HTTP, a platform on a slice of
  * the real corpus with embedded PGlite.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { discoverAuthorizationServerMetadata, refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -22,6 +19,7 @@ import { DEFAULT_SLICES, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { Browser, inputValue } from './helpers/browser.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
 import { jwtClaims, MemoryOAuthClient } from './helpers/oauth-client.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const PASSWORD = 'correct horse battery staple 42';
 const SDK_REDIRECT_URI = 'http://127.0.0.1:9/oauth/callback';
@@ -59,7 +57,7 @@ describe('OAuth with real MCP clients (issue #34)', () => {
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([DEFAULT_SLICES[0]!]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'oauth-clients-e2e-'));
+    const dataDir = await makeTestDataDir('oauth-clients-e2e-');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: String(port), EMBEDDER: 'none', BASE_URL: base });

@@ -8,9 +8,6 @@
  * slice of the real corpus with embedded PGlite.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -22,6 +19,7 @@ import { DEFAULT_SLICES, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { Browser, formAction, inputValue } from './helpers/browser.js';
 import { call, cookieFrom, freePort } from './helpers/http.js';
 import { jwtClaims, MemoryOAuthClient } from './helpers/oauth-client.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const PASSWORD = 'correct horse battery staple 42';
 /** The agent's redirect URI: never contacted, the test reads the code from the redirect to it. */
@@ -86,7 +84,7 @@ describe('OAuth 2.1 authorization server for MCP clients', () => {
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([DEFAULT_SLICES[0]!, { file: 'case_law/DE-BGH.jsonl.gz', lines: 10 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'oauth-e2e-'));
+    const dataDir = await makeTestDataDir('oauth-e2e-');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     currentBase = base;

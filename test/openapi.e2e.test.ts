@@ -5,9 +5,6 @@
  * described by their own standards. Then the document's content: components from the zod
  * schemas, FastAPI's operation ids and error components, credentials of each operation.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type express from 'express';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -15,6 +12,7 @@ import { startPlatform, type Platform } from '../src/platform.js';
 import { describeRestApi } from '../src/app.js';
 import { openApiPath } from '../src/rest/rest-api.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 /** Every (METHOD path) an express app routes, from its router stack (all routers are mounted at the root). */
 function servedRoutes(app: express.Express): string[] {
@@ -39,7 +37,7 @@ describe('/openapi.json of the whole app', () => {
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice([{ file: 'case_law/DE-BGH.jsonl.gz', lines: 2 }]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'openapi-e2e-'));
+    const dataDir = await makeTestDataDir('openapi-e2e-');
     const config = loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', EMBEDDER: 'none', BASE_URL: 'https://legal.example.org' });
     platform = await startPlatform(config, createLogger('silent'));
     const res = await fetch(`${platform.url}/openapi.json`);

@@ -27,6 +27,7 @@ import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
 import { makeDocument } from './fixtures/legal-document.js';
 import { startLocalPinecone, type LocalPinecone } from './helpers/pinecone-server.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 function makeDoc(partial: Partial<LegalDocument> & Pick<LegalDocument, 'source' | 'source_id'>): LegalDocument {
   return makeDocument({ namespace: 'case_law', summary: 'A long summary that must never reach Pinecone. '.repeat(20), ...partial });
@@ -287,7 +288,7 @@ describe('search degrades to the keyword leg when the vector server is slow or f
       gzipSync([doc('contracts/1', 'Article 1', 'A breach of contract obliges the party to pay damages and compensation.'), doc('privacy/1', 'Article 2', 'The controller shall obtain consent before processing personal data.')].map((d) => JSON.stringify(d)).join('\n')),
     );
     const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'tiny-model-')), { dimension: 16 });
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pinecone-platform-'));
+    const dataDir = await makeTestDataDir('pinecone-platform-');
     const logger = { ...createLogger('silent'), warn: (m: string) => warnings.push(m) } as Logger;
     platform = await startPlatform(
       loadConfig({

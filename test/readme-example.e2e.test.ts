@@ -5,13 +5,13 @@
  * embedder (none, as the other end-to-end tests: the keyword leg answers). The ingest counts
  * the compound vocabulary from the corpus first and splits the articles' compounds with it.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice } from './fixtures/corpus-slice.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const MAJOR_LAWS = /^(bgb|stgb|hgb|zpo|gg)(\/|$)/;
 /** The request of the README's "Try it" (README.md, "Getting started"). */
@@ -33,7 +33,7 @@ describe("the README's example search on the BGB, StGB, HGB, ZPO and GG", () => 
     const slice = await writeCorpusSlice([{ file: 'legislation/DE-GesetzeImInternet.jsonl.gz', lines: 100_000, keep: (r) => MAJOR_LAWS.test(String(r.source_id)) }]);
     corpusDir = slice.dir;
     expect(slice.records.get('legislation/DE-GesetzeImInternet.jsonl.gz')?.length).toBeGreaterThan(4_000);
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'readme-example-data-'));
+    dataDir = await makeTestDataDir('readme-example-data-');
     platform = await startPlatform(
       loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpusDir, PORT: '0', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' }),
       createLogger('silent'),

@@ -4,13 +4,11 @@
  * commentaries write them (a handful per family, positives and references to nothing), and
  * GET /v1/resolve/coverage reports per source the families it supports.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice, type SliceSpec } from './fixtures/corpus-slice.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const only = (ids: string[]): SliceSpec['keep'] => (r) => ids.includes(String(r.source_id));
 const DE = ['bgb', 'bgb/812', 'bgb/987', 'bgb/990', 'bgb/626', 'gg', 'gg/2', 'gg/20', 'bgbeg', 'bgbeg/229', 'bgbeg/229/3', 'agg', 'agg/1'];
@@ -46,7 +44,7 @@ describe('citation families over POST /v1/resolve', () => {
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice(SLICES);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'resolve-families-'));
+    const dataDir = await makeTestDataDir('resolve-families-');
     platform = await startPlatform(
       loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' }),
       createLogger('silent'),

@@ -4,14 +4,12 @@
  * answers POST /v1/resolve, GET /v1/resolve/coverage and the GraphQL `resolve` query; a tiny
  * budget times out; the cache is dropped when the index changes.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { ReferenceResolver } from '../src/modules/legal-data/resolver/resolve.service.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice, type SliceSpec } from './fixtures/corpus-slice.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const GDPR = ['32016R0679', '32016R0679/6', '32016R0679/17', '32016R0679-de', '32016R0679-de/6', '32016R0679-de/17'];
 const SLICES: SliceSpec[] = [
@@ -34,7 +32,7 @@ describe('POST /v1/resolve on a slice of the real corpus', () => {
   beforeAll(async () => {
     const corpus = await writeCorpusSlice(SLICES);
     records = corpus.records;
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'resolve-e2e-'));
+    const dataDir = await makeTestDataDir('resolve-e2e-');
     platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' }), createLogger('silent'));
     url = platform.url!;
     await platform.ingestDone;

@@ -19,6 +19,7 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { writeCorpusSlice, type SliceSpec } from './fixtures/corpus-slice.js';
 import { writeTinyStaticModel } from './fixtures/tiny-static-model.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const silent = createLogger('silent');
 const README_QUERY = 'Schadensersatz bei Verletzung des Eigentums';
@@ -55,7 +56,7 @@ describe('search explained, and German compounds', () => {
 
   beforeAll(async () => {
     const corpus = await writeCorpusSlice(SLICES);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'explain-data-'));
+    const dataDir = await makeTestDataDir('explain-data-');
     const model = await writeTinyStaticModel(await mkdtemp(path.join(os.tmpdir(), 'tiny-model-')), { dimension: 16 });
     platform = await startPlatform(
       // VECTOR_TIMEOUT_MS 0: these tests check rankings, and a vector leg past its 2 s budget on a

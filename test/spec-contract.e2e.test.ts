@@ -5,8 +5,6 @@
  * lists) against the running app, and /openapi.json against both. A changed specification
  * changes what this test asks; nothing below restates a field list by hand.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -16,6 +14,7 @@ import { writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { call, cookieFrom, type HttpResult } from './helpers/http.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 import { fieldTable, loadSpec, proseFields, type SpecEndpoint, type SpecField, type SpecType } from './helpers/spec.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const spec = loadSpec();
 const PASSWORD = 'a sturdy passphrase 42';
@@ -116,7 +115,7 @@ describe('the specification (../shared/SPEC.md) against the running service', ()
       { file: 'legislation/DE-GesetzeImInternet.jsonl.gz', lines: 40, keep: (r) => /^bgb(\/8[23]\d)?$/.test(String(r.source_id)) },
       { file: 'case_law/DE-BGH.jsonl.gz', lines: 10 },
     ]);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'spec-contract-'));
+    const dataDir = await makeTestDataDir('spec-contract-');
     stripe = await startLocalStripe();
     const idp = (name: string) => ({
       [`${name}_CLIENT_ID`]: 'contract-test',

@@ -5,9 +5,7 @@
  * Stripe once per subscription; a cancellation that keeps failing is given up after MAX_ATTEMPTS.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { migrateUp } from '../src/db/orm.js';
 import { createLogger } from '../src/logger.js';
@@ -16,6 +14,7 @@ import { createStripeClient } from '../src/modules/billing/stripe-client.js';
 import { startPlatform } from '../src/platform.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 import { openTestDatabase, type TestDatabase } from './helpers/test-databases.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 function activeSubscription(stripe: LocalStripe, id: string): void {
   stripe.subscriptions.set(id, { id, object: 'subscription', status: 'active', customer: `cus_${id}`, items: { object: 'list', data: [] } });
@@ -45,7 +44,7 @@ describe('owed Stripe cancellations', () => {
   });
 
   it('survive a restart: owed when the service stops, made by the next one on the same embedded database', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cancellations-restart-'));
+    const dataDir = await makeTestDataDir('cancellations-restart-');
     const config = () => loadConfig({ DATA_DIR: dataDir, PORT: '0', EMBEDDER: 'none', INGEST_ON_START: 'false', ...stripeEnv(stripe) });
     activeSubscription(stripe, 'sub_restart_1');
 

@@ -4,9 +4,6 @@
  * signed as Stripe signs them), invite mails are received by a real SMTP server started here,
  * allowed domains are proven through a real DNS server on a local port (DNS_SERVERS).
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Stripe from 'stripe';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -17,6 +14,7 @@ import { startTestDns, type TestDns } from './helpers/dns-server.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
+import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const PASSWORD = 'a sturdy passphrase 42';
 const WEBHOOK_SECRET = 'whsec_test_teams_e2e';
@@ -127,7 +125,7 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
     stripeServer = await startLocalStripe();
     smtp = await startTestSmtp();
     dns = await startTestDns();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'teams-e2e-'));
+    const dataDir = await makeTestDataDir('teams-e2e-', backend);
     if (backend === 'postgresql') db = await openTestDatabase('postgresql');
     const config = loadConfig({
       DATA_DIR: dataDir,

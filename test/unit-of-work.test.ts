@@ -9,7 +9,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { type AccountCaller, requestContexts, type RequestContexts } from '../src/context.js';
-import { migrateUp } from '../src/db/orm.js';
 import { createLogger } from '../src/logger.js';
 import { AccountDeletionService } from '../src/modules/accounts/account-deletion.service.js';
 import { UserEntity } from '../src/modules/accounts/user.entity.js';
@@ -19,7 +18,7 @@ import { MemoryCounterStore } from '../src/modules/usage/counter-store.js';
 import { UsageRecorder } from '../src/modules/usage/usage-recorder.js';
 import { UsageService } from '../src/modules/usage/usage.service.js';
 import { sqlRun } from '../src/util/raw-sql.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
 
 const admin: AccountCaller = { kind: 'user', ip: null, userId: randomUUID(), email: 'boss@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null };
 
@@ -38,8 +37,7 @@ describe.each(TEST_BACKENDS)('one unit of work per request on %s', (backend) => 
   }
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     contexts = requestContexts({
       em: {
         fork: () => {

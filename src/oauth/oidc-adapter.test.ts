@@ -1,5 +1,4 @@
-import { migrateUp } from '../db/orm.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
 import { createLogger } from '../logger.js';
 import { endAccountSessions, OidcAdapter } from './oidc-adapter.js';
 import { loadOrCreateSigningKey } from './signing-key.js';
@@ -9,8 +8,7 @@ describe.each(TEST_BACKENDS)('authorization-server storage on %s', (backend) => 
   let adapter: (model: string) => ReturnType<ReturnType<typeof OidcAdapter.factory>>;
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     adapter = OidcAdapter.factory(db.orm, createLogger('silent'));
   });
   afterAll(async () => {

@@ -3,9 +3,6 @@
  * me, keys (create/revoke, scoped to their owner), usage, the @rateLimit directive on an
  * expensive field, and billable legal-data fields charged through the same usage guard.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startPlatform, type Platform } from '../../src/platform.js';
@@ -16,6 +13,7 @@ import { buildApp } from '../../src/app.js';
 import { serveSubgraph } from '../../src/graphql/gateway.js';
 import { USAGE_RATE_LIMIT } from './accounts.resolver.js';
 import { buildAccountsSubgraph } from './index.js';
+import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
 
 describe('accounts subgraph through the gateway', () => {
   let platform: Platform;
@@ -29,7 +27,7 @@ describe('accounts subgraph through the gateway', () => {
   }
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'accounts-subgraph-'));
+    const dataDir = await makeTestDataDir('accounts-subgraph-');
     platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, INGEST_ON_START: 'false', PORT: '0' }), createLogger('silent'));
     url = platform.url!;
   });

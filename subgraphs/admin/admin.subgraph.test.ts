@@ -4,13 +4,11 @@
  * reach it, absent and null arguments take the REST defaults, malformed arguments are
  * BAD_USER_INPUT, and `requests_total` costs one query per page, not one per user (DataLoader).
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startPlatform, type Platform } from '../../src/platform.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
+import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
 
 const ADMIN = 'gql-boss@example.org';
 
@@ -44,7 +42,7 @@ describe('admin subgraph through the gateway (pglite)', () => {
   }
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'admin-subgraph-'));
+    const dataDir = await makeTestDataDir('admin-subgraph-');
     platform = await startPlatform(
       loadConfig({ DATA_DIR: dataDir, INGEST_ON_START: 'false', PORT: '0', EMBEDDER: 'none', DEV_LOGIN: 'true', ADMIN_EMAILS: ADMIN }),
       createLogger('silent'),

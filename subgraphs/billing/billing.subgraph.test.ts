@@ -4,9 +4,6 @@
  * with their codes, the User entity extended with its billing state (also through `_entities`),
  * and the @rateLimit directive on mutations.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { graphql } from 'graphql';
 import { loadConfig } from '../../src/config.js';
 import { graphqlContext } from '../../src/graphql/context.js';
@@ -16,6 +13,7 @@ import { call, cookieFrom } from '../../test/helpers/http.js';
 import { startLocalStripe, type LocalStripe } from '../../test/helpers/stripe-server.js';
 import { MUTATION_RATE_LIMIT } from './billing.resolver.js';
 import { buildBillingSubgraph } from './index.js';
+import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
 
 describe('billing subgraph through the gateway', () => {
   let platform: Platform;
@@ -30,7 +28,7 @@ describe('billing subgraph through the gateway', () => {
 
   beforeAll(async () => {
     stripeServer = await startLocalStripe();
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-subgraph-'));
+    const dataDir = await makeTestDataDir('billing-subgraph-');
     platform = await startPlatform(
       loadConfig({ DATA_DIR: dataDir, INGEST_ON_START: 'false', PORT: '0', EMBEDDER: 'none', STRIPE_SECRET_KEY: 'sk_test_gql', STRIPE_WEBHOOK_SECRET: 'whsec_gql', STRIPE_API_BASE: stripeServer.url }),
       createLogger('silent'),

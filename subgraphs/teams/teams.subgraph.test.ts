@@ -4,9 +4,6 @@
  * and join link, the mutations with the REST rules, `User.workspace` across subgraphs, and the
  * SQL statements a 50-member team query runs (counted at the ORM's connection).
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -14,6 +11,7 @@ import { startPlatform, type Platform } from '../../src/platform.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
 import { startLocalStripe, type LocalStripe } from '../../test/helpers/stripe-server.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
+import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
 
 const WEBHOOK_SECRET = 'whsec_teams_gql';
 const signer = new Stripe('sk_test_signer');
@@ -74,7 +72,7 @@ describe.each(TEST_BACKENDS)('teams subgraph through the gateway (%s)', (backend
   beforeAll(async () => {
     stripeServer = await startLocalStripe();
     if (backend === 'postgresql') db = await openTestDatabase('postgresql');
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'teams-subgraph-'));
+    const dataDir = await makeTestDataDir('teams-subgraph-', backend);
     platform = await startPlatform(
       loadConfig({
         DATA_DIR: dataDir,

@@ -7,9 +7,6 @@
  * (another resource than the REST and GraphQL APIs). `throwaway` makes fresh objects of A and of
  * the team for the operations that destroy what they touch.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -18,6 +15,7 @@ import { writeCorpusSlice } from '../fixtures/corpus-slice.js';
 import { startTestDns, type TestDns } from './dns-server.js';
 import { call, cookieFrom, freePort, type HttpResult } from './http.js';
 import { authorizeAgentWithPassword } from './oauth-grant.js';
+import { makeTestDataDir } from './pglite-template.js';
 import { startLocalStripe, type LocalStripe } from './stripe-server.js';
 
 /**
@@ -85,7 +83,7 @@ export async function startCallerWorld(env: Record<string, string> = {}): Promis
     { file: 'legislation/DE-GesetzeImInternet.jsonl.gz', lines: 20, keep: (r) => /^bgb(\/82\d)?$/.test(String(r.source_id)) },
     { file: 'case_law/DE-BGH.jsonl.gz', lines: 5 },
   ]);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'caller-world-'));
+  const dataDir = await makeTestDataDir('caller-world-');
   const [stripe, dns] = await Promise.all([startLocalStripe(), startTestDns()]);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -5,10 +5,16 @@
  * PostgreSQL: a fresh, uniquely named database (`lsp_test_<random>`) created through the
  * admin URL (TEST_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  * and dropped on dispose, so parallel runs never collide. PGlite: an in-memory instance
- * unless a directory is given.
+ * unless a directory is given. `openMigratedTestDatabase` gives one with every migration applied:
+ * on PGlite a copy of the migrated template (test/helpers/pglite-template.ts) instead of
+ * initdb + migrations.
  */
 import { randomBytes } from 'node:crypto';
-import { closeOrm, createOrm, type Orm } from '../../src/db/orm.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { closeOrm, createOrm, migrateUp, type Orm } from '../../src/db/orm.js';
+import { copyPgliteTemplate } from './pglite-template.js';
 
 export type TestBackend = 'postgresql' | 'pglite';
 export const TEST_BACKENDS: TestBackend[] = ['postgresql', 'pglite'];
@@ -69,6 +75,25 @@ export async function openTestDatabase(backend: TestBackend, options: { pgliteDi
       open = false;
       await closeOrm(orm).catch(() => undefined);
       await withAdmin((execute) => execute(`drop database if exists "${name}" with (force)`));
+    },
+  };
+}
+
+/** A throwaway database with the schema of every migration (PGlite: a copy of the template, deleted on dispose). */
+export async function openMigratedTestDatabase(backend: TestBackend): Promise<TestDatabase> {
+  if (backend === 'postgresql') {
+    const db = await openTestDatabase(backend);
+    await migrateUp(db.orm);
+    return db;
+  }
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'test-db-pglite-'));
+  await copyPgliteTemplate(dataDir);
+  const db = await openTestDatabase(backend, { pgliteDir: path.join(dataDir, 'pglite') });
+  return {
+    ...db,
+    dispose: async () => {
+      await db.dispose();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

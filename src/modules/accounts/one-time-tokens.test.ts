@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.js';
 
 describe('one-time tokens', () => {
@@ -9,8 +8,7 @@ describe('one-time tokens', () => {
     (await db.orm.em.getConnection().execute('select expires_at from password_reset order by expires_at', [], 'all')) as { expires_at: Date }[];
 
   beforeAll(async () => {
-    db = await openTestDatabase('pglite');
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase('pglite');
   });
   afterAll(async () => {
     await db?.dispose();

@@ -5,10 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type AccountCaller, contextsWithoutDatabase, requestContexts, type RequestContext, type RequestContexts } from '../../context.js';
-import { migrateUp } from '../../db/orm.js';
 import { DomainError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { AccountDeletionService, emailHash } from '../accounts/account-deletion.service.js';
 import { UserEntity } from '../accounts/user.entity.js';
 import { MemoryCounterStore } from '../usage/counter-store.js';
@@ -48,8 +47,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     contexts = requestContexts(db.orm);
   });
   afterAll(async () => {

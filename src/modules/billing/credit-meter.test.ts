@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { MemoryCreditBalances, RedisCreditBalances } from './credit-balances.js';
 import { CreditMeter, MICRO_USD } from './credit-meter.js';
 
@@ -41,8 +40,7 @@ describe('credit meter shared by two processes through Redis', () => {
   };
 
   beforeAll(async () => {
-    db = await openTestDatabase('pglite');
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase('pglite');
   });
 
   afterAll(async () => {

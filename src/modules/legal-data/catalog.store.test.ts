@@ -1,5 +1,4 @@
-import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { ValidationError } from '../../errors.js';
 import {
   createIngestStore,
@@ -61,8 +60,7 @@ describe.each(TEST_BACKENDS)('catalog store on %s', (backend) => {
   const em = () => db.orm.em.fork();
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
   });
   afterAll(async () => {
     await db?.dispose();

@@ -3,10 +3,9 @@
  * whose record was seen recently enough lets an account in, and only one in no team workspace,
  * without its own paid plan, when a seat is free. Never fails (the sign-in goes on).
  */
-import { migrateUp } from '../../db/orm.js';
 import type { TeamDomainSettings } from '../../config.js';
 import { addMember, createAccount, createTeam, storeDomainClaim, storeInvite } from '../../../test/helpers/team-fixtures.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { AllowedDomainsService } from './allowed-domains.service.js';
 import { DomainVerifier } from './domain-verifier.js';
 import { findMembership } from './workspace.queries.js';
@@ -23,8 +22,7 @@ describe.each(TEST_BACKENDS)('domain auto-join at sign-in (%s)', (backend) => {
   const workspaceOf = async (userId: string) => (await findMembership(db.orm.em.fork(), userId, { lock: false }))?.workspace.id ?? null;
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     // no look-up happens here: the claims are stored with their proofs
     const verifier = new DomainVerifier({ orm: db.orm, lookup: async () => ({ kind: 'error', code: 'ENOTFOUND' }), settings, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
     domains = new AllowedDomainsService({ orm: db.orm, verifier, logger: { info: () => undefined, error: (_message, error) => void errors.push(error) } });

@@ -4,10 +4,9 @@
  * it, a rotated link stops working, and two joins for the last seat cannot both win.
  */
 import type { MailMessage, Mailer } from '../accounts/mailer.js';
-import { migrateUp } from '../../db/orm.js';
 import { DomainError } from '../../errors.js';
 import { addMember, codeOf, createAccount, createTeam, storeInvite } from '../../../test/helpers/team-fixtures.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { InvitesService } from './invites.service.js';
 import { TeamViewsService } from './team-views.service.js';
 
@@ -25,8 +24,7 @@ describe.each(TEST_BACKENDS)('invites and joining (%s)', (backend) => {
   const tokenIn = (mail: MailMessage) => new URL(/https:\S+/.exec(mail.text)![0]).searchParams.get('token')!;
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     invites = new InvitesService({ orm: db.orm, mailer, baseUrl: BASE_URL, logger: { error: () => undefined } });
     views = new TeamViewsService({ orm: db.orm, baseUrl: BASE_URL, verifier: { validAfter: () => new Date(0) } });
   });

@@ -2,9 +2,8 @@
  * Membership against a real database (PostgreSQL and PGlite): the authenticator's team terms,
  * role changes, leaving and removing, and the seat quantity the owner may ask billing for.
  */
-import { migrateUp } from '../../db/orm.js';
 import { addMember, codeOf, createAccount, createTeam, storeInvite } from '../../../test/helpers/team-fixtures.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { MembershipService, type SeatBilling } from './membership.service.js';
 import { WorkspaceEntity } from './workspace.entity.js';
 
@@ -16,8 +15,7 @@ describe.each(TEST_BACKENDS)('membership (%s)', (backend) => {
   const address = (name: string) => `${name}${++seq}@members-${backend}.example`;
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     // billing as its webhook leaves it: the workspace's seat limit follows the quantity asked
     const billing: SeatBilling = {
       changeSeatQuantity: async (_ctx, owner, quantity) => {

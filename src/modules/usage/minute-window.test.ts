@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { requestContexts, type RequestContext } from '../../context.js';
-import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { DomainError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { MemoryCounterStore } from './counter-store.js';
@@ -16,8 +15,7 @@ import { UsageService } from './usage.service.js';
 describe('per-minute window', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await openTestDatabase('pglite');
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase('pglite');
   });
   afterAll(async () => {
     await db?.dispose();

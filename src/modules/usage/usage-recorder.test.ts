@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { migrateUp } from '../../db/orm.js';
 import { createLogger } from '../../logger.js';
-import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { spillBatch } from './batch-spill.js';
 import { insertUsageEvents, type UsageEventRow } from './usage-event.queries.js';
 import { UsageRecorder } from './usage-recorder.js';
@@ -14,8 +13,7 @@ const row = (ip: string): UsageEventRow => ({ user_id: null, api_key_id: null, c
 describe('usage recorder spill files (PGlite)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await openTestDatabase('pglite');
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase('pglite');
   });
   afterAll(() => db.dispose());
 

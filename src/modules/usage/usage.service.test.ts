@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type AccountCaller, contextsWithoutDatabase, requestContexts, type RequestContext, type RequestContexts } from '../../context.js';
-import { migrateUp } from '../../db/orm.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { DomainError, ValidationError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { MemoryCounterStore } from './counter-store.js';
@@ -29,8 +28,7 @@ describe.each(TEST_BACKENDS)('usage guard on %s', (backend) => {
   };
 
   beforeAll(async () => {
-    db = await openTestDatabase(backend);
-    await migrateUp(db.orm);
+    db = await openMigratedTestDatabase(backend);
     contexts = requestContexts(db.orm);
   });
   afterAll(async () => {

@@ -11,7 +11,7 @@
 import type { SearchEngine } from './search-engine.js';
 
 /** The engine's read methods a request calls; the others (writes, lifecycle) pass through untouched. */
-const READS = new Set<string | symbol>([
+export const READS: ReadonlySet<string | symbol> = new Set<string | symbol>([
   'keywordSearch',
   'vectorSearch',
   'vectorScores',

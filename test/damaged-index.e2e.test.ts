@@ -7,6 +7,8 @@
  * counts compared with the database's record of the last complete ingest), says why on /ready
  * (503) and in the log, rebuilds the index from the corpus, and only then is ready: with the
  * same answers as before the damage. Never is /ready 200 while the index holds other documents.
+ * Damage done under a running service (a chunks file cut while it serves) heals the same way:
+ * the searches that meet it answer 503 with Retry-After (500 before), one rebuild starts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

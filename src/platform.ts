@@ -11,26 +11,21 @@ import type { MikroORM } from '@mikro-orm/core';
 import { buildApp, type BuiltApp } from './app.js';
 import { createHttpServer } from './http/http-server.js';
 import { isTrustedPeer } from './http/trust-proxy.js';
-import type { Config, EmbedderSetting } from './config.js';
-import { DomainError } from './errors.js';
+import type { Config } from './config.js';
 import { requestContexts, type RequestContexts } from './context.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { drainable, type DrainableServer } from './http/drain-http-server.js';
-import { oneIngestAtATime } from './ingest-lock.js';
 import { closeOrm, createOrm, migrateUp } from './db/orm.js';
-import { engineSettings } from './engines/create-search-engine.js';
-import { defaultModelDir } from './engines/embedders/create-embedder.js';
-import { loadStaticEmbedder } from './engines/embedders/static-embedder.js';
 import { citationCountsFile, loadCitationCounts } from './modules/legal-data/ingest/citation-counts.js';
-import { trainInBackground } from './modules/legal-data/training/train-in-background.js';
 import type { Embedder } from './engines/embedder.js';
 import type { SearchEngine } from './engines/search-engine.js';
 import type { Logger } from './logger.js';
-import { createIndexRecordStore, createIngestStore, loadCatalogue, type IndexRecordStore } from './modules/legal-data/catalog.store.js';
-import { recordIndexContents } from './modules/legal-data/index-health.js';
+import { createIndexRecordStore, loadCatalogue } from './modules/legal-data/catalog.store.js';
+import type { IndexRepair } from './modules/legal-data/index-repair.js';
+import { BackgroundIngest, refreshCatalogUnlessUnavailable } from './background-ingest.js';
+import { reportStorageFaults } from './engines/storage-faults.js';
 import { openSearch } from './open-search.js';
-import type { IngestState, IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
-import { ingestInChild } from './modules/legal-data/ingest/ingest-in-child.js';
+import type { IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
@@ -64,8 +59,8 @@ export interface Platform {
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
   url: string | null;
-  /** Resolves when the background ingest ends (immediately when there is none). */
-  ingestDone: Promise<IngestSummary | null>;
+  /** Resolves when the background ingest running now ends (immediately when there is none): the start-up's, or a rebuild's. */
+  readonly ingestDone: Promise<IngestSummary | null>;
   stop(): Promise<void>;
 }
 
@@ -74,7 +69,9 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const lock = lockDataDir(config.dataDir);
   const orm = await openDatabase(config, logger);
   const indexRecord = createIndexRecordStore(orm);
-  const { engine, embedder, trainModel, indexDamage } = await openSearch(config, logger, indexRecord);
+  const { engine: opened, embedder, trainModel, indexDamage } = await openSearch(config, logger, indexRecord);
+  let repair: IndexRepair | null = null; // a storage error while serving starts the start-up's rebuild (index-repair.ts)
+  const engine = reportStorageFaults(opened, () => repair);
 
   // The authorization server's signing key first: the authenticator verifies its access tokens.
   const signingKey = await loadOrCreateSigningKey(orm);
@@ -128,25 +125,16 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const { server, http, url } = options.listen !== false ? await listen(app, config, logger) : { server: null, http: null, url: null };
   await refreshCatalogUnlessUnavailable(legalData, logger);
   const abort = new AbortController();
-  const ingestDone = startBackgroundIngest(config, logger, { engine, embedder, orm, indexRecord, legalData, signal: abort.signal, trainModel });
+  const ingest = new BackgroundIngest(config, logger, { engine, orm, indexRecord, legalData, signal: abort.signal });
+  ingest.start(embedder, trainModel);
+  repair = ingest.repairOnStorageErrors();
 
   return {
-    config,
-    orm,
-    contexts,
-    engine,
-    embedder,
-    legalData,
-    accounts,
-    oauth,
-    billing,
-    teams,
-    admin,
-    app,
-    server,
-    url,
-    ingestDone,
-    stop: () => stopInOrder({ config, logger, abort, http, app, teams, ingestDone, admin, billing, accounts, engine, orm, lock }),
+    config, orm, contexts, engine, embedder, legalData, accounts, oauth, billing, teams, admin, app, server, url,
+    get ingestDone() {
+      return ingest.current;
+    },
+    stop: () => stopInOrder({ config, logger, abort, http, app, teams, ingestDone: () => ingest.current, admin, billing, accounts, engine, orm, lock }),
   };
 }
 
@@ -197,17 +185,6 @@ async function listen(app: BuiltApp, config: Config, logger: Logger): Promise<{ 
   return { server, http: drainable(server), url };
 }
 
-async function refreshCatalogUnlessUnavailable(legalData: LegalDataService, logger: Logger): Promise<void> {
-  try {
-    await legalData.refreshCatalog();
-  } catch (error) {
-    // An engine on an outside server that does not answer yet (Elasticsearch): serve 503 and
-    // say so on /ready rather than not starting; the catalogue is built at the next request.
-    if (!(error instanceof DomainError && error.code === 'unavailable')) throw error;
-    logger.warn(`search: ${error.message}; serving 503 until it answers`);
-  }
-}
-
 /** What the shutdown stops, in the order of stopInOrder. */
 interface RunningParts {
   config: Config;
@@ -216,7 +193,8 @@ interface RunningParts {
   http: DrainableServer | null;
   app: BuiltApp;
   teams: TeamsModule;
-  ingestDone: Promise<unknown>;
+  /** The background ingest running now (the start-up's, or a rebuild's). */
+  ingestDone: () => Promise<unknown>;
   admin: AdminModule;
   billing: BillingModule;
   accounts: AccountsModule;
@@ -246,7 +224,7 @@ async function stopInOrder({ config, logger, abort, http, app, teams, ingestDone
     const { cut } = (await drained) ?? { cut: 0 };
     if (cut) logger.warn(`shutdown: ${cut} connection(s) still open after the ${config.shutdownDrainSeconds} s drain deadline (SHUTDOWN_DRAIN_SECONDS): closed`);
   });
-  await step('stopping the ingest', () => ingestDone.catch(() => null)); // its failure was logged when it happened
+  await step('stopping the ingest', () => ingestDone().catch(() => null)); // its failure was logged when it happened
   await step('stopping GraphQL and MCP', () => app.stop());
   await step('closing the administration', () => admin.close());
   await step('closing billing', () => billing.close());
@@ -255,116 +233,4 @@ async function stopInOrder({ config, logger, abort, http, app, teams, ingestDone
   await step('closing the database', () => closeOrm(orm));
   await step('releasing the data-folder lock', () => lock.release());
   if (failed.length) throw new Error(`${failed.join(', ')} failed`);
-}
-
-/** The startup ingest, one at a time across the processes sharing PostgreSQL (src/ingest-lock.ts); the others serve. */
-function startBackgroundIngest(
-  config: Config,
-  logger: Logger,
-  deps: Omit<Parameters<typeof runStartupIngest>[2], 'afterWaiting'>,
-): Promise<IngestSummary | null> {
-  const shared = config.databaseUrl !== undefined && config.ingestOnStart && config.corpusDir !== undefined;
-  return oneIngestAtATime({ orm: deps.orm, shared, signal: deps.signal, logger }, (afterWaiting) => runStartupIngest(config, logger, { ...deps, afterWaiting }));
-}
-
-/** Indexes the configured corpus in the background; search serves what is indexed meanwhile. */
-async function runStartupIngest(
-  config: Config,
-  logger: Logger,
-  deps: {
-    engine: SearchEngine;
-    embedder: Embedder | null;
-    orm: MikroORM;
-    /** The database's record of what the index holds (index-health.ts), written around each ingest. */
-    indexRecord: IndexRecordStore;
-    legalData: LegalDataService;
-    signal: AbortSignal;
-    trainModel?: boolean;
-    /** It waited while another process ingested into the shared engine (src/ingest-lock.ts). */
-    afterWaiting?: boolean;
-  },
-): Promise<IngestSummary | null> {
-  const { legalData } = deps;
-  if (!config.ingestOnStart || !config.corpusDir) {
-    if (!config.corpusDir) logger.info('ingest: no corpus folder configured (CORPUS_DIR); serving the existing index');
-    legalData.setIngestState(null, true);
-    return null;
-  }
-  const corpusDir = config.corpusDir;
-  const training = deps.trainModel ? startTraining(config, logger, legalData, deps.signal) : null;
-  // The ingest runs in a child process whose memory goes back when it ends (ingest-in-child.ts);
-  // this process's engine reads what it wrote, refreshed after each optimize and at the end.
-  const indexed = async () => {
-    await deps.engine.refresh?.();
-    await legalData.refreshCatalog();
-  };
-  const ingest = async (embedder: EmbedderSetting | null, onProgress: (state: IngestState) => void) => {
-    await deps.indexRecord.write({ status: 'ingesting', documents: 0, chunks: 0 });
-    try {
-      const summary = await ingestInChild(
-        { engine: engineSettings(config), dataDir: config.dataDir, corpusDir, embedder },
-        { store: createIngestStore(deps.orm), logger, signal: deps.signal, onProgress, onIndexed: indexed },
-      );
-      await deps.engine.refresh?.();
-      if (!summary.interrupted) await recordIndexContents(deps.engine, deps.indexRecord);
-      return summary;
-    } finally {
-      await deps.engine.refresh?.();
-    }
-  };
-  try {
-    const summary = await ingest(deps.embedder ? config.embedder : null, (state) => legalData.setIngestState(state, false));
-    // Another process wrote the index while this one waited: this ingest finds the files done and
-    // writes nothing (so no refresh after an optimize), yet the statistics must be read anew.
-    if (deps.afterWaiting && !summary.interrupted) await indexed();
-    legalData.setIngestState(null, !summary.interrupted);
-    // Interrupted (a shutdown): wait for the training child too, so that none outlives the service.
-    if (summary.interrupted) await training;
-    if (!training || summary.interrupted) return summary;
-    // The keyword index is complete; once the model is trained, embed the index with it (in
-    // the ingest's child process too: the chunks it reads and the HNSW build's memory go back).
-    const model = await training;
-    if (!model) return summary;
-    legalData.setModelState({ status: 'embedding', model: model.id, step: 'embedding the index', progress: 0 });
-    legalData.setEmbedder(model);
-    const embedded = await ingest({ kind: 'static', dir: defaultModelDir(config.dataDir) }, (state) =>
-      legalData.setModelState({
-        status: 'embedding',
-        model: model.id,
-        step: `embedding the index (${state.phase})`,
-        progress: state.documents_total ? Math.round((1000 * state.documents_done) / state.documents_total) / 1000 : null,
-      }),
-    );
-    if (!embedded.interrupted) legalData.setModelState({ status: 'ready', model: model.id, step: null, progress: 1 });
-    return embedded;
-  } catch (error) {
-    logger.error('ingest failed; serving what is indexed', error);
-    if (deps.signal.aborted) await training; // a shutdown waits for the training child (see above)
-    return null;
-  }
-}
-
-/** Trains the domain model into DATA_DIR in a child process; resolves with it, or null when training fails. */
-function startTraining(config: Config, logger: Logger, legalData: LegalDataService, signal: AbortSignal): Promise<Embedder | null> {
-  const outDir = defaultModelDir(config.dataDir);
-  const started = Date.now();
-  legalData.setModelState({ status: 'training', model: null, step: 'starting', progress: 0 });
-  const run = trainInBackground({
-    corpusDir: config.corpusDir!,
-    outDir,
-    log: (line) => logger.info(line),
-    onProgress: (p) => legalData.setModelState({ status: 'training', model: null, step: p.step, progress: Math.round(p.fraction * 1000) / 1000 }),
-  });
-  signal.addEventListener('abort', () => run.stop(), { once: true });
-  return run.done.then(
-    async () => {
-      logger.info(`search: domain embedding model trained in ${Math.round((Date.now() - started) / 1000)} s (${outDir})`);
-      return loadStaticEmbedder(outDir);
-    },
-    (error: Error) => {
-      if (!signal.aborted) logger.error(`search: training the embedding model failed; serving keyword results (${error.message})`);
-      legalData.setModelState(signal.aborted ? null : { status: 'failed', model: null, step: error.message.slice(0, 300), progress: null });
-      return null;
-    },
-  );
 }

@@ -117,6 +117,36 @@ describe('platform on Elasticsearch (local protocol server)', () => {
     expect(((await res.json()) as any).hits.map((h: any) => h.source_id)).toEqual(['tax/1']);
   });
 
+  it('a search its client abandons aborts its request to Elasticsearch: the server sees the connection close before it answers', async () => {
+    // Only this test's query is held, until its connection closes (or the test lets it go).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = null as Promise<void> | null;
+    es.hold = (request, connection) => {
+      if (request.method !== 'POST' || !request.path.endsWith('/_search') || !JSON.stringify(request.body).includes('abandonment')) return undefined;
+      held = connection.closedBeforeAnswer;
+      return Promise.race([connection.closedBeforeAnswer, released]);
+    };
+    try {
+      const client = new AbortController();
+      const answer = fetch(`${platform.url}/v1/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ q: 'abandonment', alpha: 0, namespace: 'legislation' }),
+        signal: client.signal,
+      }).catch((error: Error) => error.name);
+      while (held === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      client.abort();
+      expect(await answer).toBe('AbortError');
+      // Before, the request stayed open until Elasticsearch answered (here: never, until released).
+      const closed = await Promise.race([held!.then(() => 'closed before the answer'), new Promise((resolve) => setTimeout(() => resolve('still open after 10 s'), 10_000))]);
+      expect(closed).toBe('closed before the answer');
+    } finally {
+      release();
+      es.hold = null;
+    }
+  });
+
   it('Elasticsearch down: search answers 503 with a clear detail and /ready names the missing dependency', async () => {
     await es.stop();
     const res = await post({ q: 'consent', alpha: 0, namespace: 'legislation' });

@@ -341,6 +341,21 @@ describe('search degrades to the keyword leg when the vector server is slow or f
     }
   });
 
+  it('the vector leg out of its budget aborts its request to Pinecone: the server sees the connection close before it answers', async () => {
+    server.delays.set('/query', 3000);
+    server.closedBeforeAnswer.length = 0;
+    try {
+      const hybrid = await search({ q: 'Schadensersatz Vertrag', alpha: 0.5 });
+      expect(hybrid.status).toBe(200);
+      expect(hybrid.body.degraded).toEqual(['vector']);
+      // Before, the query ran on to its answer (3 s later) after its search had been answered.
+      for (let waited = 0; waited < 5000 && !server.closedBeforeAnswer.some((r) => r.path === '/query'); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.closedBeforeAnswer.map((r) => r.path)).toContain('/query');
+    } finally {
+      server.delays.delete('/query');
+    }
+  });
+
   it('also when it fails, on REST and GraphQL alike; healthy again afterwards', async () => {
     server.failures.set('/query', { status: 500, count: 1_000 });
     const rest = await search({ q: 'consent personal data', alpha: 0.7, namespace: 'doctrine' });

@@ -11,7 +11,7 @@
 import type { SearchEngine } from './search-engine.js';
 
 /** The engine's read methods a request calls; the others (writes, lifecycle) pass through untouched. */
-const READS = new Set<string | symbol>([
+export const READS: ReadonlySet<string | symbol> = new Set<string | symbol>([
   'keywordSearch',
   'vectorSearch',
   'vectorScores',
@@ -111,7 +111,7 @@ export function requestEngine(engine: SearchEngine, options: { signal: AbortSign
     }
     work.started++;
     try {
-      return await method.apply(engine, SIGNAL_AWARE.has(name) ? [...args.slice(0, 3), { signal }] : args);
+      return await method.apply(engine, SIGNAL_AWARE.has(name) ? [...args.slice(0, 3), { signal: withCallersSignal(signal, args[3]) }] : args);
     } finally {
       work.finished++;
       release();
@@ -125,4 +125,10 @@ export function requestEngine(engine: SearchEngine, options: { signal: AbortSign
       return READS.has(name) ? (...args: unknown[]) => read(method, name, args) : method.bind(target);
     },
   });
+}
+
+/** The request's signal, and the caller's own when it passed one (a leg's budget: VECTOR_TIMEOUT_MS). */
+function withCallersSignal(signal: AbortSignal, options: unknown): AbortSignal {
+  const own = (options as { signal?: AbortSignal } | undefined)?.signal;
+  return own ? AbortSignal.any([signal, own]) : signal;
 }

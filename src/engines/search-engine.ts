@@ -126,6 +126,12 @@ export interface SearchEngine {
    */
   verifyIndex?(): Promise<void>;
   discardIndex?(): Promise<void>;
+  /**
+   * Engines whose index is a folder this process owns: whether a read failed because a file of
+   * the index is damaged (cut, deleted, unreadable) rather than because of a bug; the service
+   * then answers 503 and rebuilds the index (src/engines/storage-faults.ts).
+   */
+  isStorageError?(error: unknown): boolean;
   /** The version of each table of the index (a versioned engine's), to tell an older state of it from the one last written. */
   tableVersions?(): Promise<Record<string, number>>;
 

@@ -48,8 +48,12 @@ export class FakeElasticsearch {
   readonly requests: RecordedRequest[] = [];
   readonly indices = new Map<string, IndexState>();
   bulkItemFailure: BulkItemFailure | null = null;
-  /** Awaited before a recorded request is answered: a test holds some requests back (writes) until it lets them go. */
-  hold: ((request: RecordedRequest) => Promise<void> | undefined) | null = null;
+  /**
+   * Awaited before a recorded request is answered: a test holds some requests back (writes) until
+   * it lets them go. `closedBeforeAnswer` resolves if the client closes the connection first (an
+   * aborted request).
+   */
+  hold: ((request: RecordedRequest, connection: { closedBeforeAnswer: Promise<void> }) => Promise<void> | undefined) | null = null;
   private readonly attempts = new Map<string, number>();
   private readonly pits = new Map<string, string[]>();
   private pitSeq = 0;
@@ -98,6 +102,7 @@ export class FakeElasticsearch {
   // -------------------------------------------------------------------------------------------
 
   private send(res: ServerResponse, status: number, body?: unknown): void {
+    if (res.destroyed) return; // its client went away while it was held
     res.statusCode = status;
     res.setHeader('X-Elastic-Product', 'Elasticsearch');
     if (body === undefined) {
@@ -147,7 +152,8 @@ export class FakeElasticsearch {
     const query = Object.fromEntries(url.searchParams);
     const recorded = { method, path, query, body, at: Date.now() };
     this.requests.push(recorded);
-    await this.hold?.(recorded);
+    const closedBeforeAnswer = new Promise<void>((resolve) => res.once('close', () => !res.writableFinished && resolve()));
+    await this.hold?.(recorded, { closedBeforeAnswer });
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const b = (body ?? {}) as Record<string, any>;
 

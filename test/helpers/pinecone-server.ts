@@ -39,6 +39,8 @@ export interface LocalPinecone {
   /** Records by namespace, then id. */
   namespaces: Map<string, Map<string, StoredRecord>>;
   requests: RecordedRequest[];
+  /** The requests whose client closed the connection before they were answered (aborted). */
+  closedBeforeAnswer: RecordedRequest[];
   /** Requests on this path wait this long before answering (e.g. `/query` to test timeouts). */
   delays: Map<string, number>;
   /** Answer requests on this path with this status, `count` times (then normally). */
@@ -97,6 +99,7 @@ export async function startLocalPinecone(options: { dimension: number; apiKey?: 
     dimension: options.dimension,
     namespaces: new Map(),
     requests: [],
+    closedBeforeAnswer: [],
     delays: new Map(),
     failures: new Map(),
     requestsTo: (path) => state.requests.filter((r) => r.path === path),
@@ -124,13 +127,15 @@ export async function startLocalPinecone(options: { dimension: number; apiKey?: 
     } catch {
       return send(400, { code: 3, message: 'invalid JSON', details: [] });
     }
-    state.requests.push({
+    const recorded = {
       path,
       body,
       bytes: raw.length,
       apiKey: req.headers['api-key'] as string | undefined,
       apiVersion: req.headers['x-pinecone-api-version'] as string | undefined,
-    });
+    };
+    state.requests.push(recorded);
+    res.once('close', () => !res.writableFinished && state.closedBeforeAnswer.push(recorded));
     const delay = state.delays.get(path);
     if (delay) await new Promise((r) => setTimeout(r, delay));
     const failure = state.failures.get(path);

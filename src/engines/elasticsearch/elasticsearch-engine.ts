@@ -27,6 +27,7 @@ import type {
   DocumentHit,
   DocumentInput,
   DocumentPlace,
+  EngineCallOptions,
   EngineFilters,
   EngineHealth,
   SearchEngine,
@@ -245,21 +246,23 @@ export class ElasticsearchEngine implements SearchEngine {
   // -------------------------------------------------------------------------------------------
   // Search
 
-  async keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+  // The request's signal goes into the client's transport: an abandoned request's HTTP request to
+  // Elasticsearch is aborted (its connection closed), not left to run to its answer.
+  async keywordSearch(query: string, filters: EngineFilters, limit: number, options: EngineCallOptions = {}): Promise<DocumentHit[]> {
     if (limit <= 0 || query.trim() === '') return [];
     const body = keywordSearchBody(query, filters, limit);
-    const res = await this.run((es) => es.search<ChunkSource>({ index: this.names.chunks, ...body }));
+    const res = await this.run((es) => es.search<ChunkSource>({ index: this.names.chunks, ...body }, { signal: options.signal }));
     return res.hits.hits.map((h) => ({ docId: h._source!.doc_id, score: Number(h._score), passage: h._source!.content }));
   }
 
-  async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+  async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number, options: EngineCallOptions = {}): Promise<DocumentHit[]> {
     if (limit <= 0 || !this.options.vectors) return [];
     const meta = await this.freshMeta();
     if (meta.dimension !== vector.length || !vector.some((x) => x !== 0)) return [];
     let k = Math.max(limit * 4, 20);
     for (;;) {
       const body = vectorSearchBody(vector, filters, k);
-      const res = await this.run((es) => es.search<ChunkSource>({ index: this.names.chunks, ...body }));
+      const res = await this.run((es) => es.search<ChunkSource>({ index: this.names.chunks, ...body }, { signal: options.signal }));
       const seen = new Set<string>();
       const best: DocumentHit[] = [];
       for (const h of res.hits.hits) {

@@ -48,6 +48,7 @@ import { VectorGenerations } from './lancedb-vectors.js';
 import { VocabularyStore } from './lancedb-vocabulary.js';
 import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
 import { readEveryIndexFile } from './lancedb-integrity.js';
+import { isLanceStorageError } from './lancedb-storage-errors.js';
 import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
@@ -184,6 +185,11 @@ export class LanceDbEngine implements SearchEngine {
       { name: CHUNKS, table: this.chunks, idColumn: 'chunk_id' },
       ...(vectors ? [{ name: this.generations.meta.vectorTable ?? 'vectors', table: vectors, idColumn: 'chunk_id' }] : []),
     ]);
+  }
+
+  /** A read failed on a damaged file of the index (lancedb-storage-errors.ts), not on a bug. */
+  isStorageError(error: unknown): boolean {
+    return isLanceStorageError(error);
   }
 
   /** The version each table is at (its newest manifest): the ingest records them, the next start compares. */

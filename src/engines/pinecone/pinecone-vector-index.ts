@@ -22,11 +22,12 @@
  * - The embedding model's id stays with the base engine (it owns the content hashes the
  *   ingest compares); another model empties the Pinecone namespaces.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pinecone, type Index, type PineconeRecord } from '@pinecone-database/pinecone';
 import type { Logger } from '../../logger.js';
 import { NAMESPACES, type DocumentMetadata, type DocumentWithoutText, type LegalDocument } from '../../domain/legal-document.js';
 import type { CompoundVocabulary } from '../compounds.js';
-import type { DocumentHit, DocumentInput, DocumentPlace, EngineFilters, EngineHealth, SearchEngine, StoredChunk } from '../search-engine.js';
+import type { DocumentHit, DocumentInput, DocumentPlace, EngineCallOptions, EngineFilters, EngineHealth, SearchEngine, StoredChunk } from '../search-engine.js';
 import { pineconeFilter, vectorMetadata, type VectorMetadata } from './pinecone-filters.js';
 import { cosine, norm } from '../vector-math.js';
 
@@ -60,6 +61,14 @@ function docIdOfChunk(chunkId: string): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The signal of the engine call a data-plane request is made for. The client's `query()` takes
+ * no signal nor fetch options (@pinecone-database/pinecone 9: `QueryCommand.run` calls the
+ * generated `queryVectors` without its `initOverrides`), but every request goes through our
+ * `fetchApi`, which reads the signal from here.
+ */
+const callSignal = new AsyncLocalStorage<AbortSignal>();
+
 /** Whether a failed write is worth another attempt: rate limits, server errors, the network. */
 function retryable(error: unknown): boolean {
   const name = (error as Error)?.name ?? '';
@@ -89,10 +98,11 @@ export class PineconeVectorIndex implements SearchEngine {
     };
     this.logger = options.logger;
     const timeoutMs = this.options.timeoutMs;
-    // Every data-plane request gets a deadline (the client has none of its own).
+    // Every data-plane request gets a deadline (the client has none of its own), and the signal
+    // of the request it is made for (callSignal: the client's query() takes none).
     const fetchApi = ((input: string | URL | Request, init?: RequestInit) => {
-      const deadline = AbortSignal.timeout(timeoutMs);
-      return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+      const signals = [AbortSignal.timeout(timeoutMs), init?.signal, callSignal.getStore()].filter((s): s is AbortSignal => s instanceof AbortSignal);
+      return fetch(input, { ...init, signal: AbortSignal.any(signals) });
     }) as typeof fetch;
     this.client = new Pinecone({ apiKey: options.apiKey, fetchApi, sourceTag: 'legal_search' });
     this.index = this.client.index<VectorMetadata>({ name: options.index, host: options.host });
@@ -128,11 +138,17 @@ export class PineconeVectorIndex implements SearchEngine {
   // -------------------------------------------------------------------------------------------
   // Search
 
-  keywordSearch(query: string, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
-    return this.base.keywordSearch(query, filters, limit);
+  keywordSearch(query: string, filters: EngineFilters, limit: number, options?: EngineCallOptions): Promise<DocumentHit[]> {
+    return this.base.keywordSearch(query, filters, limit, options);
   }
 
-  async vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
+  vectorSearch(vector: Float32Array, filters: EngineFilters, limit: number, options: EngineCallOptions = {}): Promise<DocumentHit[]> {
+    // The signal reaches fetchApi (above) through the async context: an abandoned request's
+    // HTTP request to Pinecone is aborted, its connection closed.
+    return options.signal ? callSignal.run(options.signal, () => this.nearestDocuments(vector, filters, limit)) : this.nearestDocuments(vector, filters, limit);
+  }
+
+  private async nearestDocuments(vector: Float32Array, filters: EngineFilters, limit: number): Promise<DocumentHit[]> {
     if (limit <= 0 || norm(vector) === 0) return [];
     const dimension = await this.loadDimension();
     if (dimension !== null && dimension !== vector.length) return [];

@@ -59,11 +59,24 @@ export async function openCheckedIndex(
       `search: the index in ${options.where} is damaged: ${damage}. It is rebuilt from the corpus at start when CORPUS_DIR is set and INGEST_ON_START is on; or restore a backup (docs/reliability.md).`,
     );
   }
-  options.logger.error(`search: the index in ${options.where} is damaged: ${damage}. Deleting it and rebuilding it from the corpus in the background; /ready answers 503 until it is whole`);
-  await engine.discardIndex();
+  announceRebuild(options.logger, options.where, damage);
+  await discardDamagedIndex(engine, record);
+  return damage;
+}
+
+/** The log line of a damaged index about to be rebuilt (at start, or while serving: index-repair.ts). */
+export function announceRebuild(logger: Logger, where: string, damage: string): void {
+  logger.error(`search: the index in ${where} is damaged: ${damage}. Deleting it and rebuilding it from the corpus in the background; /ready answers 503 until it is whole`);
+}
+
+/**
+ * Deletes a damaged index, opens it empty and forgets every ingest (one transaction), so that the
+ * next ingest indexes the whole corpus: the one rebuild, at start and while serving.
+ */
+export async function discardDamagedIndex(engine: SearchEngine, record: IndexRecordStore): Promise<void> {
+  await engine.discardIndex!();
   await record.forgetIngests();
   await engine.open();
-  return damage;
 }
 
 /**
@@ -85,6 +98,7 @@ export async function recordIndexContents(engine: SearchEngine, record: IndexRec
   await record.write({ status: 'complete', documents, chunks: chunks.total, ...(versions ? { versions } : {}) });
 }
 
-function oneLine(error: unknown): string {
+/** The first line of an error's message, at most 300 characters (native errors carry long traces). */
+export function oneLine(error: unknown): string {
   return String((error as Error)?.message ?? error).split('\n')[0].slice(0, 300);
 }

@@ -77,8 +77,13 @@ export class LegalDataService implements LegalDataApi {
   private ingest: IngestState | null = null;
   private indexComplete = false;
   private model: ModelState | null = null;
-  /** Why the index found at start was deleted and is being rebuilt (index-health.ts), until the rebuild completes. */
-  private indexRebuild: string | null = null;
+  /**
+   * Why the index is being rebuilt, until the rebuild completes: found damaged at start
+   * (index-health.ts; the start-up ingest is the rebuild) or while serving (index-repair.ts;
+   * `started` once the index was deleted and its ingest began: an ingest that was running
+   * before, into the damaged index, does not end it).
+   */
+  private indexRebuild: { reason: string; started: boolean } | null = null;
   private citationCounts: CitationCounts | null = null;
 
   private readonly resolver: ReferenceResolver;
@@ -153,12 +158,33 @@ export class LegalDataService implements LegalDataApi {
   setIngestState(state: IngestState | null, complete: boolean): void {
     this.ingest = state;
     this.indexComplete = complete;
-    if (complete) this.indexRebuild = null;
+    if (complete && this.indexRebuild?.started) this.indexRebuild = null;
   }
 
   /** Called at start when the index was found damaged and is rebuilt from the corpus: /ready says why. */
   setIndexRebuild(reason: string | null): void {
-    this.indexRebuild = reason;
+    this.indexRebuild = reason === null ? null : { reason, started: true };
+  }
+
+  /** Called when a read of the index failed with a storage error while serving (index-repair.ts): not ready until rebuilt. */
+  indexDamaged(reason: string): void {
+    this.indexRebuild = { reason, started: false };
+  }
+
+  /** The damaged index was deleted and its rebuild's ingest starts (index-repair.ts via platform.ts). */
+  indexRebuildStarted(): void {
+    if (this.indexRebuild) this.indexRebuild.started = true;
+    this.indexComplete = false;
+  }
+
+  /** Why the index is being rebuilt, or null (index-repair.ts: one rebuild at a time). */
+  indexRebuildReason(): string | null {
+    return this.indexRebuild?.reason ?? null;
+  }
+
+  /** The embedder the vector leg uses now (EMBEDDER=auto switches to the trained model once it is ready). */
+  get embedder(): Embedder | null {
+    return this.deps.embedder;
   }
 
   /** Called while the model is trained and the index embedded; not ready until `ready`. */
@@ -321,7 +347,7 @@ export class LegalDataService implements LegalDataApi {
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
       ...(recording ? { usage_recording: recording.lag } : {}),
-      ...(this.indexRebuild ? { index_rebuild: { reason: this.indexRebuild } } : {}),
+      ...(this.indexRebuild ? { index_rebuild: { reason: this.indexRebuild.reason } } : {}),
     };
   }
 

@@ -249,12 +249,18 @@ const detailsWarning = new ThrottledWarning();
  */
 async function vectorLeg(deps: SearchDeps, q: string, filters: EngineFilters, limit: number, stages: StageTimer): Promise<{ hits: DocumentHit[]; vector: Float32Array | null } | null> {
   const started = performance.now();
+  const budget = deps.vectorTimeoutMs ?? 0;
+  // The budget also aborts the engine's work (an outside vector index's HTTP request), not only the wait for it.
+  const outOfTime = new AbortController();
   const leg = stages
     .time('embedding', () => deps.embedder!.embedQueries([q]))
-    .then(async ([vector]) => ({ hits: await stages.time('vector', () => deps.engine.vectorSearch(vector, filters, limit)), vector }));
+    .then(async ([vector]) => ({ hits: await stages.time('vector', () => deps.engine.vectorSearch(vector, filters, limit, budget > 0 ? { signal: outOfTime.signal } : undefined)), vector }));
   let timer: NodeJS.Timeout | undefined;
-  const budget = deps.vectorTimeoutMs ?? 0;
-  const timeout = budget > 0 ? new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${budget} ms`)), budget))) : null;
+  const outOfBudget = () => {
+    outOfTime.abort(new Error(`timed out after ${budget} ms`));
+    return outOfTime.signal.reason as Error;
+  };
+  const timeout = budget > 0 ? new Promise<never>((_, reject) => (timer = setTimeout(() => reject(outOfBudget()), budget))) : null;
   try {
     return await (timeout ? Promise.race([leg, timeout]) : leg);
   } catch (error) {

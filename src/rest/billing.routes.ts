@@ -6,6 +6,7 @@
 import express, { type Request } from 'express';
 import { z } from 'zod';
 import {
+  audienceAnswerSchema,
   audienceBodySchema,
   audiencePlansSchema,
   autoTopupBodySchema,
@@ -84,7 +85,7 @@ function catalogueRoutes(router: express.Router, rest: RestApi, checkout: Billin
         tags,
         access: 'account',
         body: audienceBodySchema,
-        responses: { 200: z.object({ audience: z.string() }), 409: 'Paid account' },
+        responses: { 200: audienceAnswerSchema, 409: 'Paid account' },
       },
       jsonBody(),
       async (req, res) => {

@@ -53,6 +53,12 @@ export class KeyRevocationType {
 @ObjectType()
 export class CreatedApiKeyType extends ApiKeyType {
   @Field(() => String, { description: 'The full key: shown once.' }) key!: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True when the account has not proven its e-mail address: the key is revoked when the address is verified or the password reset.',
+  })
+  ends_when_email_verified?: true;
+  @Field(() => String, { nullable: true, description: 'Says the same in a sentence, when ends_when_email_verified is set.' }) warning?: string;
 }
 
 @ObjectType({ description: 'An OAuth client the user authorised (GET /v1/oauth/grants).' })
@@ -87,6 +93,7 @@ export class UsageType {
   @Field(() => String) period_type!: string;
   @Field(() => Int) requests_today!: number;
   @Field(() => Int) requests_in_period!: number;
+  @Field(() => Int, { nullable: true, description: "Team members only: the caller's own requests in the period." }) my_requests_in_period?: number;
   @Field(() => Int) per_minute_limit!: number;
   @Field(() => Int, { description: 'The daily cap; plans without one report their period allowance.' }) per_day_limit!: number;
   @Field(() => Int) per_period_limit!: number;

@@ -226,6 +226,8 @@ export type CoverageTotals = {
 
 export type CreatedApiKeyType = {
   created_at: Scalars['String']['output'];
+  /** True when the account has not proven its e-mail address: the key is revoked when the address is verified or the password reset. */
+  ends_when_email_verified: Maybe<Scalars['Boolean']['output']>;
   id: Scalars['ID']['output'];
   /** The full key: shown once. */
   key: Scalars['String']['output'];
@@ -235,6 +237,8 @@ export type CreatedApiKeyType = {
   name: Scalars['String']['output'];
   /** Revoked keys stay listed and no longer authenticate. */
   revoked: Scalars['Boolean']['output'];
+  /** Says the same in a sentence, when ends_when_email_verified is set. */
+  warning: Maybe<Scalars['String']['output']>;
 };
 
 export type CreditsType = {
@@ -1082,6 +1086,8 @@ export type UsageType = {
   daily_history: Array<UsageDayType>;
   has_daily_limit: Scalars['Boolean']['output'];
   limits_enforced: Scalars['Boolean']['output'];
+  /** Team members only: the caller's own requests in the period. */
+  my_requests_in_period: Maybe<Scalars['Int']['output']>;
   /** The daily cap; plans without one report their period allowance. */
   per_day_limit: Scalars['Int']['output'];
   per_minute_limit: Scalars['Int']['output'];

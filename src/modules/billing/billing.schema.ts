@@ -89,6 +89,8 @@ export const promoAnswerSchema = z.object({
   seats_remaining: z.number().int().nullable().optional().describe('Redemptions left; null when unlimited.'),
 }).meta({ id: 'PromoCode' });
 
+export const audienceAnswerSchema = z.object({ audience: z.string() });
+
 export const checkoutUrlSchema = z.object({ checkout_url: z.url().describe('The hosted Stripe Checkout page.') }).meta({ id: 'CheckoutUrl' });
 
 export const checkoutVerificationSchema = z.object({

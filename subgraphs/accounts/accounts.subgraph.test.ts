@@ -59,6 +59,14 @@ describe('accounts subgraph through the gateway', () => {
     expect(graph).toEqual(rest.body);
   });
 
+  it('tells an unverified account, as REST does, that its new key ends when the address is verified', async () => {
+    const cookie = await signedIn('gql-unverified@example.org');
+    const rest = await call(`${url}/v1/keys`, 'POST', { name: 'rest' }, { cookie });
+    expect(rest.body).toMatchObject({ ends_when_email_verified: true, warning: expect.any(String) });
+    const graph = await gql('mutation { createKey(name: "graph") { ends_when_email_verified warning } }', { cookie });
+    expect(graph.body).toEqual({ data: { createKey: { ends_when_email_verified: true, warning: rest.body.warning } } });
+  });
+
   it('answers UNAUTHENTICATED without credentials', async () => {
     const res = await gql('{ me { plan } }');
     expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });

@@ -114,6 +114,11 @@ describe.each(TEST_BACKENDS)('teams subgraph through the gateway (%s)', (backend
     const asMember = cookieFrom(memberCookie, 'session')!;
     expect((await gql('{ team { join_link { token } } }', asMember)).body.data.team.join_link).toBeNull();
     expect((await gql('mutation { inviteMembers(emails: ["x@example.org"]) { invites { id } } }', asMember)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    // a member's usage carries its own count beside the pooled one, as GET /v1/usage/me does
+    const restUsage = (await call(`${url}/v1/usage/me`, 'GET', undefined, { cookie: asMember })).body;
+    expect(restUsage.my_requests_in_period).toEqual(expect.any(Number));
+    const graphUsage = (await gql('{ usage { requests_in_period my_requests_in_period } }', asMember)).body;
+    expect(graphUsage).toEqual({ data: { usage: { requests_in_period: restUsage.requests_in_period, my_requests_in_period: restUsage.my_requests_in_period } } });
     // User.workspace across subgraphs: the accounts subgraph's me, extended here
     const me = await gql('{ me { user { id workspace { id seat_limit members { role } } } } }', owner.cookie);
     expect(me.body.data.me.user.workspace).toEqual({ id: view.id, seat_limit: 3, members: [{ role: 'owner' }, { role: 'member' }] });

@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import DataLoader from 'dataloader';
+import { callerWorkspaceOf } from './caller-workspace.js';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
@@ -176,6 +177,6 @@ export class UserTeamResolver {
   workspace(@Root() user: UserType, @Ctx() context: GraphqlContext) {
     const ctx = requestContextOf(context);
     if (!isAccount(ctx.caller) || ctx.caller.userId !== user.id) return null;
-    return this.api.views.overview(ctx);
+    return callerWorkspaceOf(this.api, ctx);
   }
 }

@@ -81,7 +81,7 @@ export class TeamsResolver {
 
   @Query(() => TeamWorkspaceType, { nullable: true, description: "GET /v1/team: the caller's team workspace (null in the personal workspace)." })
   team(@Ctx() context: GraphqlContext) {
-    return this.api.views.overview(requestContextOf(context));
+    return callerWorkspaceOf(this.api, requestContextOf(context)); // aliases and references share one read
   }
 
   @FieldResolver(() => [TeamMemberType])

@@ -115,6 +115,15 @@ describe('federated Document references (PGlite)', () => {
     expect([all.engineReads, all.billed]).toEqual([2, 2]);
   }, 120_000);
 
+  it('refuses a direct read of more than 100 ids as a validation error, before the engine or the bill', async () => {
+    const userId = randomUUID();
+    engineReads = 0;
+    const refused = platform.legalData.getDocuments(platform.contexts.forCaller(account(userId)), ids.slice(0, 101));
+    await expect(refused).rejects.toMatchObject({ code: 'validation_failed', issues: [expect.objectContaining({ loc: ['ids'], type: 'too_long' })] });
+    expect(engineReads).toBe(0);
+    expect(await billedDocumentReads(userId)).toBe(0);
+  }, 120_000);
+
   it('shares no loader between requests: the same references read again are read and billed again', async () => {
     const first = await resolve(ids.slice(0, 5));
     const second = await resolve(ids.slice(0, 5));

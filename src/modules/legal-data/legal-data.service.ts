@@ -239,7 +239,7 @@ export class LegalDataService implements LegalDataApi {
    * Billable as ONE documents read for the whole list (docs/graphql.md, "Document references"):
    * one charge and one engine read, however many of its ids name a document.
    */
-  getDocuments(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, LegalDocument>> {
+  async getDocuments(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, LegalDocument>> {
     if (ids.length > MAX_DOCUMENTS_PER_READ) {
       const msg = `List should have at most ${MAX_DOCUMENTS_PER_READ} items after validation, not ${ids.length}`;
       throw new ValidationError([{ type: 'too_long', loc: ['ids'], msg, input: ids.length, ctx: { max_length: MAX_DOCUMENTS_PER_READ } }]);

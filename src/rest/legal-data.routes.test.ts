@@ -58,6 +58,10 @@ class InMemoryLegalData implements LegalDataApi {
     return found;
   }
 
+  async getDocuments(): Promise<never> {
+    throw new Error('not used by REST (the GraphQL subgraph batches document references)');
+  }
+
   async readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead> {
     const document = await this.getDocument(ctx, source, sourceId);
     const version = documentVersion(document);

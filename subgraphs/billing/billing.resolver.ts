@@ -114,6 +114,9 @@ export class BillingResolver {
   }
 }
 
+/** The key of the request's memo of the caller's billing state (RequestContext.loader). */
+const CALLER_BILLING_STATUS = Symbol('billing caller status');
+
 @Resolver(() => UserType)
 export class UserBillingResolver {
   constructor(private readonly api: BillingGraphqlApi) {}
@@ -123,6 +126,9 @@ export class UserBillingResolver {
   billing(@Root() user: UserType, @Ctx() context: GraphqlContext) {
     const ctx = requestContextOf(context);
     if (!isAccount(ctx.caller) || ctx.caller.userId !== user.id) return null;
-    return this.api.subscriptions.status(ctx);
+    // read once per request: a list of references to the caller's user (the gateway sends them
+    // as one `_entities` list) ran the status statements once per reference; one key per
+    // request, so a memo in the request's loaders rather than a DataLoader
+    return ctx.loader(CALLER_BILLING_STATUS, () => this.api.subscriptions.status(ctx));
   }
 }

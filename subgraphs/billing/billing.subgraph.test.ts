@@ -101,6 +101,36 @@ describe('billing subgraph through the gateway', () => {
     expect(foreign.data).toEqual({ _entities: [{ id: '00000000-0000-4000-8000-000000000000', billing: null }] });
   });
 
+  it("reads the caller's billing state once per request, however many user references ask for it", async () => {
+    const user = await signedIn('gql-many-refs@example.org');
+    const schema = await buildBillingSubgraph(platform.billing);
+    const caller = await platform.accounts.authenticator.authenticate({ authorization: undefined, cookie: user.cookie, ip: '127.0.0.1' });
+    const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on UserType { id billing { plan } } } }';
+    const statementsFor = async (n: number) => {
+      const r = Array.from({ length: n }, (_, i) => ({ __typename: 'UserType', id: i % 2 === 0 ? user.id : '00000000-0000-4000-8000-000000000000' }));
+      const connection = platform.orm.em.getConnection();
+      const original = connection.execute;
+      let count = 0;
+      connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
+        count++;
+        return original.apply(this, args);
+      } as typeof original;
+      try {
+        const result = await graphql({ schema, source: query, variableValues: { r }, contextValue: graphqlContext(platform.contexts.forCaller(caller)) });
+        expect(result.data!._entities).toHaveLength(n);
+        expect((result.data!._entities as { billing: unknown }[]).map((e) => e.billing)).toEqual(r.map((ref) => (ref.id === user.id ? { plan: 'free' } : null)));
+      } finally {
+        connection.execute = original;
+      }
+      return count;
+    };
+    const ten = await statementsFor(10);
+    const hundred = await statementsFor(100);
+    console.log(`billing User references: ${ten} SQL statements for 10, ${hundred} for 100`);
+    // one status read (account, subscription, workspace, override, credits) whatever the list's length
+    expect([ten, hundred].every((n) => n <= 8)).toBe(true);
+  });
+
   it('limits mutations per caller with @rateLimit', async () => {
     const user = await signedIn('gql-limit@example.org');
     for (let i = 0; i < MUTATION_RATE_LIMIT.limit; i++) {

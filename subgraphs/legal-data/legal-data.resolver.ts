@@ -10,6 +10,7 @@ import { nullWhenNotFound, validatedAs } from '../../src/graphql/errors.js';
 import type { RequestContext } from '../../src/context.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
 import type { LegalDocument } from '../../src/domain/legal-document.js';
+import { documentLoaderOf } from './document-loader.js';
 import {
   CountryInfo,
   CourtInfo,
@@ -71,16 +72,19 @@ export class LegalDataResolver {
   }
 }
 
-/** `Document.__resolveReference`: loads the referenced document; null when unknown. */
+/**
+ * `Document.__resolveReference`: loads the referenced document through the request's document
+ * loader (one batched read for all the references of the request); null when unknown.
+ */
 export function resolveDocumentReference(
   api: LegalDataApi,
   reference: { id?: unknown },
   context: unknown,
 ): Promise<LegalDocument | null> {
-  const parts = typeof reference.id === 'string' ? splitDocumentId(reference.id) : null;
-  if (!parts) return Promise.resolve(null);
+  const id = typeof reference.id === 'string' && splitDocumentId(reference.id) ? reference.id : null;
+  if (!id) return Promise.resolve(null);
   const requestContext: RequestContext = requestContextOf(context);
-  return nullWhenNotFound(api.getDocument(requestContext, parts.source, parts.sourceId));
+  return documentLoaderOf(api, requestContext).load(id);
 }
 
 /**

@@ -123,6 +123,11 @@ class InMemoryLegalData implements LegalDataApi {
     return found;
   }
 
+  async getDocuments(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, LegalDocument>> {
+    this.record('getDocuments', ctx);
+    return new Map(DOCUMENTS.filter((d) => ids.includes(d.id)).map((d) => [d.id, d]));
+  }
+
   async readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead> {
     const document = await this.getDocument(ctx, source, sourceId);
     const version = documentVersion(document);

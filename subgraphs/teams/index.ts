@@ -7,6 +7,7 @@ import type { GraphQLSchema } from 'graphql';
 import { requestContextOf } from '../../src/graphql/context.js';
 import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
 import { perCallerRateLimit } from '../../src/graphql/rate-limit.js';
+import { callerWorkspaceNamed } from './caller-workspace.js';
 import { TeamMemberResolver, TeamsResolver, UserTeamResolver, type TeamsGraphqlApi } from './teams.resolver.js';
 import { UserType } from './types.js';
 
@@ -19,8 +20,8 @@ export function buildTeamsSubgraph(api: TeamsGraphqlApi, options: SubgraphBuildO
     orphanedTypes: [UserType],
     referenceResolvers: {
       UserType: (reference: { id: string }) => ({ id: reference.id }),
-      // another subgraph's Workspace reference: only the caller's own workspace resolves
-      Workspace: (reference: { id: string }, context: unknown) => api.views.overview(requestContextOf(context), reference.id),
+      // another subgraph's Workspace reference: only the caller's own workspace resolves, read once per request
+      Workspace: (reference: { id: string }, context: unknown) => callerWorkspaceNamed(api, requestContextOf(context), reference.id),
     },
     federationImports: ['@key'],
     extraTypeDefs: rateLimit.typeDefs,

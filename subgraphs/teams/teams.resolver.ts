@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import DataLoader from 'dataloader';
+import { callerWorkspaceOf } from './caller-workspace.js';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
@@ -80,7 +81,7 @@ export class TeamsResolver {
 
   @Query(() => TeamWorkspaceType, { nullable: true, description: "GET /v1/team: the caller's team workspace (null in the personal workspace)." })
   team(@Ctx() context: GraphqlContext) {
-    return this.api.views.overview(requestContextOf(context));
+    return callerWorkspaceOf(this.api, requestContextOf(context)); // aliases and references share one read
   }
 
   @FieldResolver(() => [TeamMemberType])
@@ -176,6 +177,6 @@ export class UserTeamResolver {
   workspace(@Root() user: UserType, @Ctx() context: GraphqlContext) {
     const ctx = requestContextOf(context);
     if (!isAccount(ctx.caller) || ctx.caller.userId !== user.id) return null;
-    return this.api.views.overview(ctx);
+    return callerWorkspaceOf(this.api, ctx);
   }
 }

@@ -32,6 +32,9 @@ export interface DocumentRead {
   billed: boolean;
 }
 
+/** How many documents one getDocuments call reads (and bills as one read): search's top_k bound. */
+export const MAX_DOCUMENTS_PER_READ = 100;
+
 export interface LegalDataApi {
   /** Validates `input` against searchRequestSchema (ValidationError with locs relative to the body). */
   search(ctx: RequestContext, input: unknown, timer?: StageTimer): Promise<SearchResponse>;
@@ -43,6 +46,13 @@ export interface LegalDataApi {
    * otherwise billed like getDocument. NotFoundError when unknown.
    */
   readDocument(ctx: RequestContext, source: string, sourceId: string, request: DocumentReadRequest): Promise<DocumentRead>;
+  /**
+   * The documents of a list resolved in one step (GraphQL's federated `Document` references,
+   * batched per request): at most MAX_DOCUMENTS_PER_READ ids (`<source>/<source_id>`), one
+   * engine read, billed as ONE documents read (docs/graphql.md, "Document references"). Ids that
+   * name no document are absent from the map; more ids than the bound is a ValidationError.
+   */
+  getDocuments(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, LegalDocument>>;
   /** The spec's CountriesResponse: jurisdictions with documents. */
   countries(ctx: RequestContext): Promise<CountriesResponse>;
   /**

@@ -9,7 +9,7 @@ import type { Logger } from '../../logger.js';
 import type { EngineFilters } from '../../engines/search-engine.js';
 import type { SearchEngine } from '../../engines/search-engine.js';
 import type { CitationAuthority } from '../../engines/hybrid-fusion.js';
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { z } from 'zod';
 import { broadcast } from '../../util/broadcast.js';
@@ -19,7 +19,7 @@ import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, 
 import type { CatalogSource } from './corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { CitationCounts } from './ingest/citation-counts.js';
-import type { DocumentRead, DocumentReadRequest, LegalDataApi } from './legal-data.port.js';
+import { type DocumentRead, type DocumentReadRequest, type LegalDataApi, MAX_DOCUMENTS_PER_READ } from './legal-data.port.js';
 import { documentVersion } from './document-version.js';
 import { documentId, NAMESPACES, type LegalDocument } from '../../domain/legal-document.js';
 import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
@@ -233,6 +233,18 @@ export class LegalDataService implements LegalDataApi {
       if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
       return doc;
     });
+  }
+
+  /**
+   * Billable as ONE documents read for the whole list (docs/graphql.md, "Document references"):
+   * one charge and one engine read, however many of its ids name a document.
+   */
+  async getDocuments(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, LegalDocument>> {
+    if (ids.length > MAX_DOCUMENTS_PER_READ) {
+      const msg = `List should have at most ${MAX_DOCUMENTS_PER_READ} items after validation, not ${ids.length}`;
+      throw new ValidationError([{ type: 'too_long', loc: ['ids'], msg, input: ids.length, ctx: { max_length: MAX_DOCUMENTS_PER_READ } }]);
+    }
+    return this.deps.usage.charge(ctx, 'documents', () => this.engineFor(ctx).getDocuments([...new Set(ids)]));
   }
 
   /**

@@ -1,6 +1,9 @@
 /** The usage guard billable service methods call (implemented by UsageService). */
 import type { RequestContext } from '../../context.js';
 
+/** Requests recorded for the statistics but never billed: a document's revalidation (304) and HEAD. */
+export type UnbilledEndpoint = 'documents.not_modified' | 'documents.head';
+
 export interface UsageGuard {
   /**
    * Runs `work` as one billable call of `ctx`'s caller: 401 without credentials (unless anonymous
@@ -18,5 +21,5 @@ export interface UsageGuard {
    * A request answered without being billed (a document's 304 or HEAD), recorded for the usage
    * statistics under its own endpoint name: 401 where admit() refuses, no limit, no plan count.
    */
-  recordUnbilled(ctx: RequestContext, endpoint: 'documents.not_modified' | 'documents.head', status: number): void;
+  recordUnbilled(ctx: RequestContext, endpoint: UnbilledEndpoint, status: number): void;
 }

@@ -14,13 +14,12 @@ import { DomainError, httpStatusOf } from '../../errors.js';
 import type { ConsumeResult, CounterSource, CounterStore, WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
-import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
+import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageEventRow, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
 import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
+import type { UnbilledEndpoint } from './usage-guard.js';
 import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
-/** Requests recorded for the statistics but never billed: a document's revalidation (304) and HEAD. */
-export type UnbilledEndpoint = 'documents.not_modified' | 'documents.head';
 
 
 const MINUTE = 60_000;
@@ -134,15 +133,7 @@ export class UsageService {
         for (const part of parts) await this.deps.store.refund(part.subject, part.windows, now).catch(() => undefined);
         if (drewCredit) await this.credits!.giveBack(caller as AccountCaller).catch(() => undefined);
       } else {
-        this.deps.recorder.add({
-          user_id: isAccount(caller) ? caller.userId : null,
-          api_key_id: isAccount(caller) ? caller.keyId : null,
-          client_ip: isAccount(caller) ? null : caller.ip,
-          workspace_id: pooledWorkspace(caller, plan),
-          endpoint,
-          status,
-          created_at: new Date(now),
-        });
+        this.deps.recorder.add(usageRow(caller, plan, endpoint, status, now));
       }
     }
   }
@@ -156,16 +147,7 @@ export class UsageService {
     const caller = ctx.caller;
     this.admit(ctx);
     const plan = isAccount(caller) ? planOf(caller.plan) : PLANS.anonymous;
-    this.deps.recorder.add({
-      user_id: isAccount(caller) ? caller.userId : null,
-      api_key_id: isAccount(caller) ? caller.keyId : null,
-      client_ip: isAccount(caller) ? null : caller.ip,
-      workspace_id: pooledWorkspace(caller, plan),
-      endpoint,
-      status,
-      created_at: new Date(this.now()),
-      billed: false,
-    });
+    this.deps.recorder.add({ ...usageRow(caller, plan, endpoint, status, this.now()), billed: false });
   }
 
   /**
@@ -289,6 +271,19 @@ interface CountedPart {
   subject: string;
   windows: WindowSpec[];
   workspaceId?: string;
+}
+
+/** The usage row of one request of `caller`: the account and key, or the anonymous client's IP. */
+function usageRow(caller: Caller, plan: PlanLimits, endpoint: string, status: number, now: number): UsageEventRow {
+  return {
+    user_id: isAccount(caller) ? caller.userId : null,
+    api_key_id: isAccount(caller) ? caller.keyId : null,
+    client_ip: isAccount(caller) ? null : caller.ip,
+    workspace_id: pooledWorkspace(caller, plan),
+    endpoint,
+    status,
+    created_at: new Date(now),
+  };
 }
 
 /** The team workspace whose pool a per-seat caller's period counts in (teams), else null. */

@@ -231,7 +231,9 @@ describe('browser apps of other origins (CORS, Origin on /mcp)', () => {
       const usage = (headers: Record<string, string>) => rawGet(`${base}/v1/usage/me`, { cookie, ...headers });
       expect((await usage({ 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })).status).toBe(401);
       expect((await usage({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })).status).toBe(401);
-      expect((await usage({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200);
+      expect((await usage({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).status).toBe(200);
+      // a frame in another site's page navigates too, but is no link the user followed
+      expect((await usage({ 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' })).status).toBe(401);
       expect((await usage({ 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status).toBe(200);
     });
   });

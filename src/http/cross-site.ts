@@ -56,7 +56,8 @@ export function refuseCrossSiteCookieRequests(baseUrl: string): RequestHandler {
 export function ignoreCookiesFromOtherOrigins(baseUrl: string): RequestHandler {
   const origin = new URL(baseUrl).origin;
   return (req, _res, next) => {
-    const navigation = req.header('origin') === undefined && req.header('sec-fetch-mode') === 'navigate';
+    // a top-level navigation only: a frame of another page (`Sec-Fetch-Dest: iframe`) navigates too
+    const navigation = req.header('origin') === undefined && req.header('sec-fetch-mode') === 'navigate' && (req.header('sec-fetch-dest') ?? 'document') === 'document';
     if (!navigation && isCrossSite(req, origin)) delete req.headers.cookie;
     next();
   };

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.js';
 import { startPlatform, type Platform } from '../../src/platform.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
 import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
+import { countStatements } from '../../test/helpers/test-databases.js';
 
 const ADMIN = 'gql-boss@example.org';
 
@@ -24,22 +25,8 @@ describe('admin subgraph through the gateway (pglite)', () => {
     return { id: res.body.id, cookie: cookieFrom(res.headers, 'session')! };
   }
 
-  /** Runs `work` and counts the SQL statements the platform's connection executed meanwhile. */
-  async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-    const connection = platform.orm.em.getConnection();
-    const original = connection.execute;
-    let count = 0;
-    connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
-      count++;
-      return original.apply(this, args);
-    } as typeof original;
-    try {
-      await work();
-    } finally {
-      connection.execute = original;
-    }
-    return count;
-  }
+  /** The SQL statements the platform's connection executed while `work` ran. */
+  const statementsOf = (work: () => Promise<unknown>) => countStatements(platform.orm, work);
 
   beforeAll(async () => {
     const dataDir = await makeTestDataDir('admin-subgraph-');

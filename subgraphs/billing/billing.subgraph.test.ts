@@ -14,6 +14,7 @@ import { startLocalStripe, type LocalStripe } from '../../test/helpers/stripe-se
 import { MUTATION_RATE_LIMIT } from './billing.resolver.js';
 import { buildBillingSubgraph } from './index.js';
 import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
+import { countStatements } from '../../test/helpers/test-databases.js';
 
 describe('billing subgraph through the gateway', () => {
   let platform: Platform;
@@ -108,21 +109,11 @@ describe('billing subgraph through the gateway', () => {
     const query = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on UserType { id billing { plan } } } }';
     const statementsFor = async (n: number) => {
       const r = Array.from({ length: n }, (_, i) => ({ __typename: 'UserType', id: i % 2 === 0 ? user.id : '00000000-0000-4000-8000-000000000000' }));
-      const connection = platform.orm.em.getConnection();
-      const original = connection.execute;
-      let count = 0;
-      connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
-        count++;
-        return original.apply(this, args);
-      } as typeof original;
-      try {
+      return countStatements(platform.orm, async () => {
         const result = await graphql({ schema, source: query, variableValues: { r }, contextValue: graphqlContext(platform.contexts.forCaller(caller)) });
         expect(result.data!._entities).toHaveLength(n);
         expect((result.data!._entities as { billing: unknown }[]).map((e) => e.billing)).toEqual(r.map((ref) => (ref.id === user.id ? { plan: 'free' } : null)));
-      } finally {
-        connection.execute = original;
-      }
-      return count;
+      });
     };
     const ten = await statementsFor(10);
     const hundred = await statementsFor(100);

@@ -15,6 +15,7 @@ import { sqlRows } from '../../src/util/raw-sql.js';
 import { readRecords } from '../../test/fixtures/corpus-slice.js';
 import { startTestPlatform } from '../../test/helpers/platform.js';
 import { buildLegalDataSubgraph } from './index.js';
+import { countStatements } from '../../test/helpers/test-databases.js';
 
 const FILE = 'legislation/FR-LegifranceCodes.jsonl.gz';
 const MISSING = 'FR/LegifranceCodes/no-such-article';
@@ -56,22 +57,8 @@ describe('federated Document references (PGlite)', () => {
     await platform?.stop();
   });
 
-  /** Runs `work` and counts the SQL statements the platform's connection executed meanwhile. */
-  async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-    const connection = platform.orm.em.getConnection();
-    const original = connection.execute;
-    let count = 0;
-    connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
-      count++;
-      return original.apply(this, args);
-    } as typeof original;
-    try {
-      await work();
-    } finally {
-      connection.execute = original;
-    }
-    return count;
-  }
+  /** The SQL statements the platform's connection executed while `work` ran. */
+  const statementsOf = (work: () => Promise<unknown>) => countStatements(platform.orm, work);
 
   async function billedDocumentReads(userId: string): Promise<number> {
     await platform.accounts.usage.flush();

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { startPlatform, type Platform } from '../../src/platform.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
 import { startLocalStripe, type LocalStripe } from '../../test/helpers/stripe-server.js';
-import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../test/helpers/test-databases.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase, countStatements } from '../../test/helpers/test-databases.js';
 import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
 
 const WEBHOOK_SECRET = 'whsec_teams_gql';
@@ -52,22 +52,8 @@ describe.each(TEST_BACKENDS)('teams subgraph through the gateway (%s)', (backend
     }
   }
 
-  /** Runs `work` and counts the SQL statements the platform's connection executed meanwhile. */
-  async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-    const connection = platform.orm.em.getConnection();
-    const original = connection.execute;
-    let count = 0;
-    connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
-      count++;
-      return original.apply(this, args);
-    } as typeof original;
-    try {
-      await work();
-    } finally {
-      connection.execute = original;
-    }
-    return count;
-  }
+  /** The SQL statements the platform's connection executed while `work` ran. */
+  const statementsOf = (work: () => Promise<unknown>) => countStatements(platform.orm, work);
 
   beforeAll(async () => {
     stripeServer = await startLocalStripe();

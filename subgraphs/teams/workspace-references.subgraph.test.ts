@@ -11,7 +11,7 @@ import { graphqlContext } from '../../src/graphql/context.js';
 import { schemaOnlyServices } from '../../src/graphql/subgraphs.js';
 import { TeamViewsService } from '../../src/modules/teams/team-views.service.js';
 import { addMember, createAccount, createTeam, type TestAccount } from '../../test/helpers/team-fixtures.js';
-import { openMigratedTestDatabase, type TestDatabase } from '../../test/helpers/test-databases.js';
+import { openMigratedTestDatabase, type TestDatabase, countStatements } from '../../test/helpers/test-databases.js';
 import { buildTeamsSubgraph } from './index.js';
 
 const ENTITIES = /* GraphQL */ `
@@ -43,22 +43,8 @@ describe('federated Workspace and User references on the teams subgraph (PGlite)
     await db?.dispose();
   });
 
-  /** Runs `work` and counts the SQL statements the database's connection executed meanwhile. */
-  async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-    const connection = db.orm.em.getConnection();
-    const original = connection.execute;
-    let count = 0;
-    connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
-      count++;
-      return original.apply(this, args);
-    } as typeof original;
-    try {
-      await work();
-    } finally {
-      connection.execute = original;
-    }
-    return count;
-  }
+  /** The SQL statements the platform's connection executed while `work` ran. */
+  const statementsOf = (work: () => Promise<unknown>) => countStatements(db.orm, work);
 
   /** `n` references in a fresh request of `caller`: its own workspace, a stranger's, itself and another user, in turn. */
   async function resolve(caller: TestAccount, n: number): Promise<{ entities: Entity[]; statements: number }> {

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/core';
 import { closeOrm, createOrm, migrateUp, type Orm } from '../../src/db/orm.js';
 import { copyPgliteTemplate } from './pglite-template.js';
 
@@ -96,4 +97,21 @@ export async function openMigratedTestDatabase(backend: TestBackend): Promise<Te
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `work` and counts the SQL statements `orm`'s connection executed meanwhile (N+1 checks). */
+export async function countStatements(orm: MikroORM, work: () => Promise<unknown>): Promise<number> {
+  const connection = orm.em.getConnection();
+  const original = connection.execute;
+  let count = 0;
+  connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
+    count++;
+    return original.apply(this, args);
+  } as typeof original;
+  try {
+    await work();
+  } finally {
+    connection.execute = original;
+  }
+  return count;
 }

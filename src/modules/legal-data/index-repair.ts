@@ -27,6 +27,8 @@ export interface IndexRebuildState {
   indexRebuildReason(): string | null;
   /** The index was found damaged while serving: not ready until a rebuild started after this completes. */
   indexDamaged(reason: string): void;
+  /** No rebuild pending (null): after a rebuild failed, so the next storage error tries again. */
+  setIndexRebuild(reason: null): void;
 }
 
 export class IndexRepair implements StorageFaults {
@@ -55,7 +57,14 @@ export class IndexRepair implements StorageFaults {
         announceRebuild(logger, where, reason);
         this.running = this.deps
           .rebuild()
-          .then(() => undefined, (failure: unknown) => logger.error('search: rebuilding the damaged index failed', failure))
+          .then(
+            () => undefined,
+            (failure: unknown) => {
+              // not ready still (the index is damaged or half-built), but the next storage error tries again
+              state.setIndexRebuild(null);
+              logger.error('search: rebuilding the damaged index failed; the next query that meets the damage tries again', failure);
+            },
+          )
           .finally(() => (this.running = null));
       } else {
         logger.error(`search: the index in ${where} is damaged: ${reason}. It cannot be rebuilt without a corpus (CORPUS_DIR, INGEST_ON_START): restart with one, or restore a backup (docs/reliability.md); /ready answers 503 until then`);
@@ -67,10 +76,5 @@ export class IndexRepair implements StorageFaults {
 
   rebuilding(): boolean {
     return this.running !== null;
-  }
-
-  /** Resolves when no rebuild runs (tests). */
-  async idle(): Promise<void> {
-    await this.running;
   }
 }

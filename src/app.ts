@@ -12,6 +12,7 @@ import { accountsRouter } from './rest/accounts.routes.js';
 import { billingRouter } from './rest/billing.routes.js';
 import { contributorsRouter } from './rest/contributors.routes.js';
 import { adminRouter } from './rest/admin.routes.js';
+import { partnersRouter } from './rest/partners.routes.js';
 import type { AdminModule } from './modules/admin/admin.module.js';
 import type { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { identityProviderRouter } from './rest/identity-provider.routes.js';
@@ -153,7 +154,7 @@ function restRouters(services: AppServices, baseUrl: string, rest: RestApi): exp
     ...(services.teams ? [teamsRouter(services.teams, rest)] : []),
     legalDataRouter(services.legalData, rest),
     ...(services.contributors ? [contributorsRouter(services.contributors, rest)] : []),
-    ...(services.admin ? [adminRouter(services.admin, rest)] : []),
+    ...(services.admin ? [adminRouter(services.admin, rest), partnersRouter(services.admin.partners, rest)] : []),
     resolveRouter(services.legalData, rest),
   ];
 }

@@ -33,6 +33,7 @@ import { type BillingModule, createBillingModule } from './modules/billing/billi
 import { createTeamsModule, type TeamsModule } from './modules/teams/teams.module.js';
 import { createStripeClient } from './modules/billing/stripe-client.js';
 import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
+import { type AnalyticsModule, createAnalyticsModule } from './modules/analytics/analytics.module.js';
 import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
@@ -55,6 +56,8 @@ export interface Platform {
   billing: BillingModule;
   teams: TeamsModule;
   admin: AdminModule;
+  /** Partner analytics: the recorder every billable call feeds, the queries, the partners. */
+  analytics: AnalyticsModule;
   app: BuiltApp;
   server: Server | null;
   /** `http://127.0.0.1:<port>` once listening. */
@@ -105,7 +108,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   accounts.authenticator.useWorkspaces(teams.membership);
   accounts.usage.useCredits(billing.credits.drawer);
   const contributors = createContributors(config, logger);
-  const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger });
+  const analytics = await createAnalyticsModule({ orm, usage: accounts.usage, dataDir: config.dataDir, logger });
+  const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger, analytics });
   const contexts = requestContexts(orm);
   const app = await buildApp({
     contexts,
@@ -130,11 +134,11 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   repair = ingest.repairOnStorageErrors();
 
   return {
-    config, orm, contexts, engine, embedder, legalData, accounts, oauth, billing, teams, admin, app, server, url,
+    config, orm, contexts, engine, embedder, legalData, accounts, oauth, billing, teams, admin, analytics, app, server, url,
     get ingestDone() {
       return ingest.current;
     },
-    stop: () => stopInOrder({ config, logger, abort, http, app, teams, ingestDone: () => ingest.current, admin, billing, accounts, engine, orm, lock }),
+    stop: () => stopInOrder({ config, logger, abort, http, app, teams, ingestDone: () => ingest.current, admin, billing, accounts, analytics, engine, orm, lock }),
   };
 }
 
@@ -198,13 +202,14 @@ interface RunningParts {
   admin: AdminModule;
   billing: BillingModule;
   accounts: AccountsModule;
+  analytics: AnalyticsModule;
   engine: SearchEngine;
   orm: MikroORM;
   lock: DataDirLock;
 }
 
 /** Platform.stop(): the running parts stopped in order, each step whatever befell the ones before. */
-async function stopInOrder({ config, logger, abort, http, app, teams, ingestDone, admin, billing, accounts, engine, orm, lock }: RunningParts): Promise<void> {
+async function stopInOrder({ config, logger, abort, http, app, teams, ingestDone, admin, billing, accounts, analytics, engine, orm, lock }: RunningParts): Promise<void> {
   // Every step runs even when one before it failed (the lock is released whatever happens);
   // the usage rows are written only once no request can add one any more.
   const failed: string[] = [];
@@ -229,6 +234,7 @@ async function stopInOrder({ config, logger, abort, http, app, teams, ingestDone
   await step('closing the administration', () => admin.close());
   await step('closing billing', () => billing.close());
   await step('writing the last usage rows and mails', () => accounts.close());
+  await step('writing the last analytics events', () => analytics.close());
   await step('closing the search engine', () => engine.close());
   await step('closing the database', () => closeOrm(orm));
   await step('releasing the data-folder lock', () => lock.release());

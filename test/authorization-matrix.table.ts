@@ -74,6 +74,13 @@ const EVERYONE_400 = '400 400 400 400 400 400 400 401 400 401';
 const keyOfA = async (w: CallerWorld, caller: CallerName) => (caller === 'accountA' ? w.throwaway.keyOfA() : w.a.keyId);
 const grantOfA = async (w: CallerWorld, caller: CallerName) => (caller === 'accountA' ? w.throwaway.grantOfA() : w.a.grantClientId);
 const get = (path: string) => () => ({ method: 'GET', path });
+
+/** A fresh account made a partner (arranged in the database: making one is the PUT row's own check). */
+async function throwawayPartner(w: CallerWorld): Promise<string> {
+  const id = await w.throwaway.account();
+  await w.platform.orm.em.fork().getConnection().execute(`insert into analytics_partner (user_id, sources, countries, updated_at) values (?, '["DE/BGH"]', '[]', now())`, [id]);
+  return id;
+}
 const send = (method: string, path: string, body?: unknown) => () => ({ method, path, body });
 let serial = 0;
 const fresh = (label: string) => `${label}-${Date.now()}-${++serial}@example.org`;
@@ -175,6 +182,8 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
     expect: ADMIN,
   },
   'GET /v1/admin/audit': { request: get('/v1/admin/audit'), expect: ADMIN },
+  'PUT /v1/admin/users/{user_id}/partner': { request: async (w) => ({ method: 'PUT', path: `/v1/admin/users/${await w.throwaway.account()}/partner`, body: { sources: ['DE/BGH'] } }), expect: ADMIN },
+  'DELETE /v1/admin/users/{user_id}/partner': { request: async (w) => ({ method: 'DELETE', path: `/v1/admin/users/${await throwawayPartner(w)}/partner` }), expect: ADMIN },
   'POST /v1/resolve': { request: send('POST', '/v1/resolve', { reference: '§ 823 BGB', hint_country: 'DE' }), expect: ACCOUNT },
   'GET /v1/resolve/coverage': { request: get('/v1/resolve/coverage'), expect: ACCOUNT },
   // the rows that change or end the caller itself, in this order
@@ -200,6 +209,10 @@ export const GRAPHQL_MATRIX: Record<string, MatrixRow<GraphqlRequest>> = {
   'Query.adminUserEndpoints': { request: (w) => ({ query: 'query($id: String!) { adminUserEndpoints(user_id: $id) { __typename } }', variables: { id: w.userIds.accountA } }), expect: ADMIN },
   'Query.adminFeedback': { request: q('{ adminFeedback(status: "all") { __typename } }'), expect: ADMIN },
   'Query.adminAudit': { request: q('{ adminAudit { __typename } }'), expect: ADMIN },
+  'Query.sourceUsage': { request: q('{ sourceUsage(sources: ["DE/BGH"], from: "2026-01-01", to: "2026-01-31", granularity: WEEK) { __typename } }'), expect: ADMIN },
+  'Query.countryUsage': { request: q('{ countryUsage(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ADMIN },
+  'Query.topDocuments': { request: q('{ topDocuments(source: "DE/BGH", from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ADMIN },
+  'Query.resolverOutcomes': { request: q('{ resolverOutcomes(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ADMIN },
   'Query.plans': { request: q('{ plans { __typename } }'), expect: OPEN },
   'Query.checkoutDocuments': { request: q('{ checkoutDocuments(plan: "professional") { __typename } }'), expect: OPEN },
   'Query.promo': { request: q('{ promo(code: "NOSUCHCODE") { __typename } }'), expect: ACCOUNT },
@@ -221,6 +234,8 @@ export const GRAPHQL_MATRIX: Record<string, MatrixRow<GraphqlRequest>> = {
   'Mutation.revokeOAuthGrant': { request: async (w, c) => ({ query: 'mutation($id: ID!) { revokeOAuthGrant(id: $id) { __typename } }', variables: { id: await grantOfA(w, c) } }), expect: A_ONLY },
   'Mutation.adminSetPlanOverride': { request: (w) => ({ query: 'mutation($id: String!) { adminSetPlanOverride(user_id: $id, plan: null, reason: "matrix") { __typename } }', variables: { id: w.userIds.accountB } }), expect: ADMIN },
   'Mutation.adminEraseUser': { request: async (w) => ({ query: 'mutation($id: String!) { adminEraseUser(user_id: $id, reason: "matrix") { __typename } }', variables: { id: await w.throwaway.account() } }), expect: ADMIN },
+  'Mutation.adminSetPartner': { request: async (w) => ({ query: 'mutation($id: String!) { adminSetPartner(userId: $id, countries: ["DE"]) { __typename } }', variables: { id: await w.throwaway.account() } }), expect: ADMIN },
+  'Mutation.adminRemovePartner': { request: async (w) => ({ query: 'mutation($id: String!) { adminRemovePartner(userId: $id) { __typename } }', variables: { id: await throwawayPartner(w) } }), expect: ADMIN },
   'Mutation.adminUpdateFeedback': { request: async (w) => ({ query: 'mutation($id: String!) { adminUpdateFeedback(report_id: $id, status: "resolved", note: "matrix") { __typename } }', variables: { id: await w.throwaway.report() } }), expect: ADMIN },
   'Mutation.adminMarkFeedbackForwarded': {
     request: async (w) => ({ query: 'mutation($id: String!) { adminMarkFeedbackForwarded(report_id: $id, url: "https://github.com/worldwidelaw/legal-sources/issues/2") { __typename } }', variables: { id: await w.throwaway.report() } }),

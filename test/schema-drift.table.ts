@@ -42,6 +42,14 @@ import { auditPageSchema } from '../src/modules/admin/audit-log.js';
 import { planOverrideAnswerSchema } from '../src/modules/admin/plan-override.service.js';
 import { erasureAnswerSchema } from '../src/modules/admin/user-erasure.service.js';
 import {
+  countryUsageAnswerSchema,
+  partnerAnswerSchema,
+  partnerRemovalAnswerSchema,
+  resolverOutcomesAnswerSchema,
+  sourceUsageAnswerSchema,
+  topDocumentsAnswerSchema,
+} from '../src/modules/analytics/analytics.schema.js';
+import {
   countryInfoSchema,
   courtInfoSchema,
   documentSchema,
@@ -115,6 +123,12 @@ export const SHAPE_PAIRS: ShapePair[] = [
     ['AdminAuditPageType', auditPageSchema],
     ['PlanOverrideResultType', planOverrideAnswerSchema],
     ['UserErasureResultType', erasureAnswerSchema],
+    ['SourceUsageType', sourceUsageAnswerSchema],
+    ['CountryUsageType', countryUsageAnswerSchema],
+    ['TopDocumentsType', topDocumentsAnswerSchema],
+    ['ResolverOutcomesType', resolverOutcomesAnswerSchema],
+    ['PartnerScopeType', partnerAnswerSchema],
+    ['PartnerRemovalType', partnerRemovalAnswerSchema],
   ]),
 ];
 

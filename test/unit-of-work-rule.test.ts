@@ -24,6 +24,7 @@ const ALLOWED: Record<string, string> = {
   'src/modules/teams/domain-verifier.ts': "the domain re-check sweep; a check's answer applies to every workspace's claim in its own transaction",
   'src/modules/usage/usage.service.ts': 'seeds the process-wide in-memory counters from the database',
   'src/modules/usage/usage-recorder.ts': 'the batched usage writer flushes on a timer, after the requests',
+  'src/modules/analytics/analytics-recorder.ts': 'the batched analytics writer flushes on a timer, after the requests',
   'src/modules/billing/credit-meter.ts': 'the process-wide credit balances: loaded once, consumption written in batches',
   'src/modules/billing/auto-topup.service.ts': 'top-ups run after the draw that triggered them; the settings cache is process-wide',
   'src/modules/billing/webhook.service.ts': "the payment provider's webhook has no caller",

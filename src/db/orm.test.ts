@@ -38,6 +38,10 @@ describe.each(TEST_BACKENDS)('relational store on %s', (backend) => {
       );
     expect(tables.map((t) => t.table_name)).toEqual([
       'admin_audit_log',
+      'analytics_account_day',
+      'analytics_document',
+      'analytics_partner',
+      'analytics_written_batch',
       'api_key',
       'app_user',
       'billing_account',

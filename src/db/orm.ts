@@ -28,6 +28,7 @@ import { OAuthModelEntity } from '../oauth/oauth-model.entity.js';
 import { SigningKeyEntity } from '../oauth/signing-key.entity.js';
 import { BillingAccountEntity, CheckoutSessionEntity, CreditEntryEntity, LegalAssentEntity, ProcessedEventEntity, SubscriptionEntity } from '../modules/billing/billing.entities.js';
 import { WorkspaceDomainEntity, WorkspaceEntity, WorkspaceInviteEntity, WorkspaceMemberEntity } from '../modules/teams/workspace.entity.js';
+import { AnalyticsAccountDayEntity, AnalyticsDocumentEntity, AnalyticsPartnerEntity, AnalyticsWrittenBatchEntity } from '../modules/analytics/analytics.entities.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
@@ -64,6 +65,10 @@ export const ENTITIES = [
   UsageUserSummaryEntity,
   UsageUserDayEntity,
   UsageUserEndpointEntity,
+  AnalyticsAccountDayEntity,
+  AnalyticsDocumentEntity,
+  AnalyticsWrittenBatchEntity,
+  AnalyticsPartnerEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

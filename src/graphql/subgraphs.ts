@@ -14,6 +14,7 @@ import { buildTeamsSubgraph } from '../../subgraphs/teams/index.js';
 import type { TeamsGraphqlApi } from '../../subgraphs/teams/teams.resolver.js';
 import { buildAdminSubgraph } from '../../subgraphs/admin/index.js';
 import type { AdminGraphqlApi } from '../../subgraphs/admin/admin.resolver.js';
+import type { AnalyticsGraphqlApi } from '../../subgraphs/admin/analytics.resolver.js';
 import type { SubgraphBuildOptions } from './federation.js';
 
 /** The service facades subgraph resolvers call. */
@@ -25,7 +26,7 @@ export interface GraphqlServices {
   /** Optional for small test apps, as billing. */
   teams?: TeamsGraphqlApi;
   /** Optional for small test apps: the admin subgraph is still composed, its resolvers then throw. */
-  admin?: AdminGraphqlApi;
+  admin?: AdminGraphqlApi & AnalyticsGraphqlApi;
 }
 
 export interface SubgraphDefinition {
@@ -91,13 +92,15 @@ function uncallableTeams(): TeamsGraphqlApi {
   };
 }
 
-function uncallableAdmin(): AdminGraphqlApi {
+function uncallableAdmin(): AdminGraphqlApi & AnalyticsGraphqlApi {
   return {
     audit: uncallable<AdminGraphqlApi['audit']>('admin.audit'),
     users: uncallable<AdminGraphqlApi['users']>('admin.users'),
     overrides: uncallable<AdminGraphqlApi['overrides']>('admin.overrides'),
     erasure: uncallable<AdminGraphqlApi['erasure']>('admin.erasure'),
     feedback: uncallable<AdminGraphqlApi['feedback']>('admin.feedback'),
+    analytics: uncallable<AnalyticsGraphqlApi['analytics']>('admin.analytics'),
+    partners: uncallable<AnalyticsGraphqlApi['partners']>('admin.partners'),
   };
 }
 

@@ -1,19 +1,21 @@
 /**
  * The admin subgraph: statistics, users (paged), a user's endpoints, feedback reports and the
- * audit log, and the override, erasure and feedback mutations, as a federation 2 subgraph. Only
- * administrators reach it: every resolver calls an admin service, which checks first.
+ * audit log, the override, erasure, feedback and partner mutations, and partner analytics
+ * (analytics.resolver.ts), as a federation 2 subgraph. Only administrators reach it, and partners
+ * its analytics within their scope: every resolver calls a service, which checks first.
  */
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
 import { perCallerRateLimit } from '../../src/graphql/rate-limit.js';
 import { AdminResolver, AdminUserTotalsResolver, type AdminGraphqlApi } from './admin.resolver.js';
+import { AnalyticsResolver, type AnalyticsGraphqlApi } from './analytics.resolver.js';
 
-export function buildAdminSubgraph(api: AdminGraphqlApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
+export function buildAdminSubgraph(api: AdminGraphqlApi & AnalyticsGraphqlApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
   const rateLimit = perCallerRateLimit();
   return buildTypeGraphqlSubgraph({
     ...options,
-    resolvers: [AdminResolver, AdminUserTotalsResolver],
-    instances: [new AdminResolver(api), new AdminUserTotalsResolver(api)],
+    resolvers: [AdminResolver, AdminUserTotalsResolver, AnalyticsResolver],
+    instances: [new AdminResolver(api), new AdminUserTotalsResolver(api), new AnalyticsResolver(api)],
     federationImports: [],
     extraTypeDefs: rateLimit.typeDefs,
     transformSchema: rateLimit.transform,

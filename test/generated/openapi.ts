@@ -1164,6 +1164,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{user_id}/partner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Admin Set Partner
+         * @description Administrators only. Makes the account a partner whose analytics scope is these sources and/or countries, or replaces its scope (audited).
+         */
+        put: operations["admin_user_partner_set_v1_admin_users__user_id__partner_put"];
+        post?: never;
+        /**
+         * Admin Remove Partner
+         * @description Administrators only. Ends the partnership: the account reads no analytics any more (audited).
+         */
+        delete: operations["admin_user_partner_remove_v1_admin_users__user_id__partner_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/resolve": {
         parameters: {
             query?: never;
@@ -1837,6 +1861,32 @@ export interface components {
             /** @enum {string} */
             status: "revoked";
             id: string;
+        };
+        PartnerRemoval: {
+            user_id: string;
+            removed: boolean;
+        };
+        PartnerRemovalRequest: {
+            reason?: string | null;
+        };
+        PartnerScope: {
+            user_id: string;
+            sources: string[];
+            countries: string[];
+            updated_at: string;
+        };
+        PartnerScopeRequest: {
+            /**
+             * @description Sources whose analytics the partner reads, as <country>/<source_name>.
+             * @default []
+             */
+            sources?: string[];
+            /**
+             * @description Countries whose analytics the partner reads.
+             * @default []
+             */
+            countries?: string[];
+            reason?: string | null;
         };
         PasswordAuthorizeBody: {
             email: string;
@@ -7337,6 +7387,180 @@ export interface operations {
             };
             /** @description Not an administrator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    admin_user_partner_set_v1_admin_users__user_id__partner_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id (UUID) */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerScopeRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerScope"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Unknown user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    admin_user_partner_remove_v1_admin_users__user_id__partner_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id (UUID) */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PartnerRemovalRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerRemoval"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Unknown user, or not a partner */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

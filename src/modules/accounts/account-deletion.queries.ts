@@ -39,6 +39,9 @@ export async function liveSubscriptionIds(em: EntityManager, userId: string): Pr
 export async function anonymiseKeptRows(em: EntityManager, userId: string): Promise<void> {
   await sqlRun(em, 'update usage_event set user_id = null, api_key_id = null where user_id = ?', [userId]);
   await sqlRun(em, 'update feedback_report set user_id = null, api_key_id = null where user_id = ?', [userId]);
+  // analytics keep the erased account's days under one new random key: counts and distinct
+  // accounts stay exact, and nothing links them to the account any more
+  await sqlRun(em, 'update analytics_account_day set account = ? where account = ?', [`erased:${randomUUID()}`, userId]);
 }
 
 /**
@@ -60,6 +63,7 @@ const ACCOUNT_ROW_DELETES = [
   'delete from legal_assent where user_id = ?',
   'delete from billing_account where user_id = ?',
   'delete from plan_override where user_id = ?',
+  'delete from analytics_partner where user_id = ?',
 ] as const;
 
 /** Deletes the account's rows of every table that goes with it (ACCOUNT_ROW_DELETES). */

@@ -9,6 +9,7 @@ import { StripeCancellations } from './stripe-cancellations.js';
 import { UserErasureService } from './user-erasure.service.js';
 import type Stripe from 'stripe';
 import type { Logger } from '../../logger.js';
+import type { AnalyticsModule } from '../analytics/analytics.module.js';
 
 export interface AdminModule {
   audit: AuditLogService;
@@ -16,13 +17,16 @@ export interface AdminModule {
   overrides: PlanOverrideService;
   erasure: UserErasureService;
   feedback: FeedbackAdminService;
+  /** Partner analytics' queries and partner accounts (src/modules/analytics), served with the admin area. */
+  analytics: AnalyticsModule['analytics'];
+  partners: AnalyticsModule['partners'];
   /** Owed Stripe cancellations of erased accounts (a durable queue, retried at start and every minute). */
   cancellations: StripeCancellations;
   /** Stops the cancellation retries, waiting for one that runs. */
   close(): Promise<void>;
 }
 
-export function createAdminModule(deps: { orm: MikroORM; accounts: AccountsModule; stripe: Stripe | null; logger: Logger }): AdminModule {
+export function createAdminModule(deps: { orm: MikroORM; accounts: AccountsModule; stripe: Stripe | null; logger: Logger; analytics: Pick<AnalyticsModule, 'analytics' | 'partners'> }): AdminModule {
   const isAdmin = (email: string, verified: boolean) => deps.accounts.accounts.isAdmin(email, verified);
   const cancellations = new StripeCancellations({ orm: deps.orm, stripe: deps.stripe, logger: deps.logger });
   // both erasure paths (DELETE /auth/me and the admin's) owe their Stripe cancellations here
@@ -34,6 +38,8 @@ export function createAdminModule(deps: { orm: MikroORM; accounts: AccountsModul
     overrides: new PlanOverrideService({ orm: deps.orm }),
     erasure: new UserErasureService({ deletion: deps.accounts.accounts.deletion }),
     feedback: new FeedbackAdminService({ orm: deps.orm }),
+    analytics: deps.analytics.analytics,
+    partners: deps.analytics.partners,
     cancellations,
     close: () => cancellations.stop(),
   };

@@ -11,7 +11,7 @@ import { laxInt, parseInput } from '../../validation.js';
 import { requireAdmin } from './admin-access.js';
 import { AdminAuditEntryEntity } from './admin.entities.js';
 
-export type AuditAction = 'user.plan_override' | 'user.erase' | 'feedback.status' | 'feedback.mark_forwarded';
+export type AuditAction = 'user.plan_override' | 'user.erase' | 'user.partner_scope' | 'user.partner_remove' | 'feedback.status' | 'feedback.mark_forwarded';
 
 export interface AuditRecord {
   action: AuditAction;

@@ -28,6 +28,7 @@ import type { ResolveHints } from './resolver/resolver.js';
 import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service.js';
 import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/request-engine.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
+import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
 import type { SearchResponse } from './search.schema.js';
 
 export interface LegalDataDeps {
@@ -136,7 +137,7 @@ export class LegalDataService implements LegalDataApi {
 
   /** Billable: charged to the caller (see UsageGuard). */
   resolve(ctx: RequestContext, input: unknown): Promise<ResolveResponse> {
-    return this.deps.usage.charge(ctx, 'resolve', () => this.resolver.resolve(input, { signal: ctx.signal, engineFor: (signal) => this.engineFor(ctx, signal) }));
+    return this.deps.usage.charge(ctx, 'resolve', () => this.resolver.resolve(input, { signal: ctx.signal, engineFor: (signal) => this.engineFor(ctx, signal) }), resolveFacts);
   }
 
   /**
@@ -214,6 +215,7 @@ export class LegalDataService implements LegalDataApi {
         ctx.signal.throwIfAborted();
         return answer;
       }),
+      (answer) => searchFacts(input, answer),
     );
   }
 
@@ -232,7 +234,7 @@ export class LegalDataService implements LegalDataApi {
       const doc = (await this.engineFor(ctx).getDocuments([id])).get(id);
       if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
       return doc;
-    });
+    }, (doc) => documentFacts([doc]));
   }
 
   /**
@@ -244,7 +246,7 @@ export class LegalDataService implements LegalDataApi {
       const msg = `List should have at most ${MAX_DOCUMENTS_PER_READ} items after validation, not ${ids.length}`;
       throw new ValidationError([{ type: 'too_long', loc: ['ids'], msg, input: ids.length, ctx: { max_length: MAX_DOCUMENTS_PER_READ } }]);
     }
-    return this.deps.usage.charge(ctx, 'documents', () => this.engineFor(ctx).getDocuments([...new Set(ids)]));
+    return this.deps.usage.charge(ctx, 'documents', () => this.engineFor(ctx).getDocuments([...new Set(ids)]), (found) => documentFacts([...found.values()]));
   }
 
   /**
@@ -273,7 +275,7 @@ export class LegalDataService implements LegalDataApi {
       this.deps.usage.recordUnbilled(ctx, 'documents.not_modified', 304);
       return { document: doc, version, billed: false };
     }
-    return this.deps.usage.charge(ctx, 'documents', async () => ({ document: doc, version, billed: true }));
+    return this.deps.usage.charge(ctx, 'documents', async () => ({ document: doc, version, billed: true }), (read) => documentFacts([read.document]));
   }
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {

@@ -16,7 +16,7 @@ import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
 import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageEventRow, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
 import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
-import type { UnbilledEndpoint } from './usage-guard.js';
+import type { UnbilledEndpoint, UsageFacts, UsageObserver } from './usage-guard.js';
 import type { UsageRecord } from './usage.schema.js';
 
 export type BillableEndpoint = 'search' | 'documents' | 'resolve' | (string & {});
@@ -50,6 +50,7 @@ export interface UsageSettings {
 
 export class UsageService {
   private credits: CreditDrawer | null = null;
+  private observer: UsageObserver | null = null;
 
   constructor(
     private readonly deps: {
@@ -70,6 +71,11 @@ export class UsageService {
     return this.deps.now?.() ?? Date.now();
   }
 
+  /** The partner analytics observe every counted call (they are built after the usage service). */
+  useObserver(observer: UsageObserver): void {
+    this.observer = observer;
+  }
+
   /** Runs one billable call for `ctx`'s caller: authenticate, limit, run, count once (see the module comment). */
   admit(ctx: RequestContext): void {
     const caller = ctx.caller;
@@ -78,7 +84,7 @@ export class UsageService {
     if (!this.deps.settings.allowAnonymous) throw new DomainError('unauthorized', UNAUTHENTICATED_DETAIL);
   }
 
-  async charge<T>(ctx: RequestContext, endpoint: BillableEndpoint, work: () => Promise<T>): Promise<T> {
+  async charge<T>(ctx: RequestContext, endpoint: BillableEndpoint, work: () => Promise<T>, describe?: (answer: T) => UsageFacts): Promise<T> {
     const caller = ctx.caller;
     this.admit(ctx);
     const plan = isAccount(caller) ? planOf(caller.plan) : PLANS.anonymous;
@@ -118,8 +124,11 @@ export class UsageService {
     }
 
     let status = 200;
+    let facts: UsageFacts | null = null;
     try {
-      return await work();
+      const answer = await work();
+      facts = describe?.(answer) ?? null;
+      return answer;
     } catch (error) {
       status = httpStatusOf(error);
       throw error;
@@ -134,6 +143,7 @@ export class UsageService {
         if (drewCredit) await this.credits!.giveBack(caller as AccountCaller).catch(() => undefined);
       } else {
         this.deps.recorder.add(usageRow(caller, plan, endpoint, status, now));
+        this.observer?.counted({ caller, endpoint, door: ctx.door, status, facts: status < 400 ? facts : null, at: now });
       }
     }
   }

@@ -1,0 +1,101 @@
+/**
+ * Reads of `analytics_account_day`: the day cells of a dimension over a range (each measure's sum
+ * and its distinct accounts), and the distinct accounts per period over released day cells only.
+ * Both walk the primary key (kind, scope, item, day, account). Counts come back as numbers here:
+ * PostgreSQL's bigint arrives as a string, PGlite's as a number.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import { placeholders, sqlRows } from '../../util/raw-sql.js';
+import type { CellKind, Measures } from './analytics-events.js';
+import type { DayMeasure } from './analytics-privacy.js';
+import { MIN_DISTINCT_ACCOUNTS } from './analytics-privacy.js';
+import type { Granularity } from './analytics.schema.js';
+
+export const MEASURES = ['searches', 'hits', 'documents', 'resolutions', 'calls'] as const satisfies readonly (keyof Measures)[];
+
+/** One dimension on one day: every measure's sum and distinct accounts, and the accounts of any activity. */
+export interface DayCell {
+  scope: string;
+  item: string;
+  day: string;
+  accounts: number;
+  measures: Record<keyof Measures, DayMeasure>;
+}
+
+export interface CellFilter {
+  kind: CellKind;
+  /** Null: every scope. */
+  scopes: readonly string[] | null;
+  /** Null: every item. */
+  item: string | null;
+  from: string;
+  to: string;
+}
+
+function where(filter: CellFilter, alias = ''): { sql: string; params: unknown[] } {
+  const a = alias ? `${alias}.` : '';
+  const parts = [`${a}kind = ?`, `${a}day between ? and ?`];
+  const params: unknown[] = [filter.kind, filter.from, filter.to];
+  if (filter.scopes) {
+    parts.push(`${a}scope in (${placeholders(filter.scopes)})`);
+    params.push(...filter.scopes);
+  }
+  if (filter.item !== null) {
+    parts.push(`${a}item = ?`);
+    params.push(filter.item);
+  }
+  return { sql: parts.join(' and '), params };
+}
+
+/** The day cells of the dimensions `filter` selects. */
+export async function dayCells(em: EntityManager, filter: CellFilter): Promise<DayCell[]> {
+  const { sql, params } = where(filter);
+  const measures = MEASURES.map((m) => `sum(${m}) as ${m}, count(*) filter (where ${m} > 0) as ${m}_accounts`).join(', ');
+  const rows = await sqlRows<Record<string, string | number>>(
+    em,
+    `select scope, item, to_char(day, 'YYYY-MM-DD') as day, count(*) as accounts, ${measures} from analytics_account_day where ${sql} group by scope, item, day`,
+    params,
+  );
+  return rows.map((r) => ({
+    scope: String(r.scope),
+    item: String(r.item),
+    day: String(r.day),
+    accounts: Number(r.accounts),
+    measures: Object.fromEntries(MEASURES.map((m) => [m, { sum: Number(r[m]), accounts: Number(r[`${m}_accounts`]) }])) as DayCell['measures'],
+  }));
+}
+
+const PERIOD_SQL: Record<Granularity, string> = {
+  DAY: 'a.day',
+  WEEK: "date_trunc('week', a.day)::date",
+  MONTH: "date_trunc('month', a.day)::date",
+};
+
+/**
+ * Distinct accounts per scope and period, over the released day cells only (a day of the
+ * dimension with at least MIN_DISTINCT_ACCOUNTS accounts): `scope\u0000periodStart` → count.
+ */
+export async function distinctAccountsByPeriod(em: EntityManager, filter: CellFilter, granularity: Granularity): Promise<Map<string, number>> {
+  const inner = where(filter);
+  const outer = where(filter, 'a');
+  const rows = await sqlRows<{ scope: string; period: string; accounts: string | number }>(
+    em,
+    `with shown as (select scope, item, day from analytics_account_day where ${inner.sql} group by scope, item, day having count(*) >= ${MIN_DISTINCT_ACCOUNTS})
+     select a.scope, to_char(${PERIOD_SQL[granularity]}, 'YYYY-MM-DD') as period, count(distinct a.account) as accounts
+     from analytics_account_day a join shown s on a.scope = s.scope and a.item = s.item and a.day = s.day
+     where ${outer.sql} group by a.scope, 2`,
+    [...inner.params, ...outer.params],
+  );
+  return new Map(rows.map((r) => [`${r.scope}\u0000${r.period}`, Number(r.accounts)]));
+}
+
+/** Namespace and country of fetched documents of `source`. */
+export async function documentMetadata(em: EntityManager, source: string, sourceIds: readonly string[]): Promise<Map<string, { namespace: string; country: string }>> {
+  if (sourceIds.length === 0) return new Map();
+  const rows = await sqlRows<{ source_id: string; namespace: string; country: string }>(
+    em,
+    `select source_id, namespace, country from analytics_document where source = ? and source_id in (${placeholders(sourceIds)})`,
+    [source, ...sourceIds],
+  );
+  return new Map(rows.map((r) => [r.source_id, { namespace: r.namespace, country: r.country }]));
+}

@@ -1,0 +1,77 @@
+/**
+ * The analytics recorder (issue #35 item 1): every counted billable call (the usage guard tells
+ * it, UsageObserver) becomes one small event queued in memory and written in batches off the
+ * request path through DurableBatches, as the usage rows are: a failed write is spilled to
+ * `DATA_DIR/usage-spill/` (kind `analytics_event`) and retried, and `close()` writes the last
+ * events on a clean shutdown. A batch is summed per (dimension, day, account) and added to
+ * `analytics_account_day` in one transaction, once (analytics.queries.ts: the batch's key).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import { backgroundEm } from '../../context.js';
+import type { Logger } from '../../logger.js';
+import { type BatchKind, type BatchLag, DurableBatches } from '../usage/durable-batches.js';
+import type { CountedCall, UsageObserver } from '../usage/usage-guard.js';
+import { type AnalyticsEvent, analyticsEventOf } from './analytics-events.js';
+import { addAnalyticsBatch } from './analytics-write.queries.js';
+
+export interface AnalyticsRecorderOptions {
+  /** `DATA_DIR/usage-spill` (shared with the usage rows, another kind); null = memory only. */
+  spillDir?: string | null;
+  maxMemoryRows?: number;
+  delayMs?: number;
+  maxBatch?: number;
+}
+
+const KIND = 'analytics_event';
+
+export class AnalyticsRecorder implements UsageObserver {
+  private readonly batches: DurableBatches;
+
+  constructor(orm: MikroORM, logger: Pick<Logger, 'info' | 'warn' | 'error'>, options: AnalyticsRecorderOptions = {}) {
+    const events: BatchKind<AnalyticsEvent> = {
+      name: KIND,
+      write: (rows) => addAnalyticsBatch(backgroundEm(orm), batchKey(rows), rows),
+      revive: (json) => json as AnalyticsEvent,
+    };
+    this.batches = new DurableBatches([events as BatchKind<unknown>], {
+      spillDir: options.spillDir ?? null,
+      maxMemoryRows: options.maxMemoryRows ?? 50_000,
+      delayMs: options.delayMs ?? 1000,
+      maxBatch: options.maxBatch ?? 2000,
+      logger,
+    });
+  }
+
+  /** Writes the spill files an earlier run left (in the background). */
+  start(): Promise<void> {
+    return this.batches.start();
+  }
+
+  /** On the request path: builds the call's event and queues it (no I/O). */
+  counted(call: CountedCall): void {
+    const event = analyticsEventOf(call, randomUUID());
+    if (event) this.batches.add(KIND, event);
+  }
+
+  /** Writes every queued event (tests and readers that need them now); never throws. */
+  flush(): Promise<void> {
+    return this.batches.flush();
+  }
+
+  lag(): BatchLag {
+    return this.batches.lag();
+  }
+
+  /** Shutdown: the last events written, or spilled for the next start. */
+  close(): Promise<void> {
+    return this.batches.close();
+  }
+}
+
+/** The same events give the same key, however often their batch is written. */
+function batchKey(events: readonly AnalyticsEvent[]): string {
+  const hash = createHash('sha256');
+  for (const id of events.map((e) => e.event_id).sort()) hash.update(id);
+  return hash.digest('hex');
+}

@@ -1,0 +1,141 @@
+/**
+ * The analytics queries (issue #35 item 3): usage per source or country and period, a source's
+ * top documents, the resolver's outcomes per country. Each checks the caller's scope first
+ * (analytics-access.ts), validates the range (at most 400 days, UTC days), reads day cells and
+ * rolls them up under the privacy rule (analytics-privacy.ts: suppressed per day, before any sum).
+ */
+import type { RequestContext } from '../../context.js';
+import { parseInput } from '../../validation.js';
+import { analyticsScopeOf, requireInScope } from './analytics-access.js';
+import type { CellKind } from './analytics-events.js';
+import { distinctAccountsValue, type DayMeasure, released, rollUp } from './analytics-privacy.js';
+import { periodKey, periodsOf } from './analytics-periods.js';
+import { type DayCell, dayCells, distinctAccountsByPeriod, documentMetadata } from './analytics-read.queries.js';
+import {
+  type CountryUsageAnswer,
+  countryUsageQuerySchema,
+  type Granularity,
+  type ResolverOutcomesAnswer,
+  resolverOutcomesQuerySchema,
+  type SourceUsageAnswer,
+  sourceUsageQuerySchema,
+  type SuppressibleCount,
+  type TopDocumentsAnswer,
+  topDocumentsQuerySchema,
+} from './analytics.schema.js';
+
+/** Queued analytics events are written before a read (the recorder's flush), so a read sees every counted call. */
+export interface PendingEvents {
+  flush(): Promise<void>;
+}
+
+interface UsagePeriod {
+  periodStart: string;
+  periodEnd: string;
+  searches: SuppressibleCount;
+  hits: SuppressibleCount;
+  documentsFetched: SuppressibleCount;
+  resolutions: SuppressibleCount;
+  distinctAccounts: SuppressibleCount;
+}
+
+export class AnalyticsService {
+  constructor(private readonly deps: { pending: PendingEvents }) {}
+
+  /** Per source and period: searches returning it, its hits, documents fetched, resolutions to it, distinct accounts. */
+  async sourceUsage(ctx: RequestContext, input: unknown): Promise<SourceUsageAnswer> {
+    const scope = await analyticsScopeOf(ctx);
+    const query = parseInput(sourceUsageQuerySchema, input);
+    requireInScope(scope, { sources: query.sources });
+    const periods = await this.usagePeriods(ctx, 'source', query.sources, query);
+    return { from: query.from, to: query.to, granularity: query.granularity, periods: periods.map(({ scope: source, ...p }) => ({ source, ...p })) };
+  }
+
+  /** Per country and period: searches filtered by it, hits from it, documents fetched, resolutions, distinct accounts. */
+  async countryUsage(ctx: RequestContext, input: unknown): Promise<CountryUsageAnswer> {
+    const scope = await analyticsScopeOf(ctx);
+    const query = parseInput(countryUsageQuerySchema, input);
+    requireInScope(scope, { countries: query.countries });
+    const periods = await this.usagePeriods(ctx, 'country', query.countries, query);
+    return { from: query.from, to: query.to, granularity: query.granularity, periods: periods.map(({ scope: country, ...p }) => ({ country, ...p })) };
+  }
+
+  /** The source's documents most fetched over the range (only those with a released day). */
+  async topDocuments(ctx: RequestContext, input: unknown): Promise<TopDocumentsAnswer> {
+    const scope = await analyticsScopeOf(ctx);
+    const query = parseInput(topDocumentsQuerySchema, input);
+    requireInScope(scope, { sources: [query.source] });
+    await this.deps.pending.flush();
+    const cells = await dayCells(ctx.em, { kind: 'document', scopes: [query.source], item: null, from: query.from, to: query.to });
+    const byDocument = groupBy(cells, (c) => c.item);
+    const ranked = [...byDocument].map(([sourceId, days]) => ({ sourceId, fetches: rollUp(days.map((d) => d.measures.documents)) }));
+    const suppressed = ranked.some((d) => d.fetches.suppressed);
+    const shown = ranked.filter((d) => (d.fetches.value ?? 0) > 0).sort((a, b) => b.fetches.value! - a.fetches.value! || a.sourceId.localeCompare(b.sourceId)).slice(0, query.limit);
+    const meta = await documentMetadata(ctx.em, query.source, shown.map((d) => d.sourceId));
+    return {
+      source: query.source,
+      from: query.from,
+      to: query.to,
+      suppressed,
+      documents: shown.map((d) => ({ id: `${query.source}/${d.sourceId}`, sourceId: d.sourceId, namespace: meta.get(d.sourceId)?.namespace ?? '', country: meta.get(d.sourceId)?.country ?? '', fetches: d.fetches })),
+    };
+  }
+
+  /**
+   * Resolutions per country and match type over the range. Without `countries`: a partner's
+   * countries, or for an administrator every country and the references that resolved to none
+   * (country null).
+   */
+  async resolverOutcomes(ctx: RequestContext, input: unknown): Promise<ResolverOutcomesAnswer> {
+    const scope = await analyticsScopeOf(ctx);
+    const query = parseInput(resolverOutcomesQuerySchema, input);
+    if (query.countries) requireInScope(scope, { countries: query.countries });
+    const countries = query.countries ?? (scope.all ? null : [...scope.countries]);
+    await this.deps.pending.flush();
+    const cells = countries?.length === 0 ? [] : await dayCells(ctx.em, { kind: 'match', scopes: countries, item: null, from: query.from, to: query.to });
+    const outcomes = [...groupBy(cells, (c) => `${c.scope}\u0000${c.item}`)].map(([, days]) => ({
+      country: days[0]!.scope === '' ? null : days[0]!.scope,
+      matchType: days[0]!.item,
+      resolutions: rollUp(days.map((d) => d.measures.resolutions)),
+    }));
+    outcomes.sort((a, b) => (a.country ?? '').localeCompare(b.country ?? '') || a.matchType.localeCompare(b.matchType));
+    return { from: query.from, to: query.to, outcomes };
+  }
+
+  /** Every period of every scope, each measure rolled up from its released day cells. */
+  private async usagePeriods(ctx: RequestContext, kind: CellKind, scopes: string[], query: { from: string; to: string; granularity: Granularity }): Promise<(UsagePeriod & { scope: string })[]> {
+    await this.deps.pending.flush();
+    const filter = { kind, scopes, item: '', from: query.from, to: query.to };
+    const [cells, distinct] = await Promise.all([dayCells(ctx.em, filter), distinctAccountsByPeriod(ctx.em, filter, query.granularity)]);
+    const byPeriod = groupBy(cells, (c) => `${c.scope}\u0000${periodKey(c.day, query.granularity)}`);
+    const periods = periodsOf(query.from, query.to, query.granularity);
+    return [...new Set(scopes)].flatMap((scope) =>
+      periods.map((period) => {
+        const key = `${scope}\u0000${period.key}`;
+        const days = byPeriod.get(key) ?? [];
+        const any: DayMeasure[] = days.map((d) => ({ sum: d.accounts, accounts: d.accounts }));
+        return {
+          scope,
+          periodStart: period.start,
+          periodEnd: period.end,
+          searches: rollUp(days.map((d) => d.measures.searches)),
+          hits: rollUp(days.map((d) => d.measures.hits)),
+          documentsFetched: rollUp(days.map((d) => d.measures.documents)),
+          resolutions: rollUp(days.map((d) => d.measures.resolutions)),
+          distinctAccounts: distinctAccountsValue(distinct.get(key) ?? 0, any.some((d) => d.accounts > 0 && !released(d)), any.length > 0),
+        };
+      }),
+    );
+  }
+}
+
+function groupBy(cells: readonly DayCell[], keyOf: (cell: DayCell) => string): Map<string, DayCell[]> {
+  const groups = new Map<string, DayCell[]>();
+  for (const cell of cells) {
+    const key = keyOf(cell);
+    const group = groups.get(key);
+    if (group) group.push(cell);
+    else groups.set(key, [cell]);
+  }
+  return groups;
+}

@@ -1,0 +1,100 @@
+/**
+ * Partner analytics in the admin subgraph (issue #35): the four queries and the partner
+ * mutations, each one service call (src/modules/analytics checks administrator, partner and
+ * scope). Arguments are camelCase; the queries carry a per-account @rateLimit (each reads up to
+ * 400 days of cells): ANALYTICS_QUERY_RATE_LIMIT.
+ */
+import 'reflect-metadata';
+import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
+import { validatedAs } from '../../src/graphql/errors.js';
+import type { AnalyticsModule } from '../../src/modules/analytics/analytics.module.js';
+import type { Granularity } from '../../src/modules/analytics/analytics.schema.js';
+import { AnalyticsGranularity, CountryUsageType, PartnerRemovalType, PartnerScopeType, ResolverOutcomesType, SourceUsageType, TopDocumentsType } from './analytics.types.js';
+
+/** What the analytics fields ask of the services. */
+export interface AnalyticsGraphqlApi {
+  analytics: Pick<AnalyticsModule['analytics'], 'sourceUsage' | 'countryUsage' | 'topDocuments' | 'resolverOutcomes'>;
+  partners: Pick<AnalyticsModule['partners'], 'set' | 'remove'>;
+}
+
+/** Per account and field: an analytics query reads up to 400 days of cells. */
+export const ANALYTICS_QUERY_RATE_LIMIT = { limit: 60, duration: 60 };
+/** Partner changes, as the other admin mutations. */
+export const PARTNER_MUTATION_RATE_LIMIT = { limit: 30, duration: 60 };
+const rateLimited = (l: { limit: number; duration: number }) => `@rateLimit(limit: ${l.limit}, duration: ${l.duration})`;
+
+/** Absent and null arguments are left out (the services apply their defaults). */
+function present<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}
+
+@Resolver()
+export class AnalyticsResolver {
+  constructor(private readonly api: AnalyticsGraphqlApi) {}
+
+  @Query(() => SourceUsageType, { description: 'Per source and period: searches returning it, hits, documents fetched, resolutions, distinct accounts (partners: their sources).' })
+  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  sourceUsage(
+    @Arg('sources', () => [String]) sources: string[],
+    @Arg('from', () => String, { description: 'First UTC day, YYYY-MM-DD.' }) from: string,
+    @Arg('to', () => String, { description: 'Last UTC day, YYYY-MM-DD (at most 400 days from `from`).' }) to: string,
+    @Arg('granularity', () => AnalyticsGranularity, { nullable: true }) granularity: Granularity | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.analytics.sourceUsage(requestContextOf(context), present({ sources, from, to, granularity })));
+  }
+
+  @Query(() => CountryUsageType, { description: 'Per country and period: searches filtered by it, hits, documents fetched, resolutions, distinct accounts (partners: their countries).' })
+  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  countryUsage(
+    @Arg('countries', () => [String]) countries: string[],
+    @Arg('from', () => String) from: string,
+    @Arg('to', () => String) to: string,
+    @Arg('granularity', () => AnalyticsGranularity, { nullable: true }) granularity: Granularity | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.analytics.countryUsage(requestContextOf(context), present({ countries, from, to, granularity })));
+  }
+
+  @Query(() => TopDocumentsType, { description: "The source's most fetched documents over the range." })
+  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  topDocuments(
+    @Arg('source', () => String) source: string,
+    @Arg('from', () => String) from: string,
+    @Arg('to', () => String) to: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1-100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.analytics.topDocuments(requestContextOf(context), present({ source, from, to, limit })));
+  }
+
+  @Query(() => ResolverOutcomesType, { description: 'Resolutions per country and match type (without countries: every country in scope).' })
+  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  resolverOutcomes(
+    @Arg('countries', () => [String], { nullable: true }) countries: string[] | null,
+    @Arg('from', () => String) from: string,
+    @Arg('to', () => String) to: string,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.analytics.resolverOutcomes(requestContextOf(context), present({ countries, from, to })));
+  }
+
+  @Mutation(() => PartnerScopeType, { description: 'PUT /v1/admin/users/{user_id}/partner: makes the account a partner with this scope, or replaces it.' })
+  @Directive(rateLimited(PARTNER_MUTATION_RATE_LIMIT))
+  adminSetPartner(
+    @Arg('userId', () => String) userId: string,
+    @Arg('sources', () => [String], { nullable: true }) sources: string[] | null,
+    @Arg('countries', () => [String], { nullable: true }) countries: string[] | null,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() context: GraphqlContext,
+  ) {
+    return validatedAs('args', this.api.partners.set(requestContextOf(context), { user_id: userId }, present({ sources, countries, reason })));
+  }
+
+  @Mutation(() => PartnerRemovalType, { description: 'DELETE /v1/admin/users/{user_id}/partner.' })
+  @Directive(rateLimited(PARTNER_MUTATION_RATE_LIMIT))
+  adminRemovePartner(@Arg('userId', () => String) userId: string, @Arg('reason', () => String, { nullable: true }) reason: string | null, @Ctx() context: GraphqlContext) {
+    return validatedAs('args', this.api.partners.remove(requestContextOf(context), { user_id: userId }, present({ reason })));
+  }
+}

@@ -257,6 +257,72 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
     expect((await call(`${url}/v1/discover/countries`, 'GET')).status).toBe(200);
   });
 
+  it('records the analytics of scripted REST, GraphQL and MCP calls of five accounts exactly, once each, without query text', async () => {
+    type Row = { kind: string; scope: string; item: string; account: string; searches: number; hits: number; documents: number; resolutions: number; calls: number };
+    const expected = new Map<string, Row>();
+    const add = (account: string, kind: string, scope: string, item: string, measures: Partial<Row>) => {
+      const key = [account, kind, scope, item].join('|');
+      const row = expected.get(key) ?? { kind, scope, item, account, searches: 0, hits: 0, documents: 0, resolutions: 0, calls: 0 };
+      for (const [name, value] of Object.entries(measures) as [keyof Row, number][]) (row[name] as number) += value;
+      expected.set(key, row);
+    };
+    const searched = (account: string, hits: { source: string; country?: string }[]) => {
+      const sources = new Set(hits.map((h) => h.source));
+      for (const source of sources) add(account, 'source', source, '', { searches: 1, hits: hits.filter((h) => h.source === source).length });
+      for (const hit of hits) add(account, 'country', hit.country ?? hit.source.split('/')[0]!, '', { hits: 1 });
+      add(account, 'country', 'DE', '', { searches: 1 });
+      add(account, 'namespace', 'legislation', '', { searches: 1 });
+    };
+    const fetched = (account: string, source: string, sourceId: string) => {
+      add(account, 'source', source, '', { documents: 1 });
+      add(account, 'country', 'DE', '', { documents: 1 });
+      add(account, 'document', source, sourceId, { documents: 1 });
+    };
+    const query = { q: 'Schadensersatz Eigentum', namespace: 'legislation', country: ['DE'], top_k: 5 };
+    const accounts: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { key, cookie } = await newKey(`analytics-${i}@example.org`);
+      const account = (await call(`${url}/auth/me`, 'GET', undefined, { cookie })).body.user.id as string;
+      accounts.push(account);
+      const search = await call(`${url}/v1/search`, 'POST', query, { key });
+      searched(account, search.body.hits);
+      const top = search.body.hits[0];
+      expect((await call(`${url}/v1/documents/${top.source}/${top.source_id}`, 'GET', undefined, { key })).status).toBe(200);
+      fetched(account, top.source, top.source_id);
+      const resolved = await call(`${url}/v1/resolve`, 'POST', { reference: '§ 823 Abs. 1 BGB' }, { key });
+      const first = resolved.body.documents[0];
+      add(account, 'match', first.country, resolved.body.match_type, { resolutions: 1 });
+      add(account, 'source', first.source, '', { resolutions: 1 });
+      add(account, 'country', first.country, '', { resolutions: 1 });
+      if (i === 2) {
+        const gql = await call(`${url}/graphql`, 'POST', { query: '{ document(source: "DE/GesetzeImInternet", sourceId: "bgb/823") { id } }' }, { key });
+        expect(gql.body.data.document.id).toBe('DE/GesetzeImInternet/bgb/823');
+        fetched(account, 'DE/GesetzeImInternet', 'bgb/823');
+      }
+      if (i < 2) {
+        const client = await connect('streamable', key);
+        const viaMcp = await client.callTool({ name: 'search', arguments: query });
+        searched(account, (viaMcp.structuredContent as { hits: { source: string; country?: string }[] }).hits);
+        add(account, 'tool', '', 'search', { calls: 1 });
+        expect((await client.callTool({ name: 'get_document', arguments: { source: top.source, source_id: top.source_id } })).isError).toBeFalsy();
+        fetched(account, top.source, top.source_id);
+        add(account, 'tool', '', 'get_document', { calls: 1 });
+        expect((await client.callTool({ name: 'discover_countries', arguments: {} })).isError).toBeFalsy();
+        add(account, 'tool', '', 'discover_countries', { calls: 1 });
+      }
+    }
+    await platform.analytics.recorder.flush();
+    const rows = await platform.orm.em
+      .fork()
+      .getConnection()
+      .execute<Row[]>(`select kind, scope, item, account, searches, hits, documents, resolutions, calls from analytics_account_day where account in (${accounts.map(() => '?').join(', ')})`, accounts);
+    const byKey = (list: Row[]) => list.map((r) => ({ ...r })).sort((a, b) => [a.account, a.kind, a.scope, a.item].join('|').localeCompare([b.account, b.kind, b.scope, b.item].join('|')));
+    expect(byKey(rows)).toEqual(byKey([...expected.values()]));
+    // nothing of the query text is kept anywhere in the analytics
+    const text = await platform.orm.em.fork().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from analytics_account_day where scope like '%Schadensersatz%' or item like '%Schadensersatz%'`);
+    expect(text[0]!.n).toBe(0);
+  }, 60_000);
+
   // Last: it ends the process's SSE streams, as the start of a shutdown does.
   it('at shutdown ends the open SSE streams and answers a new GET /sse with 503 and Retry-After', async () => {
     const { key } = await newKey('leaving-agent@example.org');

@@ -2,7 +2,9 @@
  * The admin subgraph's own rules, through the gateway of a real platform (PGlite; the services'
  * rules on both databases are in src/modules/admin/admin-services.test.ts): only administrators
  * reach it, absent and null arguments take the REST defaults, malformed arguments are
- * BAD_USER_INPUT, and `requests_total` costs one query per page, not one per user (DataLoader).
+ * BAD_USER_INPUT, `requests_total` costs one query per page, not one per user (DataLoader), and
+ * partners (issue #35): the REST partner endpoints (422, 403, 404, the audit row) and the analytics
+ * fields a partner may and may not read.
  */
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -18,6 +20,7 @@ describe('admin subgraph through the gateway (pglite)', () => {
   let url: string;
   let adminCookie: string;
   let plainCookie: string;
+  let plainId: string;
   const gql = (query: string, cookie?: string) => call(`${url}/graphql`, 'POST', { query }, cookie ? { cookie } : undefined);
 
   async function signIn(email: string): Promise<{ id: string; cookie: string }> {
@@ -39,7 +42,7 @@ describe('admin subgraph through the gateway (pglite)', () => {
     // verifying the address over HTTP is proven in test/accounts.e2e.test.ts; here it is arranged
     await platform.orm.em.fork().getConnection().execute('update app_user set email_verified = true where id = ?', [admin.id]);
     adminCookie = (await signIn(ADMIN)).cookie;
-    plainCookie = (await signIn('gql-plain@example.org')).cookie;
+    ({ cookie: plainCookie, id: plainId } = await signIn('gql-plain@example.org'));
     for (let i = 0; i < 4; i++) await signIn(`gql-user${i}@example.org`);
   }, 300_000);
   afterAll(async () => {
@@ -74,5 +77,45 @@ describe('admin subgraph through the gateway (pglite)', () => {
       expect(res.body.data.adminUsers.users.every((u: { requests_total: number }) => Number.isInteger(u.requests_total))).toBe(true);
     });
     expect(five).toBe(one);
+  });
+
+  it('makes an account a partner over REST (validated, audited) and lets it read its scope only, through GraphQL', async () => {
+    const partner = await signIn('gql-partner@example.org');
+    const put = (id: string, body: unknown, cookie = adminCookie) => call(`${url}/v1/admin/users/${id}/partner`, 'PUT', body, { cookie });
+    const scoped = `{ sourceUsage(sources: ["DE/BGH"], from: "2026-01-01", to: "2026-01-07", granularity: WEEK) { periods { source periodStart searches { value suppressed } } } }`;
+    expect((await gql(scoped, partner.cookie)).body.errors[0].extensions.code).toBe('FORBIDDEN'); // not a partner yet
+
+    const empty = await put(partner.id, { sources: [], countries: [] });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail[0]).toMatchObject({ loc: ['body', 'sources'], msg: expect.stringMatching(/at least one source or country/) });
+    expect((await put('not-a-uuid', { sources: ['DE/BGH'] })).body.detail[0].loc).toEqual(['path', 'user_id']);
+    expect((await put(partner.id, { sources: ['DE/BGH'] }, plainCookie)).status).toBe(403);
+    expect((await put('00000000-0000-4000-8000-000000000000', { sources: ['DE/BGH'] })).status).toBe(404);
+    const made = await put(partner.id, { sources: ['DE/BGH', 'DE/BGH'], countries: ['DE'], reason: 'court partnership' });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ user_id: partner.id, sources: ['DE/BGH'], countries: ['DE'] });
+    const audit = await call(`${url}/v1/admin/audit?action=user.partner_scope&target_id=${partner.id}`, 'GET', undefined, { cookie: adminCookie });
+    expect(audit.body.items).toEqual([expect.objectContaining({ action: 'user.partner_scope', before: null, after: { sources: ['DE/BGH'], countries: ['DE'] }, reason: 'court partnership' })]);
+
+    const weeks = (await gql(scoped, partner.cookie)).body.data.sourceUsage.periods;
+    expect(weeks).toEqual([
+      { source: 'DE/BGH', periodStart: '2026-01-01', searches: { value: 0, suppressed: false } },
+      { source: 'DE/BGH', periodStart: '2026-01-05', searches: { value: 0, suppressed: false } },
+    ]);
+    const outside = await gql(`{ sourceUsage(sources: ["FR/CASS"], from: "2026-01-01", to: "2026-01-07") { periods { source } } }`, partner.cookie);
+    expect(outside.body.errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/source FR\/CASS/) });
+    expect((await gql(`{ countryUsage(countries: ["DE"], from: "2025-01-01", to: "2026-02-05") { from } }`, partner.cookie)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect((await gql(`{ sourceUsage(sources: ["DE/BGH"], from: "2026-01-01", to: "2026-01-07", granularity: YEAR) { from } }`, partner.cookie)).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await gql(scoped, plainCookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await gql(scoped)).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+
+    // the admin mutations do the same; removing ends the partner's access
+    const changed = await gql(`mutation { adminSetPartner(userId: "${plainId}", countries: ["FR"]) { user_id sources countries } }`, adminCookie);
+    expect(changed.body.data.adminSetPartner).toEqual({ user_id: plainId, sources: [], countries: ['FR'] });
+    expect((await gql(`mutation { adminRemovePartner(userId: "${plainId}") { removed } }`, adminCookie)).body.data.adminRemovePartner).toEqual({ removed: true });
+    const removed = await call(`${url}/v1/admin/users/${partner.id}/partner`, 'DELETE', undefined, { cookie: adminCookie });
+    expect(removed.body).toEqual({ user_id: partner.id, removed: true });
+    expect((await call(`${url}/v1/admin/users/${partner.id}/partner`, 'DELETE', undefined, { cookie: adminCookie })).status).toBe(404);
+    expect((await gql(scoped, partner.cookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });

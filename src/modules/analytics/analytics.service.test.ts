@@ -169,4 +169,14 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     const outcomes = await service.resolverOutcomes(asAdmin(), { countries: ['ZZ'], from: '2026-06-01', to: '2026-06-30' });
     expect(outcomes.outcomes).toEqual([{ country: 'ZZ', matchType: 'exact', resolutions: { value: 5, suppressed: false } }]);
   });
+
+  it('writes the events still queued when it is closed (a clean shutdown loses nothing)', async () => {
+    const src = source();
+    const closing = new AnalyticsRecorder(db.orm, createLogger('silent'), { delayMs: 60_000 });
+    for (let i = 0; i < 3; i++) closing.counted(call(caller(), '2026-07-01', searchFacts(src)));
+    expect(closing.lag().pending_rows).toBe(3);
+    await closing.close();
+    const rows = await db.orm.em.fork().getConnection().execute<{ n: number }[]>(`select sum(searches)::int as n from analytics_account_day where kind = 'source' and scope = ?`, [src]);
+    expect(rows[0]!.n).toBe(3);
+  });
 });

@@ -12,6 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { requestContexts } from '../src/context.js';
 import { migrateUp } from '../src/db/orm.js';
 import { AnalyticsService } from '../src/modules/analytics/analytics.service.js';
+import { AnalyticsRecorder } from '../src/modules/analytics/analytics-recorder.js';
+import { createLogger } from '../src/logger.js';
 import { openTestDatabase } from '../test/helpers/test-databases.js';
 import { percentile, printCalibration } from './lib.js';
 
@@ -31,6 +33,7 @@ try {
   const orm = db.orm;
   await migrateUp(orm);
   const sql = (query: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(query, params, 'run');
+  const admin = { kind: 'api_key', ip: null, userId: randomUUID(), email: 'admin@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null } as const;
   let started = performance.now();
   for (let from = 1; from <= SOURCES; from += 100) {
     // source s on day d has 1 + (7s + 13d) mod 9 accounts, each with a few searches, hits, reads
@@ -46,8 +49,22 @@ try {
   const [count] = (await orm.em.fork().getConnection().execute('select count(*)::int as n from analytics_account_day')) as { n: number }[];
   console.log(`seeded ${SOURCES} sources × ${DAYS} days: ${count!.n} day cells per account in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
+  // what recording adds on the request path: building and queueing one search's event (10 hits of 3 sources)
+  const recorder = new AnalyticsRecorder(orm, createLogger('silent'), { delayMs: 60_000, maxBatch: 1_000_000, maxMemoryRows: 1_000_000 });
+  const facts = { search: { namespace: 'case_law', countries: ['DE'], hitsBySource: { 'DE/BGH': 5, 'DE/BVerfG': 3, 'EU/CJEU': 2 }, hitsByCountry: { DE: 8, EU: 2 } } };
+  const perCall: number[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const t = performance.now();
+    recorder.counted({ caller: { ...admin, userId: `u${i % 500}` }, endpoint: 'search', door: undefined, status: 200, facts, at: Date.now() });
+    perCall.push(performance.now() - t);
+  }
+  perCall.sort((a, b) => a - b);
+  console.log(`recording one counted call on the request path: p50 ${(percentile(perCall, 50) * 1000).toFixed(1)} µs   p95 ${(percentile(perCall, 95) * 1000).toFixed(1)} µs   (20,000 calls)`);
+  started = performance.now();
+  await recorder.close();
+  console.log(`writing those 20,000 events off the request path (one batch): ${(performance.now() - started).toFixed(0)} ms`);
+
   const service = new AnalyticsService({ pending: { flush: async () => undefined } });
-  const admin = { kind: 'api_key', ip: null, userId: randomUUID(), email: 'admin@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null } as const;
   const contexts = requestContexts(orm);
   const from = new Date(Date.parse(`${LAST_DAY}T00:00:00Z`) - 89 * 86_400_000).toISOString().slice(0, 10);
   for (const granularity of ['DAY', 'WEEK', 'MONTH'] as const) {

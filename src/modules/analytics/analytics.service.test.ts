@@ -14,6 +14,7 @@ import { AnalyticsRecorder } from './analytics-recorder.js';
 import { addAnalyticsBatch } from './analytics-write.queries.js';
 import { analyticsEventOf } from './analytics-events.js';
 import { AnalyticsService } from './analytics.service.js';
+import { anonymiseKeptRows } from '../accounts/account-deletion.queries.js';
 
 let contexts: RequestContexts = contextsWithoutDatabase;
 
@@ -178,5 +179,19 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     await closing.close();
     const rows = await db.orm.em.fork().getConnection().execute<{ n: number }[]>(`select sum(searches)::int as n from analytics_account_day where kind = 'source' and scope = ?`, [src]);
     expect(rows[0]!.n).toBe(3);
+  });
+
+  it("re-keys an erased account's days to one new key: the counts stay, the account's id goes", async () => {
+    const src = source();
+    const who = caller();
+    recorder.counted(call(who, '2026-08-01', searchFacts(src)));
+    recorder.counted(call(who, '2026-08-02', searchFacts(src)));
+    await recorder.flush();
+    await db.orm.em.fork().transactional((em) => anonymiseKeptRows(em, who.userId));
+    const rows = await db.orm.em.fork().getConnection().execute<{ account: string; searches: number }[]>(`select account, searches from analytics_account_day where kind = 'source' and scope = ?`, [src]);
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.account)).size).toBe(1); // still one account for distinct counts
+    expect(rows[0]!.account).toMatch(/^erased:/);
+    expect(rows.reduce((n, r) => n + r.searches, 0)).toBe(2);
   });
 });

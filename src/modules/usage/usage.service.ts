@@ -127,7 +127,7 @@ export class UsageService {
     let facts: UsageFacts | null = null;
     try {
       const answer = await work();
-      facts = describe?.(answer) ?? null;
+      facts = analyticsFacts(describe, answer);
       return answer;
     } catch (error) {
       status = httpStatusOf(error);
@@ -312,6 +312,15 @@ function countedParts(caller: Caller, windows: WindowSpec[]): CountedPart[] {
     { subject: subjectOf(caller), windows: windows.filter((w) => w.name !== 'period') },
     { subject: `workspace:${pool}`, windows: windows.filter((w) => w.name === 'period'), workspaceId: pool },
   ];
+}
+
+/** The analytics facts of an answer; a fault in describing it never fails the call it describes (the call is still counted). */
+function analyticsFacts<T>(describe: ((answer: T) => UsageFacts) | undefined, answer: T): UsageFacts | null {
+  try {
+    return describe?.(answer) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function startOfUtcDay(ms: number): number {

@@ -317,7 +317,7 @@ describe('web dashboard: billing, team, administration', () => {
         ask('{ adminStats { total_users } }'),
         ask('{ adminUsers { total } }'),
         ask('{ adminFeedback { total } }'),
-        ask('mutation { adminSetPlanOverride(user_id: "00000000-0000-4000-8000-000000000000", plan: "developer_scale") { plan } }'),
+        ask('mutation { adminSetPlanOverride(userId: "00000000-0000-4000-8000-000000000000", plan: developer_scale) { plan } }'),
       ]);
     });
     for (const a of answers) {

@@ -36,17 +36,17 @@ export const CREATE_KEY_RATE_LIMIT = { limit: CREATE_KEY_LIMIT.limit, duration: 
 export class AccountsResolver {
   constructor(private readonly api: AccountsGraphqlApi) {}
 
-  @Query(() => MeType, { description: 'The signed-in account; UNAUTHENTICATED without credentials.' })
+  @Query(() => MeType, { nullable: true, description: 'The signed-in account; UNAUTHENTICATED without credentials.' })
   me(@Ctx() context: GraphqlContext) {
     return this.api.accounts.me(requestContextOf(context));
   }
 
-  @Query(() => [ApiKeyType], { description: "The caller's API keys, newest first; revoked ones stay listed with revoked: true." })
+  @Query(() => [ApiKeyType], { nullable: true, description: "The caller's API keys, newest first; revoked ones stay listed with revoked: true." })
   keys(@Ctx() context: GraphqlContext) {
     return this.api.apiKeys.list(requestContextOf(context));
   }
 
-  @Query(() => UsageType, { description: "The caller's usage and limits (GET /v1/usage/me)." })
+  @Query(() => UsageType, { nullable: true, description: "The caller's usage and limits (GET /v1/usage/me)." })
   @Directive(`@rateLimit(limit: ${USAGE_RATE_LIMIT.limit}, duration: ${USAGE_RATE_LIMIT.duration})`)
   usage(@Ctx() context: GraphqlContext) {
     return this.api.usage.usageOf(requestContextOf(context));
@@ -63,7 +63,7 @@ export class AccountsResolver {
     return this.api.apiKeys.revoke(requestContextOf(context), id);
   }
 
-  @Query(() => [OAuthGrantType], { description: 'The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants).' })
+  @Query(() => [OAuthGrantType], { nullable: true, description: 'The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants).' })
   oauthGrants(@Ctx() context: GraphqlContext) {
     return this.api.oauthGrants.list(requestContextOf(context));
   }

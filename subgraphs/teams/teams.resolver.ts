@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import DataLoader from 'dataloader';
 import { callerWorkspaceOf } from './caller-workspace.js';
+import { AssignableRole } from './enums.js';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
@@ -98,7 +99,7 @@ export class TeamsResolver {
 
   @Mutation(() => TeamStatusType, { description: 'DELETE /v1/team/invites/{invite_id}.' })
   @Directive(RATE_LIMITED)
-  revokeInvite(@Arg('invite_id', () => String) inviteId: string, @Ctx() context: GraphqlContext) {
+  revokeInvite(@Arg('inviteId', () => String) inviteId: string, @Ctx() context: GraphqlContext) {
     return this.api.invites.revokeInvite(requestContextOf(context), inviteId);
   }
 
@@ -134,13 +135,13 @@ export class TeamsResolver {
 
   @Mutation(() => TeamMemberRoleType, { description: 'PATCH /v1/team/members/{member_user_id}.' })
   @Directive(RATE_LIMITED)
-  changeMemberRole(@Arg('member_user_id', () => String) memberUserId: string, @Arg('role', () => String) role: string, @Ctx() context: GraphqlContext) {
+  changeMemberRole(@Arg('memberUserId', () => String) memberUserId: string, @Arg('role', () => AssignableRole) role: string, @Ctx() context: GraphqlContext) {
     return this.api.membership.changeRole(requestContextOf(context), memberUserId, { role });
   }
 
   @Mutation(() => TeamStatusType, { description: 'DELETE /v1/team/members/{member_user_id}: leave or remove.' })
   @Directive(RATE_LIMITED)
-  removeMember(@Arg('member_user_id', () => String) memberUserId: string, @Ctx() context: GraphqlContext) {
+  removeMember(@Arg('memberUserId', () => String) memberUserId: string, @Ctx() context: GraphqlContext) {
     return this.api.membership.removeMember(requestContextOf(context), memberUserId);
   }
 

@@ -109,8 +109,8 @@ describe.each(TEST_BACKENDS)('teams subgraph through the gateway (%s)', (backend
     const me = await gql('{ me { user { id workspace { id seat_limit members { role } } } } }', owner.cookie);
     expect(me.body.data.me.user.workspace).toEqual({ id: view.id, seat_limit: 3, members: [{ role: 'owner' }, { role: 'member' }] });
     expect((await gql('{ me { user { workspace { id } } } }', alone.cookie)).body.data.me.user.workspace).toBeNull();
-    expect((await gql('mutation($id: String!) { changeMemberRole(member_user_id: $id, role: "admin") { role } }', owner.cookie, { id: memberId })).body.data.changeMemberRole.role).toBe('admin');
-    expect((await gql('mutation($id: String!) { removeMember(member_user_id: $id) { status } }', owner.cookie, { id: memberId })).body.data.removeMember.status).toBe('removed');
+    expect((await gql('mutation($id: String!) { changeMemberRole(memberUserId: $id, role: admin) { role } }', owner.cookie, { id: memberId })).body.data.changeMemberRole.role).toBe('admin');
+    expect((await gql('mutation($id: String!) { removeMember(memberUserId: $id) { status } }', owner.cookie, { id: memberId })).body.data.removeMember.status).toBe('removed');
     expect((await gql('mutation { setSeats(quantity: 0) { quantity } }', owner.cookie)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 

@@ -1,7 +1,7 @@
 /**
  * The resolver's queries in the legal-data subgraph: `resolve(input)` and `resolveCoverage`.
  * Thin: GraphQL context -> one LegalDataApi call; the service validates and the subgraph's error
- * middleware maps DomainErrors. Field names are the REST names.
+ * middleware maps DomainErrors. Output field names are the REST names; input fields camelCase.
  */
 import 'reflect-metadata';
 import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver } from 'type-graphql';

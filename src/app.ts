@@ -83,6 +83,8 @@ export interface AppOptions {
   graphql?: GraphqlSettings;
   /** The web dashboard at /dashboard (omitted: not served). */
   dashboard?: DashboardSettings;
+  /** REDIS_COMMAND_TIMEOUT_MS, for the GraphQL persisted queries kept in REDIS_URL's Redis (default 250). */
+  redisCommandTimeoutMs?: number;
   /** MCP_ALLOWED_ORIGINS: browser origins besides BASE_URL's that may call /mcp and /sse (default: none). */
   mcpAllowedOrigins?: AllowedOrigins;
 }
@@ -129,7 +131,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const mcp = mcpRouter({ services, contexts: options.contexts, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
   app.use(mcp.router);
   for (const router of restRouters(services, options.baseUrl, rest)) app.use(router);
-  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql });
+  const redis = services.accounts.redis ? { client: services.accounts.redis, timeoutMs: options.redisCommandTimeoutMs ?? 250 } : null;
+  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql, redis });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return {

@@ -32,6 +32,7 @@ import { PROTECTED_RESOURCE_PATHS, protectedResourceChallenge, protectedResource
 import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
+import { graphqlExplorer } from './http/graphql-explorer.js';
 import { noStoreForPrivateResponses, securityHeaders } from './http/security-headers.js';
 import { compressResponses } from './http/compression.js';
 
@@ -108,7 +109,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
-  if (options.dashboard) app.use(dashboardRouter(options.dashboard));
+  if (options.dashboard) {
+    app.use(dashboardRouter(options.dashboard));
+    // a browser's GET /graphql: the query explorer, built with the dashboard (operations go on to the gateway)
+    app.get('/graphql', graphqlExplorer({ dir: options.dashboard.dir, introspection: options.graphql?.introspection ?? true }));
+  }
   // Before anything authenticates: a cookie-borne state change from another site never runs.
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // A request from a page of another origin is never authenticated by the session cookie, GET included.

@@ -25,7 +25,7 @@ import type { Redis } from 'ioredis';
 import { GRAPHQL_LIMIT_DEFAULTS, PERSISTED_QUERY_DEFAULTS, type GraphqlSettings, type TrustProxySetting } from '../config.js';
 import { applyTrustProxy } from '../http/trust-proxy.js';
 import { composeSupergraph } from './compose.js';
-import { withoutFieldSuggestions } from './field-suggestions.js';
+import { withIntrospectionRefusal, withoutFieldSuggestions } from './field-suggestions.js';
 import { operationLimitOptions, refuseLargeBodies, withLimitErrorCode } from './operation-limits.js';
 import { operationResolutionPlugin } from './operation-resolution.js';
 import { persistedQueryOptions, withPersistedQueryErrorCode } from './persisted-queries.js';
@@ -95,8 +95,8 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
     stopOnTerminationSignals: false, // src/stop-on-signals.ts owns SIGINT/SIGTERM; platform.stop() stops Apollo after the HTTP drain
     includeStacktraceInErrorResponses: false,
     logger: logger ? apolloLogger(logger) : undefined,
-    // Apollo's landing page loads its explorer from a CDN: off; GET /graphql from a browser gets
-    // the bundled explorer instead (src/http/graphql-explorer.ts).
+    // Apollo's landing page loads its explorer from a CDN: off; a browser's GET /graphql gets the
+    // explorer bundled with the dashboard instead (src/http/graphql-explorer.ts, mounted by app.ts).
     plugins: [operationResolutionPlugin(), ApolloServerPluginLandingPageDisabled()],
     persistedQueries: persistedQueryOptions(settings.persistedQueries ?? PERSISTED_QUERY_DEFAULTS, options.redis ? { ...options.redis, logger } : null),
     // Said explicitly, not left to Apollo's reading of NODE_ENV: config.ts decides. Suggestions
@@ -105,7 +105,7 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
     ...operationLimitOptions<GraphqlContext>(settings.limits),
     formatError(formatted, error) {
       const coded = withPersistedQueryErrorCode(withLimitErrorCode(formatted, error, settings.limits));
-      return settings.introspection ? coded : withoutFieldSuggestions(coded);
+      return settings.introspection ? coded : withIntrospectionRefusal(withoutFieldSuggestions(coded));
     },
   });
   await server.start();

@@ -157,7 +157,7 @@ describe('automatic persisted queries shared through Redis', () => {
     expect((await first.post({ query, extensions: persisted(query) })).body).toEqual({ data: { __typename: 'Query' } });
     // Apollo writes the registration without waiting for it: wait until it is in Redis
     const keys = async () => client.keys(`${prefix}q:*${sha256(query)}`);
-    while ((await keys()).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let tries = 0; tries < 100 && (await keys()).length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await second.post({ extensions: persisted(query) })).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
     expect(await second.get({ extensions: persisted(query) })).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
     const ttl = await client.ttl((await keys())[0]!);

@@ -29,6 +29,7 @@ export function Explorer({ config }: { config: ExplorerConfig }) {
       <header className="explorer-bar">
         <h1>GraphQL explorer</h1>
         <p>
+          Operations run as you: your dashboard session, or an API key under Headers, <code>{'{"authorization": "Bearer sk-…"}'}</code>.{' '}
           <a href="/dashboard/">Dashboard</a>
         </p>
         {!config.introspection && (

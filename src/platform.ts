@@ -119,6 +119,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     sse: config.sse,
     graphql: config.graphql,
+    redisCommandTimeoutMs: config.accounts.redisCommandTimeoutMs,
     dashboard: { dir: config.dashboardDir, client: dashboardClientSettings(config) },
   });
 

@@ -12,7 +12,8 @@ import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
-import { CREATE_KEY_LIMIT, throttleOperation } from '../usage/throttle.js';
+import { budgetHolderOf, operationLimit } from '../usage/operation-limits.js';
+import { throttleOperation } from '../usage/throttle.js';
 import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
 import type { AccountsService } from './accounts.service.js';
 import { sha256 } from './hashing.js';
@@ -101,7 +102,7 @@ export class ApiKeyService {
   async create(ctx: RequestContext, input: unknown): Promise<CreatedApiKey> {
     const caller = requireAccount(ctx);
     // limited per account across doors and processes (the GraphQL directive alone was per process)
-    await throttleOperation(this.deps.counters, caller.userId, CREATE_KEY_LIMIT);
+    await throttleOperation(this.deps.counters, budgetHolderOf(ctx), operationLimit('create_key'));
     const body = parseInput(createKeyBodySchema, input ?? {});
     const key = generateApiKey();
     const created = await ctx.em.transactional(async (tx) => {

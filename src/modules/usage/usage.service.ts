@@ -13,7 +13,8 @@ import { type AccountCaller, backgroundEm, type Caller, isAccount, type PlanId, 
 import { DomainError, httpStatusOf } from '../../errors.js';
 import type { ConsumeResult, CounterSource, CounterStore, WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
-import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
+import { budgetHolderOf, operationLimit } from './operation-limits.js';
+import { throttleOperation } from './throttle.js';
 import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageEventRow, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
 import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
 import type { UnbilledEndpoint } from './usage-guard.js';
@@ -188,7 +189,7 @@ export class UsageService {
   async usageOf(ctx: RequestContext): Promise<UsageRecord> {
     const caller = requireAccount(ctx);
     // a month of rows per call: limited per account across doors and processes
-    await throttleOperation(this.deps.store, caller.userId, USAGE_READ_LIMIT, this.now());
+    await throttleOperation(this.deps.store, budgetHolderOf(ctx), operationLimit('usage'), this.now());
     await this.deps.recorder.flush();
     const plan = planOf(caller.plan);
     const now = this.now();

@@ -1,7 +1,7 @@
 /**
  * The accounts subgraph through the supergraph gateway of a real platform (PGlite, no corpus):
- * me, keys (create/revoke, scoped to their owner), usage, the @rateLimit directive on an
- * expensive field, and billable legal-data fields charged through the same usage guard.
+ * me, keys (create/revoke, scoped to their owner), usage, the limit of an expensive field
+ * (one budget with REST), and billable legal-data fields charged through the same usage guard.
  */
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';

@@ -60,7 +60,7 @@ type Route = [OperationDoc, ...express.RequestHandler[]];
 /** The 429 of an operation limited per caller: its limit, and that the budget is shared with the other doors. */
 function limitedDescription(operation: LimitedOperation): string {
   const { limit, durationSeconds } = OPERATION_LIMITS[operation];
-  return `Too many requests: at most ${limit} per ${durationSeconds} seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After)`;
+  return `Too many requests: at most ${limit} per ${durationSeconds} seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After)`;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

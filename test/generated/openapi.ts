@@ -3423,7 +3423,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many keys created by this account in the last minute (refused attempts count too; Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -3687,7 +3687,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many usage reads by this account in the last minute (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4248,7 +4248,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4408,7 +4408,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4503,7 +4503,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4598,7 +4598,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4746,7 +4746,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4828,7 +4828,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4910,7 +4910,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5182,7 +5182,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5275,7 +5275,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5348,7 +5348,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5421,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5525,7 +5525,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5611,7 +5611,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5705,7 +5705,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5807,7 +5807,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -5913,7 +5913,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -6008,7 +6008,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -7109,7 +7109,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -7207,7 +7207,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -7388,7 +7388,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -7495,7 +7495,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), one budget with the same GraphQL mutation and every server process (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */

@@ -14,7 +14,10 @@
  * empty (a caller may spend one more budget), like the other operation limits.
  *
  * Independent of the plan and of RATE_LIMITS, and administrators are limited too: these protect
- * the service (Stripe calls, mails, DNS look-ups, audited writes), they are not a quota.
+ * the service (Stripe calls, mails, DNS look-ups, audited writes), they are not a quota. Every
+ * call counts, refused ones too (401, 403, 422, 409): the check comes first, before the caller's
+ * rights and the input are looked at, so a flood of bad calls is turned away as cheaply as good ones.
+ * test/operation-limits-doors.test.ts holds the GraphQL directives and the OpenAPI 429s to this list.
  */
 import { isAccount, type RequestContext } from '../../context.js';
 import type { CounterStore } from './counter-store.js';
@@ -27,53 +30,43 @@ const BILLING_MUTATION = { limit: 10, durationSeconds: 60 };
 /** Administrators' writes (each one audited). */
 const ADMIN_MUTATION = { limit: 30, durationSeconds: 60 };
 
-/** Operation -> limit per caller and window. The REST route and GraphQL field of each are named beside it. */
+/** One operation's limit per caller, and where each door serves it. */
+export interface OperationLimitRule {
+  limit: number;
+  durationSeconds: number;
+  /** The REST operations (`METHOD /path` as in /openapi.json) that call the limited service method. */
+  rest: readonly string[];
+  /** The GraphQL root field that calls it (its `@rateLimit` documents this limit). */
+  graphql: string;
+}
+
+/** Operation -> limit per caller and window, and the REST operations and GraphQL field of each. */
 export const OPERATION_LIMITS = {
-  /** GET /v1/usage/me, Query.usage: a month of usage rows per call. */
-  usage: { limit: 30, durationSeconds: 60 },
-  /** POST /v1/keys, Mutation.createKey (refused attempts count too). */
-  create_key: { limit: 20, durationSeconds: 60 },
-  /** POST /v1/team/invites, Mutation.inviteMembers. */
-  team_invite: TEAM_MUTATION,
-  /** DELETE /v1/team/invites/{invite_id}, Mutation.revokeInvite. */
-  team_invite_revoke: TEAM_MUTATION,
-  /** POST /v1/team/join-link, Mutation.rotateJoinLink. */
-  team_join_link_rotate: TEAM_MUTATION,
-  /** DELETE /v1/team/join-link, Mutation.disableJoinLink. */
-  team_join_link_disable: TEAM_MUTATION,
-  /** POST /v1/team/join, Mutation.joinTeam. */
-  team_join: TEAM_MUTATION,
-  /** PUT /v1/team/domains, Mutation.setAllowedDomains. */
-  team_domains_set: TEAM_MUTATION,
-  /** POST /v1/team/domains/{domain}/check, Mutation.checkAllowedDomain (a DNS look-up). */
-  team_domain_check: TEAM_MUTATION,
-  /** PATCH /v1/team/members/{member_user_id}, Mutation.changeMemberRole. */
-  team_member_role: TEAM_MUTATION,
-  /** DELETE /v1/team/members/{member_user_id}, Mutation.removeMember. */
-  team_member_remove: TEAM_MUTATION,
-  /** POST /v1/team/seats, Mutation.setSeats. */
-  team_seats: TEAM_MUTATION,
-  /** POST /v1/billing/checkout, Mutation.checkout. */
-  billing_checkout: BILLING_MUTATION,
-  /** POST /v1/billing/checkout/verify, Mutation.verifyCheckout. */
-  billing_checkout_verify: BILLING_MUTATION,
-  /** POST /v1/billing/credit-topups/checkout, Mutation.creditTopupCheckout. */
-  billing_topup_checkout: BILLING_MUTATION,
-  /** PUT /v1/billing/credit-topups/auto, Mutation.setAutoTopup. */
-  billing_auto_topup: BILLING_MUTATION,
-  /** POST /v1/billing/portal, Mutation.portalSession. */
-  billing_portal: BILLING_MUTATION,
-  /** POST /v1/billing/audience, Mutation.setAudience. */
-  billing_audience: BILLING_MUTATION,
-  /** PATCH /v1/admin/users/{user_id}, Mutation.adminSetPlanOverride. */
-  admin_plan_override: ADMIN_MUTATION,
-  /** DELETE /v1/admin/users/{user_id}, Mutation.adminEraseUser. */
-  admin_erase_user: ADMIN_MUTATION,
-  /** PATCH /v1/admin/feedback/{report_id}, Mutation.adminUpdateFeedback. */
-  admin_feedback_update: ADMIN_MUTATION,
-  /** POST /v1/admin/feedback/{report_id}/mark-forwarded, Mutation.adminMarkFeedbackForwarded. */
-  admin_feedback_forward: ADMIN_MUTATION,
-} as const satisfies Record<string, { limit: number; durationSeconds: number }>;
+  // a month of usage rows per call
+  usage: { limit: 30, durationSeconds: 60, rest: ['GET /v1/usage/me'], graphql: 'Query.usage' },
+  create_key: { limit: 20, durationSeconds: 60, rest: ['POST /v1/keys'], graphql: 'Mutation.createKey' },
+  team_invite: { ...TEAM_MUTATION, rest: ['POST /v1/team/invites'], graphql: 'Mutation.inviteMembers' },
+  team_invite_revoke: { ...TEAM_MUTATION, rest: ['DELETE /v1/team/invites/{invite_id}'], graphql: 'Mutation.revokeInvite' },
+  team_join_link_rotate: { ...TEAM_MUTATION, rest: ['POST /v1/team/join-link'], graphql: 'Mutation.rotateJoinLink' },
+  team_join_link_disable: { ...TEAM_MUTATION, rest: ['DELETE /v1/team/join-link'], graphql: 'Mutation.disableJoinLink' },
+  team_join: { ...TEAM_MUTATION, rest: ['POST /v1/team/join'], graphql: 'Mutation.joinTeam' },
+  team_domains_set: { ...TEAM_MUTATION, rest: ['PUT /v1/team/domains'], graphql: 'Mutation.setAllowedDomains' },
+  // a DNS look-up
+  team_domain_check: { ...TEAM_MUTATION, rest: ['POST /v1/team/domains/{domain}/check'], graphql: 'Mutation.checkAllowedDomain' },
+  team_member_role: { ...TEAM_MUTATION, rest: ['PATCH /v1/team/members/{member_user_id}'], graphql: 'Mutation.changeMemberRole' },
+  team_member_remove: { ...TEAM_MUTATION, rest: ['DELETE /v1/team/members/{member_user_id}'], graphql: 'Mutation.removeMember' },
+  team_seats: { ...TEAM_MUTATION, rest: ['POST /v1/team/seats'], graphql: 'Mutation.setSeats' },
+  billing_checkout: { ...BILLING_MUTATION, rest: ['POST /v1/billing/checkout'], graphql: 'Mutation.checkout' },
+  billing_checkout_verify: { ...BILLING_MUTATION, rest: ['POST /v1/billing/checkout/verify'], graphql: 'Mutation.verifyCheckout' },
+  billing_topup_checkout: { ...BILLING_MUTATION, rest: ['POST /v1/billing/credit-topups/checkout'], graphql: 'Mutation.creditTopupCheckout' },
+  billing_auto_topup: { ...BILLING_MUTATION, rest: ['PUT /v1/billing/credit-topups/auto'], graphql: 'Mutation.setAutoTopup' },
+  billing_portal: { ...BILLING_MUTATION, rest: ['GET /v1/billing/portal', 'POST /v1/billing/portal'], graphql: 'Mutation.portalSession' },
+  billing_audience: { ...BILLING_MUTATION, rest: ['POST /v1/billing/audience'], graphql: 'Mutation.setAudience' },
+  admin_plan_override: { ...ADMIN_MUTATION, rest: ['PATCH /v1/admin/users/{user_id}'], graphql: 'Mutation.adminSetPlanOverride' },
+  admin_erase_user: { ...ADMIN_MUTATION, rest: ['DELETE /v1/admin/users/{user_id}'], graphql: 'Mutation.adminEraseUser' },
+  admin_feedback_update: { ...ADMIN_MUTATION, rest: ['PATCH /v1/admin/feedback/{report_id}'], graphql: 'Mutation.adminUpdateFeedback' },
+  admin_feedback_forward: { ...ADMIN_MUTATION, rest: ['POST /v1/admin/feedback/{report_id}/mark-forwarded'], graphql: 'Mutation.adminMarkFeedbackForwarded' },
+} as const satisfies Record<string, OperationLimitRule>;
 
 export type LimitedOperation = keyof typeof OPERATION_LIMITS;
 
@@ -82,7 +75,8 @@ export const MUTATION_LIMITS = { team: TEAM_MUTATION, billing: BILLING_MUTATION,
 
 /** The rule of one operation, as throttle.ts counts it. */
 export function operationLimit(operation: LimitedOperation): OperationLimit {
-  return { operation, ...OPERATION_LIMITS[operation] };
+  const { limit, durationSeconds } = OPERATION_LIMITS[operation];
+  return { operation, limit, durationSeconds };
 }
 
 /** `@rateLimit(limit: N, duration: S)` of an operation's limit: a GraphQL field's documentation of it. */

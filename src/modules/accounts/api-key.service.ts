@@ -100,9 +100,9 @@ export class ApiKeyService {
    * but such a key is revoked when the address is proven (email-proof.ts): the answer says so.
    */
   async create(ctx: RequestContext, input: unknown): Promise<CreatedApiKey> {
-    const caller = requireAccount(ctx);
-    // limited per account across doors and processes (the GraphQL directive alone was per process)
+    // limited per caller across doors and processes (operation-limits.ts)
     await throttleOperation(this.deps.counters, budgetHolderOf(ctx), operationLimit('create_key'));
+    const caller = requireAccount(ctx);
     const body = parseInput(createKeyBodySchema, input ?? {});
     const key = generateApiKey();
     const created = await ctx.em.transactional(async (tx) => {

@@ -187,9 +187,9 @@ export class UsageService {
 
   /** The caller's usage record: plan, period, counts, limits and one history entry per day of the period. */
   async usageOf(ctx: RequestContext): Promise<UsageRecord> {
-    const caller = requireAccount(ctx);
-    // a month of rows per call: limited per account across doors and processes
+    // a month of rows per call: limited per caller across doors and processes (operation-limits.ts)
     await throttleOperation(this.deps.store, budgetHolderOf(ctx), operationLimit('usage'), this.now());
+    const caller = requireAccount(ctx);
     await this.deps.recorder.flush();
     const plan = planOf(caller.plan);
     const now = this.now();

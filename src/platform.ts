@@ -99,7 +99,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
   legalData.setIndexRebuild(indexDamage);
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
-  const billing = createBillingModule(config, orm, logger, { redis: accounts.redis });
+  const billing = createBillingModule(config, orm, logger, { redis: accounts.redis, limits: accounts.limits });
   const teams = createTeamsModule({ orm, billing: billing.subscriptions, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
   teams.startDomainRechecks();
   accounts.authenticator.useWorkspaces(teams.membership);

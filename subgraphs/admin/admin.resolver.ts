@@ -22,6 +22,7 @@ import {
   UserEndpointsType,
   UserErasureResultType,
 } from './types.js';
+import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 
 /** What the admin subgraph asks of the services. */
 export interface AdminGraphqlApi {
@@ -32,7 +33,8 @@ export interface AdminGraphqlApi {
   feedback: Pick<AdminModule['feedback'], 'list' | 'update' | 'markForwarded'>;
 }
 
-export const MUTATION_RATE_LIMIT = { limit: 30, duration: 60 };
+/** Documentation of the limit each mutation's service counts (one list: src/modules/usage/operation-limits.ts). */
+export const MUTATION_RATE_LIMIT = { limit: MUTATION_LIMITS.admin.limit, duration: MUTATION_LIMITS.admin.durationSeconds };
 const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
 
 /** Arguments as the services' REST-shaped input: absent and null arguments take the defaults. */

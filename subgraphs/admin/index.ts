@@ -5,17 +5,15 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
-import { perCallerRateLimit } from '../../src/graphql/rate-limit.js';
+import { RATE_LIMIT_DIRECTIVE_TYPE_DEFS } from '../../src/graphql/rate-limit.js';
 import { AdminResolver, AdminUserTotalsResolver, type AdminGraphqlApi } from './admin.resolver.js';
 
 export function buildAdminSubgraph(api: AdminGraphqlApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
-  const rateLimit = perCallerRateLimit();
   return buildTypeGraphqlSubgraph({
     ...options,
     resolvers: [AdminResolver, AdminUserTotalsResolver],
     instances: [new AdminResolver(api), new AdminUserTotalsResolver(api)],
     federationImports: [],
-    extraTypeDefs: rateLimit.typeDefs,
-    transformSchema: rateLimit.transform,
+    extraTypeDefs: RATE_LIMIT_DIRECTIVE_TYPE_DEFS,
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Resolvers of the billing subgraph: thin, GraphQL context -> one billing service call (the same
- * functions as REST). Mutations carry @rateLimit per caller; the services keep every rule.
+ * functions as REST). Mutations carry @rateLimit to document the per-caller limit the services
+ * count (one budget with REST); the services keep every rule.
  */
 import 'reflect-metadata';
 import { Arg, Args, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
@@ -26,6 +27,7 @@ import {
   PromoType,
   UserType,
 } from './types.js';
+import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 
 /** What the billing subgraph asks of the services. */
 export interface BillingGraphqlApi {
@@ -37,7 +39,8 @@ export interface BillingGraphqlApi {
 }
 
 /** Mutations that call Stripe or write: a few per minute per caller is all a dashboard needs. */
-export const MUTATION_RATE_LIMIT = { limit: 10, duration: 60 };
+/** Documentation of the limit each mutation's service counts (one list: src/modules/usage/operation-limits.ts). */
+export const MUTATION_RATE_LIMIT = { limit: MUTATION_LIMITS.billing.limit, duration: MUTATION_LIMITS.billing.durationSeconds };
 const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
 
 @Resolver()

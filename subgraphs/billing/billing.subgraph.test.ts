@@ -2,7 +2,7 @@
  * The billing subgraph through the supergraph gateway of a real platform (PGlite) whose Stripe
  * client talks to the local Stripe-protocol server: the same service functions as REST, errors
  * with their codes, the User entity extended with its billing state (also through `_entities`),
- * and the @rateLimit directive on mutations.
+ * and the per-caller mutation limit (counted by the service; @rateLimit documents it).
  */
 import { graphql } from 'graphql';
 import { loadConfig } from '../../src/config.js';
@@ -123,7 +123,7 @@ describe('billing subgraph through the gateway', () => {
     expect([ten, hundred].every((n) => n <= 8)).toBe(true);
   });
 
-  it('limits mutations per caller with @rateLimit', async () => {
+  it('limits mutations per caller, as their @rateLimit documents', async () => {
     const user = await signedIn('gql-limit@example.org');
     for (let i = 0; i < MUTATION_RATE_LIMIT.limit; i++) {
       expect((await gql('mutation { setAudience(audience: developer) { audience } }', user)).body.data).toBeTruthy();

@@ -28,6 +28,7 @@ import {
   TeamWorkspaceType,
   UserType,
 } from './types.js';
+import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 
 /** What the teams subgraph asks of the services. */
 export interface TeamsGraphqlApi {
@@ -37,7 +38,8 @@ export interface TeamsGraphqlApi {
   membership: Pick<MembershipService, 'changeRole' | 'removeMember' | 'setSeats'>;
 }
 
-export const MUTATION_RATE_LIMIT = { limit: 20, duration: 60 };
+/** Documentation of the limit each mutation's service counts (one list: src/modules/usage/operation-limits.ts). */
+export const MUTATION_RATE_LIMIT = { limit: MUTATION_LIMITS.team.limit, duration: MUTATION_LIMITS.team.durationSeconds };
 // a bad argument is reported at its own name (`["emails", 1]`), as billing's plans(audience)
 const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
 

@@ -3423,7 +3423,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many keys created by this account in the last minute (refused attempts count too; Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -3687,7 +3687,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many usage reads by this account in the last minute (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4248,6 +4248,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -4397,6 +4408,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4481,6 +4503,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4563,6 +4596,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description Stripe failed or did not answer; nothing was changed */
@@ -4702,6 +4746,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4773,6 +4828,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4838,6 +4904,17 @@ export interface operations {
             /** @description No Stripe customer yet */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5105,6 +5182,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5187,6 +5275,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5249,6 +5348,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5305,6 +5415,17 @@ export interface operations {
             /** @description Your role in the workspace may not do this */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +5525,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5477,6 +5609,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -5560,6 +5703,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -5651,6 +5805,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -5748,6 +5913,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5830,6 +6006,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description Stripe failed */
@@ -6922,6 +7109,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -7007,6 +7205,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -7179,6 +7388,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -7273,6 +7493,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */

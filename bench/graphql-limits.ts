@@ -169,7 +169,7 @@ const ACCEPTED: Case[] = [
   { name: `breadth: ${sizes.broad} of ${BROAD.length} root fields, two levels`, query: broad(sizes.broad), refusedWith: null },
   { name: `directives: ${sizes.directives}`, query: directives(sizes.directives), refusedWith: null },
   { name: `tokens: ${sizes.typenames} × __typename`, query: typenames(sizes.typenames), refusedWith: null },
-  { name: `dashboard: Search (${dashboard.tokens} tokens)`, query: dashboard.query, refusedWith: null, variables: { input: { q: 'contract', top_k: 10 } } },
+  { name: `dashboard: Search (${dashboard.tokens} tokens)`, query: dashboard.query, refusedWith: null, variables: { input: { q: 'contract', topK: 10 } } },
 ];
 
 const bigBody = (name: string) => JSON.stringify({ query: `query ${name} { __typename } # ${'x'.repeat(limits.maxBodyBytes)}` });

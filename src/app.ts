@@ -33,6 +33,7 @@ import { PROTECTED_RESOURCE_PATHS, protectedResourceChallenge, protectedResource
 import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
+import { graphqlExplorer } from './http/graphql-explorer.js';
 import { noStoreForPrivateResponses, securityHeaders } from './http/security-headers.js';
 import { compressResponses } from './http/compression.js';
 
@@ -84,6 +85,8 @@ export interface AppOptions {
   graphql?: GraphqlSettings;
   /** The web dashboard at /dashboard (omitted: not served). */
   dashboard?: DashboardSettings;
+  /** REDIS_COMMAND_TIMEOUT_MS, for the GraphQL persisted queries kept in REDIS_URL's Redis (default 250). */
+  redisCommandTimeoutMs?: number;
   /** MCP_ALLOWED_ORIGINS: browser origins besides BASE_URL's that may call /mcp and /sse (default: none). */
   mcpAllowedOrigins?: AllowedOrigins;
 }
@@ -107,7 +110,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
-  if (options.dashboard) app.use(dashboardRouter(options.dashboard));
+  if (options.dashboard) {
+    app.use(dashboardRouter(options.dashboard));
+    // a browser's GET /graphql: the query explorer, built with the dashboard (operations go on to the gateway)
+    app.get('/graphql', graphqlExplorer({ dir: options.dashboard.dir, introspection: options.graphql?.introspection ?? true }));
+  }
   // Before anything authenticates: a cookie-borne state change from another site never runs.
   app.use(refuseCrossSiteCookieRequests(options.baseUrl));
   // A request from a page of another origin is never authenticated by the session cookie, GET included.
@@ -130,7 +137,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const mcp = mcpRouter({ services, contexts: options.contexts, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
   app.use(mcp.router);
   for (const router of restRouters(services, options.baseUrl, rest)) app.use(router);
-  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql });
+  const redis = services.accounts.redis ? { client: services.accounts.redis, timeoutMs: options.redisCommandTimeoutMs ?? 250 } : null;
+  const graphql = await mountGraphql(app, { services, subgraphUrls: options.subgraphUrls, logger, settings: options.graphql, redis });
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return {

@@ -32,6 +32,9 @@ export const GRAPHQL_LIMIT_DEFAULTS: GraphqlOperationLimits = {
   maxCost: 1000,
 };
 
+/** Automatic persisted queries (src/graphql/persisted-queries.ts): 16 MiB of query text, a day each. */
+export const PERSISTED_QUERY_DEFAULTS: PersistedQuerySettings = { maxBytes: 16 * 1024 * 1024, ttlSeconds: 24 * 60 * 60 };
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -192,6 +195,12 @@ export const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(GRAPHQL_LIMIT_DEFAULTS.maxDepth).describe('depth of one operation; over it 400 `GRAPHQL_TOO_DEEP`'),
   GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(10_000).default(GRAPHQL_LIMIT_DEFAULTS.maxDirectives).describe('directives of one operation; over it 400 `GRAPHQL_TOO_MANY_DIRECTIVES`'),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(10_000_000).default(GRAPHQL_LIMIT_DEFAULTS.maxCost).describe('cost of one operation (objects 2, scalars 1, ×1.5 a level); over it 400 `GRAPHQL_TOO_COSTLY`'),
+  GRAPHQL_PERSISTED_QUERIES_MAX_BYTES: z
+    .coerce.number().int().min(0).max(1024 * 1024 * 1024).default(PERSISTED_QUERY_DEFAULTS.maxBytes)
+    .describe('automatic persisted queries: bytes of query text kept by hash, least recently used out first (in Redis, with `REDIS_URL`: bytes registered per TTL window, so at most twice this is held); `0` turns persisted queries off ([graphql.md](graphql.md#automatic-persisted-queries))'),
+  GRAPHQL_PERSISTED_QUERIES_TTL_SECONDS: z
+    .coerce.number().int().min(60).max(30 * 24 * 3600).default(PERSISTED_QUERY_DEFAULTS.ttlSeconds)
+    .describe('how long a persisted query is known by its hash after it was registered; then the client registers it again'),
   // accounts, keys, usage and limits (docs/accounts.md)
   NODE_ENV: z.string().optional().describe('`production` makes `SESSION_SECRET` required, refuses `DEV_LOGIN` and `MAIL_LOG`, and turns GraphQL introspection off (`GRAPHQL_INTROSPECTION`)'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
@@ -586,6 +595,15 @@ export interface GraphqlSettings {
   /** GRAPHQL_VENDOR_TELEMETRY: let @apollo/gateway send its telemetry to Apollo (default off). */
   vendorTelemetry?: boolean;
   limits: GraphqlOperationLimits;
+  /** Automatic persisted queries (GRAPHQL_PERSISTED_QUERIES_*); omitted: the defaults. */
+  persistedQueries?: PersistedQuerySettings;
+}
+
+/** The store of automatic persisted queries. */
+export interface PersistedQuerySettings {
+  /** Query text held at most (memory), or registered per TTL window (Redis); 0 turns APQ off. */
+  maxBytes: number;
+  ttlSeconds: number;
 }
 
 /** Bounds on one GraphQL request, checked before its operation is planned (src/graphql/operation-limits.ts). */
@@ -832,6 +850,7 @@ function graphqlSettings(e: Env, production: boolean): GraphqlSettings {
       maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
       maxCost: e.GRAPHQL_MAX_COST,
     },
+    persistedQueries: { maxBytes: e.GRAPHQL_PERSISTED_QUERIES_MAX_BYTES, ttlSeconds: e.GRAPHQL_PERSISTED_QUERIES_TTL_SECONDS },
   };
 }
 

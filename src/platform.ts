@@ -102,13 +102,13 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   });
   legalData.setIndexRebuild(indexDamage);
   const feedback = new FeedbackService({ orm, usage: accounts.usage });
-  const billing = createBillingModule(config, orm, logger, { redis: accounts.redis });
+  const billing = createBillingModule(config, orm, logger, { redis: accounts.redis, limits: accounts.limits });
   const teams = createTeamsModule({ orm, billing: billing.subscriptions, accounts, baseUrl: config.baseUrl, logger, dns: config.dns, teamDomains: config.teamDomains });
   teams.startDomainRechecks();
   accounts.authenticator.useWorkspaces(teams.membership);
   accounts.usage.useCredits(billing.credits.drawer);
   const contributors = createContributors(config, logger);
-  const analytics = await createAnalyticsModule({ orm, usage: accounts.usage, dataDir: config.dataDir, logger });
+  const analytics = await createAnalyticsModule({ orm, usage: accounts.usage, limits: accounts.limits, dataDir: config.dataDir, logger });
   const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger, analytics });
   const contexts = requestContexts(orm);
   const app = await buildApp({
@@ -123,6 +123,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     sse: config.sse,
     graphql: config.graphql,
+    redisCommandTimeoutMs: config.accounts.redisCommandTimeoutMs,
     dashboard: { dir: config.dashboardDir, client: dashboardClientSettings(config) },
   });
 

@@ -134,12 +134,14 @@ describe.each(TEST_BACKENDS)('billing through Stripe (%s)', (backend) => {
         [{ ...validCheckout, promo_code: 'GONE' }, 'body.promo_code'],
         [{ ...validCheckout, plan: 'developer_pro', quantity: 1, workspace_name: null, promo_code: 'LAUNCH20' }, 'body.promo_code'],
       ];
+      // an account of its own: refused checkouts count in the caller's checkout budget (10 a minute)
+      const refused = await newAccount();
       for (const [body, loc] of cases) {
-        const res = await api('POST', '/v1/billing/checkout', body, { cookie: buyer.cookie });
+        const res = await api('POST', '/v1/billing/checkout', body, { cookie: refused.cookie });
         expect([res.status, res.body.detail.map((d: any) => d.loc.join('.'))]).toEqual([422, [loc]]);
       }
-      expect(await sql('select * from legal_assent where user_id = ?', [buyer.id])).toEqual([]);
-      expect(await sql('select * from billing_checkout_session where user_id = ?', [buyer.id])).toEqual([]);
+      expect(await sql('select * from legal_assent where user_id = ?', [refused.id])).toEqual([]);
+      expect(await sql('select * from billing_checkout_session where user_id = ?', [refused.id])).toEqual([]);
       expect((await api('POST', '/v1/billing/checkout', validCheckout)).status).toBe(401);
     });
 

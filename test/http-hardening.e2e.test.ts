@@ -4,6 +4,7 @@
  * caps on open SSE streams, and NUL characters in strings that would reach the database. One
  * platform on a tiny slice of the real corpus, embedded PGlite, in-process counters.
  */
+import { EXPLORER_CSP } from '../src/http/graphql-explorer.js';
 import type { Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { startTestPlatform } from './helpers/platform.js';
@@ -224,6 +225,17 @@ describe('HTTP hardening', () => {
         expect(res.status).toBe(200);
         expect(res.headers.get('cache-control')).toMatch(/max-age=31536000/);
       }
+    });
+
+    it('serves a browser\'s GET /graphql the query explorer with its own CSP (data: fonts on that page only), not stored; API clients reach the gateway', async () => {
+      const page = await call(`${url}/graphql`, 'GET', undefined, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      // 503 only when the dashboard (and with it the explorer) is not built: dist/ is not committed
+      expect([200, 503]).toContain(page.status);
+      expect(page.headers.get('content-security-policy')).toBe(EXPLORER_CSP);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      const api = await call(`${url}/graphql?query=${encodeURIComponent('{ __typename }')}`, 'GET', undefined, { headers: { 'apollo-require-preflight': 'true' } });
+      expect(api.body).toEqual({ data: { __typename: 'Query' } });
     });
 
     it('lets oidc-provider\'s form_post answer reach the client: no form-action limit and no opener isolation under /oauth', async () => {

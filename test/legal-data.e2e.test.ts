@@ -274,12 +274,27 @@ describe('legal-data API on a slice of the real corpus', () => {
   it('answers GraphQL through the gateway from the same services', async () => {
     const res = await post('/graphql', {
       query: 'query($input: SearchInput!) { search(input: $input) { total_hits hits { id source_id title } } stats { total_documents } }',
-      variables: { input: { q: 'Eigentum', namespace: 'legislation', country: ['DE'], top_k: 2 } },
+      variables: { input: { q: 'Eigentum', namespace: 'legislation', country: ['DE'], topK: 2 } },
     });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.search.hits).toHaveLength(2);
     expect(res.body.data.stats.total_documents).toBe(allRecords().length);
+  });
+
+  it('keeps the open fields of an answer when a protected field is refused (issue 35, item 6)', async () => {
+    const res = await post('/graphql', { query: '{ countries { code } keys { id } }' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.countries).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'DE' })]));
+    expect(res.body.data.keys).toBeNull();
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: ['keys'], extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+  });
+
+  it('refuses a value outside an enum at validation, before any field runs (issue 35, item 7)', async () => {
+    const res = await post('/graphql', { query: '{ countries { code } filters(source: "DE/BGH", namespace: poetry) { source } }' });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined(); // not even the open countries: nothing was resolved
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('"poetry"'), extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
   });
 
   it('re-ingests idempotently, replaces changed documents and drops removed ones', async () => {

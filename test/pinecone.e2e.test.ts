@@ -364,7 +364,7 @@ describe('search degrades to the keyword leg when the vector server is slow or f
     const gql = await fetch(`${platform.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ search(input: { q: "consent personal data", namespace: "doctrine", alpha: 0.7 }) { degraded hits { id } } }' }),
+      body: JSON.stringify({ query: '{ search(input: { q: "consent personal data", namespace: doctrine, alpha: 0.7 }) { degraded hits { id } } }' }),
     });
     const gqlBody = (await gql.json()) as any;
     expect(gqlBody.errors).toBeUndefined();

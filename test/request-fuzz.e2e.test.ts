@@ -160,6 +160,8 @@ describe('request fuzzing: every REST operation and GraphQL mutation', () => {
     const document = parse(readFileSync('graphql/supergraph.graphql', 'utf8'));
     const mutation = document.definitions.find((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Mutation');
     const inputs = new Map(document.definitions.flatMap((d) => (d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION ? [[d.name.value, d] as const] : [])));
+    // closed-set arguments are enums (issue 35, item 7): mostly their values, sometimes any string
+    const enums = new Map(document.definitions.flatMap((d) => (d.kind === Kind.ENUM_TYPE_DEFINITION ? [[d.name.value, (d.values ?? []).map((v) => v.name.value)] as const] : [])));
     /** A GraphQL type as the JSON Schema its variables follow (Int is 32-bit). */
     const schemaOf = (type: TypeNode, nullable = true): Record<string, any> => {
       if (type.kind === Kind.NON_NULL_TYPE) return schemaOf(type.type, false);
@@ -178,7 +180,9 @@ describe('request fuzzing: every REST operation and GraphQL mutation', () => {
                       properties: Object.fromEntries((inputs.get(type.name.value)!.fields ?? []).map((f) => [f.name.value, schemaOf(f.type)])),
                       required: (inputs.get(type.name.value)!.fields ?? []).filter((f) => f.type.kind === Kind.NON_NULL_TYPE).map((f) => f.name.value),
                     }
-                  : { type: 'string' };
+                  : enums.has(type.name.value)
+                    ? { type: 'string', enum: enums.get(type.name.value) }
+                    : { type: 'string' };
       return nullable ? { anyOf: [inner, { type: 'null' }] } : inner;
     };
     expect(mutation).toBeDefined();

@@ -101,7 +101,7 @@ describe('POST /v1/resolve on a slice of the real corpus', () => {
 
   it('answers the GraphQL resolve query with the same contract', async () => {
     const res = await post('/graphql', {
-      query: '{ resolve(input: {reference: "§§ 433, 434 BGB", hint_country: "DE"}) { resolved match_type documents { id confidence } parsed { unit_number other_units } } }',
+      query: '{ resolve(input: {reference: "§§ 433, 434 BGB", hintCountry: "DE"}) { resolved match_type documents { id confidence } parsed { unit_number other_units } } }',
     });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.resolve).toMatchObject({

@@ -36,17 +36,23 @@ import {
   seatsAnswerSchema,
   teamRecordSchema,
 } from '../src/modules/teams/teams.schema.js';
-import { adminStatsSchema, adminUsersPageSchema, userEndpointsSchema } from '../src/modules/admin/admin.schema.js';
-import { adminFeedbackListSchema } from '../src/modules/admin/feedback-admin.service.js';
-import { auditPageSchema } from '../src/modules/admin/audit-log.js';
+import { adminStatsSchema, adminUsersPageSchema, planOverrideBodySchema, userEndpointsSchema, usersQuerySchema } from '../src/modules/admin/admin.schema.js';
+import { adminFeedbackListSchema, feedbackQuerySchema, feedbackUpdateSchema } from '../src/modules/admin/feedback-admin.service.js';
+import { AUDIT_ACTIONS, auditPageSchema } from '../src/modules/admin/audit-log.js';
+import { z as zod } from 'zod';
+import { filtersQuerySchema } from '../src/rest/legal-data.routes.js';
+import { roleRequestSchema } from '../src/modules/teams/teams.schema.js';
+import { audienceBodySchema, checkoutDocumentsQuerySchema, plansQuerySchema } from '../src/modules/billing/billing.schema.js';
 import { planOverrideAnswerSchema } from '../src/modules/admin/plan-override.service.js';
 import { erasureAnswerSchema } from '../src/modules/admin/user-erasure.service.js';
 import {
   countryUsageAnswerSchema,
+  countryUsageQuerySchema,
   partnerAnswerSchema,
   partnerRemovalAnswerSchema,
   resolverOutcomesAnswerSchema,
   sourceUsageAnswerSchema,
+  sourceUsageQuerySchema,
   topDocumentsAnswerSchema,
 } from '../src/modules/analytics/analytics.schema.js';
 import {
@@ -130,6 +136,39 @@ export const SHAPE_PAIRS: ShapePair[] = [
     ['PartnerScopeType', partnerAnswerSchema],
     ['PartnerRemovalType', partnerRemovalAnswerSchema],
   ]),
+];
+
+export interface ArgumentPair {
+  subgraph: string;
+  /** `Query.field` or `Mutation.field`. */
+  field: string;
+  argument: string;
+  /** The REST schema of the same value (a query parameter or a body field). */
+  schema: zod.ZodType;
+}
+
+const argument = (subgraph: string, field: string, name: string, schema: zod.ZodType): ArgumentPair => ({ subgraph, field, argument: name, schema });
+
+/**
+ * The closed-set arguments (issue #35, item 7), each with the REST value it stands for: the
+ * GraphQL enum must hold exactly the REST set. Every enum argument of a root field needs a row
+ * (`schema-drift.test.ts`); closed sets inside input objects are compared through the input type.
+ */
+export const ARGUMENT_PAIRS: ArgumentPair[] = [
+  argument('legal-data', 'Query.filters', 'namespace', filtersQuerySchema.shape.namespace),
+  argument('billing', 'Query.plans', 'audience', plansQuerySchema.shape.audience),
+  argument('billing', 'Query.checkoutDocuments', 'plan', checkoutDocumentsQuerySchema.shape.plan),
+  argument('billing', 'Mutation.setAudience', 'audience', audienceBodySchema.shape.audience),
+  argument('teams', 'Mutation.changeMemberRole', 'role', roleRequestSchema.shape.role),
+  argument('admin', 'Query.adminUsers', 'sort', usersQuerySchema.shape.sort),
+  argument('admin', 'Query.adminFeedback', 'status', feedbackQuerySchema.shape.status),
+  // REST filters the audit log by any string (an unknown action matches nothing); GraphQL closes
+  // the set to the actions the service writes
+  argument('admin', 'Query.adminAudit', 'action', zod.enum(AUDIT_ACTIONS).optional()),
+  argument('admin', 'Mutation.adminSetPlanOverride', 'plan', planOverrideBodySchema.shape.plan),
+  argument('admin', 'Mutation.adminUpdateFeedback', 'status', feedbackUpdateSchema.shape.status),
+  argument('admin', 'Query.sourceUsage', 'granularity', sourceUsageQuerySchema.shape.granularity),
+  argument('admin', 'Query.countryUsage', 'granularity', countryUsageQuerySchema.shape.granularity),
 ];
 
 /** `subgraph/Type` → why the type has no REST shape to pair with. */

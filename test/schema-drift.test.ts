@@ -5,10 +5,11 @@
  * no stated reason fails, so a new type cannot escape; a fixture shows the check fails on drift.
  */
 import 'reflect-metadata';
-import { isInputObjectType, isObjectType, type GraphQLNamedType } from 'graphql';
+import { getNamedType, isEnumType, isInputObjectType, isObjectType, type GraphQLNamedType, type GraphQLObjectType } from 'graphql';
 import { buildSubgraphs, schemaOnlyServices, type BuiltSubgraph } from '../src/graphql/subgraphs.js';
-import { compareShapes } from './helpers/schema-drift.js';
-import { DRIFT_EXCEPTIONS, SHAPE_PAIRS, TYPES_WITHOUT_REST_SHAPE } from './schema-drift.table.js';
+import { camelCase } from '../src/graphql/argument-names.js';
+import { compareField, compareShapes, graphqlFieldShape, zodFieldShape } from './helpers/schema-drift.js';
+import { ARGUMENT_PAIRS, DRIFT_EXCEPTIONS, SHAPE_PAIRS, TYPES_WITHOUT_REST_SHAPE } from './schema-drift.table.js';
 
 /** Types federation and the root operations bring, not REST shapes. */
 const NOT_SHAPES = new Set(['Query', 'Mutation', '_Service']);
@@ -53,5 +54,33 @@ describe('GraphQL types against their REST shapes', () => {
       }
     }
     expect(unpaired).toEqual([]);
+  });
+
+  it('gives every closed-set argument the REST set as a GraphQL enum, camelCase names everywhere', () => {
+    const drifts: string[] = [];
+    for (const pair of ARGUMENT_PAIRS) {
+      const [root, name] = pair.field.split('.') as [string, string];
+      const subgraph = subgraphs.find((s) => s.name === pair.subgraph)!;
+      const arg = (subgraph.schema.getType(root) as GraphQLObjectType | undefined)?.getFields()[name]?.args.find((a) => a.name === pair.argument);
+      if (!arg) drifts.push(`${pair.subgraph}/${pair.field}(${pair.argument}): no such argument`);
+      else compareField(`${pair.subgraph}/${pair.field}(${pair.argument})`, zodFieldShape(pair.schema), graphqlFieldShape(arg.type), {}, { drifts, compared: new Set() }, true);
+    }
+    for (const subgraph of subgraphs) {
+      for (const root of ['Query', 'Mutation']) {
+        const type = subgraph.schema.getType(root) as GraphQLObjectType | undefined;
+        for (const field of Object.values(type?.getFields() ?? {})) {
+          for (const arg of field.args) {
+            const where = `${subgraph.name}/${root}.${field.name}(${arg.name})`;
+            if (arg.name !== camelCase(arg.name)) drifts.push(`${where}: not camelCase`);
+            const paired = ARGUMENT_PAIRS.some((p) => p.subgraph === subgraph.name && p.field === `${root}.${field.name}` && p.argument === arg.name);
+            if (isEnumType(getNamedType(arg.type)) && !paired) drifts.push(`${where}: an enum without a row in ARGUMENT_PAIRS`);
+          }
+        }
+      }
+      for (const type of shapeTypes(subgraph).filter(isInputObjectType)) {
+        for (const name of Object.keys(type.getFields())) if (name !== camelCase(name)) drifts.push(`${subgraph.name}/${type.name}.${name}: not camelCase`);
+      }
+    }
+    expect(drifts).toEqual([]);
   });
 });

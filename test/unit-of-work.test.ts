@@ -19,6 +19,7 @@ import { UsageRecorder } from '../src/modules/usage/usage-recorder.js';
 import { UsageService } from '../src/modules/usage/usage.service.js';
 import { sqlRun } from '../src/util/raw-sql.js';
 import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
+import { OperationLimiter } from '../src/modules/usage/operation-limits.js';
 
 const admin: AccountCaller = { kind: 'user', ip: null, userId: randomUUID(), email: 'boss@example.org', plan: 'free', isAdmin: true, emailVerified: true, seats: 1, keyId: null, billingPeriod: null };
 
@@ -52,7 +53,7 @@ describe.each(TEST_BACKENDS)('one unit of work per request on %s', (backend) => 
   });
 
   it('forks once per request, on first use, and shares the identity map between service calls', async () => {
-    const overrides = new PlanOverrideService({ orm: db.orm });
+    const overrides = new PlanOverrideService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()) });
     const [first, second] = [await createUser(), await createUser()];
     forks = 0;
     const untouched = contexts.forCaller(admin);
@@ -76,7 +77,7 @@ describe.each(TEST_BACKENDS)('one unit of work per request on %s', (backend) => 
   it('rolls back what the transaction wrote before a failing write of the same request', async () => {
     const userId = await createUser();
     const ctx = contexts.forCaller(admin);
-    await new PlanOverrideService({ orm: db.orm }).set(ctx, { user_id: userId }, { plan: 'professional' });
+    await new PlanOverrideService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()) }).set(ctx, { user_id: userId }, { plan: 'professional' });
     const usage = new UsageService({ orm: db.orm, store: new MemoryCounterStore(), recorder: new UsageRecorder(db.orm, createLogger('silent')), settings: { allowAnonymous: false, rateLimits: true } });
     const deletion = new AccountDeletionService({ orm: db.orm, usage });
 

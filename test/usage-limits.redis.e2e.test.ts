@@ -2,9 +2,10 @@
  * Plan limits with Redis counters (REDIS_URL) shared by two server processes on one PostgreSQL
  * database: the limit holds across both, 429 carries a correct Retry-After, and anonymous callers
  * (ALLOW_ANONYMOUS=true) are limited per client IP under the Anonymous plan; sign-in attempts are
- * counted atomically across both processes.
+ * counted atomically across both processes; a GraphQL persisted query registered with one process
+ * runs by its hash alone on the other.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,5 +114,22 @@ describe('plan limits with Redis counters across two server processes (PostgreSQ
     expect(verified).toBeLessThanOrEqual(freeFailuresPerAccount + 1);
     expect(answers.filter((r) => r.status === 401)).toHaveLength(verified);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(50 - verified);
+  });
+
+  it('runs by hash on one process a persisted query registered with the other (automatic persisted queries in Redis)', async () => {
+    const [a, b] = platforms.map((p) => p.url!);
+    const query = `query Persisted${randomBytes(6).toString('hex')} { __typename }`;
+    const extensions = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } };
+    expect((await call(`${b}/graphql`, 'POST', { extensions })).body).toEqual({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'PERSISTED_QUERY_NOT_FOUND' }) })] });
+    expect((await call(`${a}/graphql`, 'POST', { query, extensions })).body).toEqual({ data: { __typename: 'Query' } });
+    // the registration is written after the answer: ask until process b sees it
+    let byHash = await call(`${b}/graphql`, 'POST', { extensions });
+    for (let tries = 0; tries < 50 && byHash.body.errors; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      byHash = await call(`${b}/graphql`, 'POST', { extensions });
+    }
+    expect(byHash.body).toEqual({ data: { __typename: 'Query' } });
+    const get = await call(`${b}/graphql?extensions=${encodeURIComponent(JSON.stringify(extensions))}`, 'GET', undefined, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(get.body).toEqual({ data: { __typename: 'Query' } });
   });
 });

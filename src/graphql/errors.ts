@@ -6,6 +6,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { asDomainError, DomainError, type ErrorCode, ValidationError } from '../errors.js';
+import { camelCase } from './argument-names.js';
 
 /** GraphQL `extensions.code` per domain error code (Apollo's conventional names where one exists). */
 export const GRAPHQL_ERROR_CODES: Record<ErrorCode, string> = {
@@ -68,14 +69,15 @@ export async function nullWhenNotFound<T>(promise: Promise<T>): Promise<T | null
 /**
  * Prefixes the locs of a ValidationError with the argument the value came from (as the REST
  * door prefixes "body" or "query"): the service reports `["top_k"]`, the client reads
- * `["input", "top_k"]`, the path of the offending value in its operation.
+ * `["input", "topK"]`, the path of the offending value in its operation (REST's snake_case
+ * names written camelCase, as the GraphQL arguments and input fields are).
  */
 export async function validatedAs<T>(argument: string, promise: Promise<T>): Promise<T> {
   try {
     return await promise;
   } catch (error) {
     if (error instanceof ValidationError) {
-      throw new ValidationError(error.issues.map((issue) => ({ ...issue, loc: [argument, ...issue.loc] })));
+      throw new ValidationError(error.issues.map((issue) => ({ ...issue, loc: [argument, ...issue.loc.map((part) => (typeof part === 'string' ? camelCase(part) : part))] })));
     }
     throw error;
   }

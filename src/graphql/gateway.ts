@@ -10,6 +10,7 @@
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
@@ -20,12 +21,14 @@ import { contextsWithoutDatabase, withRequestId, type RequestContext, type Reque
 import type { Authenticator } from '../modules/accounts/authenticator.js';
 import { authenticateRequests, contextOf } from '../http/request-context.js';
 import type { Logger } from '../logger.js';
-import { GRAPHQL_LIMIT_DEFAULTS, type GraphqlSettings, type TrustProxySetting } from '../config.js';
+import type { Redis } from 'ioredis';
+import { GRAPHQL_LIMIT_DEFAULTS, PERSISTED_QUERY_DEFAULTS, type GraphqlSettings, type TrustProxySetting } from '../config.js';
 import { applyTrustProxy } from '../http/trust-proxy.js';
 import { composeSupergraph } from './compose.js';
-import { withoutFieldSuggestions } from './field-suggestions.js';
+import { withIntrospectionRefusal, withoutFieldSuggestions } from './field-suggestions.js';
 import { operationLimitOptions, refuseLargeBodies, withLimitErrorCode } from './operation-limits.js';
 import { operationResolutionPlugin } from './operation-resolution.js';
+import { persistedQueryOptions, withPersistedQueryErrorCode } from './persisted-queries.js';
 import { type GraphqlContext, graphqlContext } from './context.js';
 import { buildSubgraphs, type GraphqlServices, SUBGRAPHS } from './subgraphs.js';
 
@@ -39,6 +42,8 @@ export interface MountGraphqlOptions {
   logger?: Logger;
   /** Introspection and the operation bounds (config.graphql); omitted: introspection on, the default bounds. */
   settings?: GraphqlSettings;
+  /** REDIS_URL's connection: persisted queries are shared by every process through it (omitted: kept in this process). */
+  redis?: { client: Redis; timeoutMs: number; prefix?: string } | null;
 }
 
 export interface MountedGraphql {
@@ -90,14 +95,17 @@ export async function mountGraphql(app: express.Express, options: MountGraphqlOp
     stopOnTerminationSignals: false, // src/stop-on-signals.ts owns SIGINT/SIGTERM; platform.stop() stops Apollo after the HTTP drain
     includeStacktraceInErrorResponses: false,
     logger: logger ? apolloLogger(logger) : undefined,
-    plugins: [operationResolutionPlugin()],
+    // Apollo's landing page loads its explorer from a CDN: off; a browser's GET /graphql gets the
+    // explorer bundled with the dashboard instead (src/http/graphql-explorer.ts, mounted by app.ts).
+    plugins: [operationResolutionPlugin(), ApolloServerPluginLandingPageDisabled()],
+    persistedQueries: persistedQueryOptions(settings.persistedQueries ?? PERSISTED_QUERY_DEFAULTS, options.redis ? { ...options.redis, logger } : null),
     // Said explicitly, not left to Apollo's reading of NODE_ENV: config.ts decides. Suggestions
     // ("Did you mean adminUsers?") would give away the schema that introspection hides.
     introspection: settings.introspection,
     ...operationLimitOptions<GraphqlContext>(settings.limits),
     formatError(formatted, error) {
-      const coded = withLimitErrorCode(formatted, error, settings.limits);
-      return settings.introspection ? coded : withoutFieldSuggestions(coded);
+      const coded = withPersistedQueryErrorCode(withLimitErrorCode(formatted, error, settings.limits));
+      return settings.introspection ? coded : withIntrospectionRefusal(withoutFieldSuggestions(coded));
     },
   });
   await server.start();

@@ -185,7 +185,15 @@ describe('field suggestions follow introspection', () => {
       }
       const introspection = await gateway.post({ query: '{ __schema { queryType { name } } }' });
       expect(introspection.status).toBe(400);
-      expect(introspection.body.errors![0]!.message).toMatch(/introspection is not allowed/i);
+      expect(introspection.body.errors).toEqual([
+        expect.objectContaining({
+          message: 'GraphQL introspection is not allowed on this server: its schema is not published (GRAPHQL_INTROSPECTION is off).',
+          extensions: expect.objectContaining({ code: 'INTROSPECTION_DISABLED' }),
+        }),
+      ]);
+      const byType = await gateway.post({ query: '{ __type(name: "Query") { name } }' });
+      expect(byType.status).toBe(400);
+      expect(byType.body.errors?.map((e) => e.extensions?.code)).toEqual(['INTROSPECTION_DISABLED']);
     } finally {
       await gateway.stop();
     }

@@ -1,29 +1,23 @@
 /**
- * The `@rateLimit` directive every subgraph with expensive fields carries
- * (graphql-rate-limit-directive, in-process counters): one budget per caller (account, else
- * client IP) and field; over it the field fails with the same `rate_limited` error as REST's 429.
+ * The `@rateLimit(limit, duration)` directive the team, billing, admin and accounts subgraphs
+ * put on their limited fields: documentation only. The limit itself is counted by the service
+ * each field calls (src/modules/usage/operation-limits.ts, the one list of these limits), so a
+ * caller has one budget per operation over REST, GraphQL and MCP and across processes (Redis);
+ * nothing here counts, or the same call would be counted twice (issue #35 item 8). Over the limit
+ * the service's `rate_limited` error becomes `extensions.code` RATE_LIMITED with `retryAfterSeconds`.
+ * The definition keeps graphql-rate-limit-directive's shape, so the subgraphs' SDL is unchanged.
  */
-import { rateLimitDirective } from 'graphql-rate-limit-directive';
-import { isAccount } from '../context.js';
-import { DomainError } from '../errors.js';
-import { requestContextOf } from './context.js';
-import { toGraphQLError } from './errors.js';
+export const RATE_LIMIT_DIRECTIVE_TYPE_DEFS = `"""
+Documents the rate of traffic a caller is allowed (counted by the service, shared with REST and MCP).
+"""
+directive @rateLimit(
+  """
+  Number of occurrences allowed over duration.
+  """
+  limit: Int! = 60
 
-/** The directive's type definitions and the schema transformer that applies it. */
-export function perCallerRateLimit(): { typeDefs: string; transform: ReturnType<typeof rateLimitDirective>['rateLimitDirectiveTransformer'] } {
-  const { rateLimitDirectiveTypeDefs, rateLimitDirectiveTransformer } = rateLimitDirective({
-    keyGenerator: (_directiveArgs, _source, _args, context, info) => {
-      const caller = requestContextOf(context).caller;
-      const who = isAccount(caller) ? `user:${caller.userId}` : `ip:${caller.ip ?? 'unknown'}`;
-      return `${who}:${info.parentType.name}.${info.fieldName}`;
-    },
-    onLimit: (resource, directiveArgs) => {
-      throw toGraphQLError(
-        new DomainError('rate_limited', `Too many requests for this field: at most ${directiveArgs.limit} per ${directiveArgs.duration} seconds`, {
-          retryAfterSeconds: Math.ceil(resource.msBeforeNext / 1000),
-        }),
-      );
-    },
-  });
-  return { typeDefs: rateLimitDirectiveTypeDefs, transform: rateLimitDirectiveTransformer };
-}
+  """
+  Number of seconds before limit is reset.
+  """
+  duration: Int! = 60
+) on OBJECT | FIELD_DEFINITION`;

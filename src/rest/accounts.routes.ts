@@ -228,7 +228,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
       },
     ],
     post: [
-      { name: 'create_key', summary: 'Create Key', tags: keys, access: 'account', body: createKeyBodySchema, bodyRequired: false, responses: { 200: createdApiKeySchema, 409: '10 active keys already (revoked keys do not count)', 429: 'Too many keys created by this account in the last minute (refused attempts count too; Retry-After)' } },
+      { name: 'create_key', limited: 'create_key', summary: 'Create Key', tags: keys, access: 'account', body: createKeyBodySchema, bodyRequired: false, responses: { 200: createdApiKeySchema, 409: '10 active keys already (revoked keys do not count)' } },
       jsonBody(),
       async (req, res) => {
         res.json(await withLoc('body', () => apiKeys.create(ctx(req), req.body)));
@@ -280,7 +280,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
 
   rest.route(router, '/v1/usage/me', {
     get: [
-      { name: 'usage_me', summary: 'Usage Me', tags: ['usage'], access: 'account', responses: { 200: usageRecordSchema, 429: 'Too many usage reads by this account in the last minute (Retry-After)' } },
+      { name: 'usage_me', limited: 'usage', summary: 'Usage Me', tags: ['usage'], access: 'account', responses: { 200: usageRecordSchema } },
       async (req, res) => {
         res.json(await usage.usageOf(ctx(req)));
       },

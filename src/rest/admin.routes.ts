@@ -74,7 +74,7 @@ export function adminRouter(admin: AdminModule, rest: RestApi): express.Router {
   rest.route(router, '/v1/admin/users/:user_id', {
     patch: [
       {
-        name: 'admin_user_plan_override',
+        name: 'admin_user_plan_override', limited: 'admin_plan_override',
         summary: 'Admin Set Plan Override',
         description: "Administrators only. Sets (a catalogue plan slug) or removes (null) the user's plan override; it applies from the user's next request and wins over the subscription.",
         tags,
@@ -90,7 +90,7 @@ export function adminRouter(admin: AdminModule, rest: RestApi): express.Router {
     ],
     delete: [
       {
-        name: 'admin_user_erase',
+        name: 'admin_user_erase', limited: 'admin_erase_user',
         summary: 'Admin Erase User',
         description: 'Administrators only. Erases the account by the deletion rules (docs/admin.md); an administrator cannot erase themself (409).',
         tags,
@@ -127,7 +127,7 @@ export function adminRouter(admin: AdminModule, rest: RestApi): express.Router {
   rest.route(router, '/v1/admin/feedback/:report_id', {
     patch: [
       {
-        name: 'admin_feedback_update',
+        name: 'admin_feedback_update', limited: 'admin_feedback_update',
         summary: 'Admin Update Feedback',
         description: 'Administrators only. Sets resolved, dismissed or forwarded, with an optional note; a closed (resolved or dismissed) report is 409.',
         tags,
@@ -146,7 +146,7 @@ export function adminRouter(admin: AdminModule, rest: RestApi): express.Router {
   rest.route(router, '/v1/admin/feedback/:report_id/mark-forwarded', {
     post: [
       {
-        name: 'admin_feedback_mark_forwarded',
+        name: 'admin_feedback_mark_forwarded', limited: 'admin_feedback_forward',
         summary: 'Admin Mark Feedback Forwarded',
         description: 'Administrators only. Sets forwarded and keeps the URL of the issue created elsewhere.',
         tags,

@@ -79,7 +79,7 @@ function catalogueRoutes(router: express.Router, rest: RestApi, checkout: Billin
   rest.route(router, '/v1/billing/audience', {
     post: [
       {
-        name: 'billing_audience',
+        name: 'billing_audience', limited: 'billing_audience',
         summary: 'Billing Audience',
         description: "Stores a Free account's audience choice.",
         tags,
@@ -101,7 +101,7 @@ function checkoutRoutes(router: express.Router, rest: RestApi, checkout: Billing
   rest.route(router, '/v1/billing/checkout', {
     post: [
       {
-        name: 'billing_checkout',
+        name: 'billing_checkout', limited: 'billing_checkout',
         summary: 'Billing Checkout',
         description: 'Records the legal assent, then creates a Stripe Checkout Session (subscription).',
         tags,
@@ -119,7 +119,7 @@ function checkoutRoutes(router: express.Router, rest: RestApi, checkout: Billing
   rest.route(router, '/v1/billing/checkout/verify', {
     post: [
       {
-        name: 'billing_checkout_verify',
+        name: 'billing_checkout_verify', limited: 'billing_checkout_verify',
         summary: 'Billing Checkout Verify',
         tags,
         access: 'account',
@@ -151,7 +151,7 @@ function creditRoutes(router: express.Router, rest: RestApi, credits: BillingMod
   rest.route(router, '/v1/billing/credit-topups/checkout', {
     post: [
       {
-        name: 'billing_credit_topup_checkout',
+        name: 'billing_credit_topup_checkout', limited: 'billing_topup_checkout',
         summary: 'Billing Credit Topup Checkout',
         tags,
         access: 'account',
@@ -174,7 +174,7 @@ function creditRoutes(router: express.Router, rest: RestApi, credits: BillingMod
     ],
     put: [
       {
-        name: 'billing_set_auto_topup',
+        name: 'billing_set_auto_topup', limited: 'billing_auto_topup',
         summary: 'Billing Set Auto Topup',
         tags,
         access: 'account',
@@ -193,7 +193,7 @@ function creditRoutes(router: express.Router, rest: RestApi, credits: BillingMod
 function subscriptionRoutes(router: express.Router, rest: RestApi, subscriptions: BillingModule['subscriptions']): void {
   const portal = (name: string) =>
     [
-      { name, summary: 'Billing Portal', tags, access: 'account', responses: { 200: portalSessionSchema, 409: 'No Stripe customer yet', 502: UPSTREAM, 503: OFF } },
+      { name, limited: 'billing_portal', summary: 'Billing Portal', tags, access: 'account', responses: { 200: portalSessionSchema, 409: 'No Stripe customer yet', 502: UPSTREAM, 503: OFF } },
       async (req: Request, res: express.Response) => {
         res.json(await subscriptions.portal(ctx(req)));
       },

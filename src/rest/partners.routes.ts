@@ -18,6 +18,7 @@ export function partnersRouter(partners: Pick<PartnersService, 'set' | 'remove'>
     put: [
       {
         name: 'admin_user_partner_set',
+        limited: 'admin_partner_set',
         summary: 'Admin Set Partner',
         description: "Administrators only. Makes the account a partner whose analytics scope is these sources and/or countries, or replaces its scope (audited).",
         tags,
@@ -34,6 +35,7 @@ export function partnersRouter(partners: Pick<PartnersService, 'set' | 'remove'>
     delete: [
       {
         name: 'admin_user_partner_remove',
+        limited: 'admin_partner_remove',
         summary: 'Admin Remove Partner',
         description: 'Administrators only. Ends the partnership: the account reads no analytics any more (audited).',
         tags,

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { methodNotAllowed, RequestValidationError } from './errors.js';
 import { valueError } from '../validation/pydantic-issues.js';
 import { LOCATION, RATE_LIMIT_HEADERS, RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
+import { type LimitedOperation, OPERATION_LIMITS } from '../modules/usage/operation-limits.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -43,6 +44,11 @@ export interface OperationDoc {
   params?: Record<string, string>;
   responses: Record<number, ResponseDoc>;
   /**
+   * The service counts the operation against this per-caller limit of the one list
+   * (src/modules/usage/operation-limits.ts): documented as a 429 with Retry-After.
+   */
+  limited?: LimitedOperation;
+  /**
    * Mounted before the authentication step (src/app.ts: /health, /ready): credentials are not
    * read, so neither RFC 6750's 400/401 nor a 503 from the database can come from it.
    */
@@ -50,6 +56,12 @@ export interface OperationDoc {
 }
 
 type Route = [OperationDoc, ...express.RequestHandler[]];
+
+/** The 429 of an operation limited per caller: its limit, and that the budget is shared with the other doors. */
+function limitedDescription(operation: LimitedOperation): string {
+  const { limit, durationSeconds } = OPERATION_LIMITS[operation];
+  return `Too many requests: at most ${limit} per ${durationSeconds} seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After)`;
+}
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -191,6 +203,7 @@ export class RestApi {
       responses['503'] = alsoAnswers(responses['503'], 'The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After`');
     }
     if (doc.access === 'billable') responses['429'] ??= response('Over a plan limit (Retry-After)');
+    if (doc.limited) responses['429'] ??= response(limitedDescription(doc.limited));
     if (doc.body || doc.query || params) responses['422'] = { description: 'Validation Error', content: { 'application/json': { schema: ref('HTTPValidationError') } } };
     declareHeaders(responses, doc.access);
     const config: RouteConfig = {

@@ -45,7 +45,7 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
   rest.route(router, '/v1/team/invites', {
     post: [
       {
-        name: 'create_invites',
+        name: 'create_invites', limited: 'team_invite',
         summary: 'Create Invites',
         description: 'Owner or admin. All or nothing: 409 when the new invites do not fit in the free seats (nothing stored or sent).',
         tags,
@@ -62,7 +62,7 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
 
   rest.route(router, '/v1/team/invites/:invite_id', {
     delete: [
-      { name: 'revoke_invite', summary: 'Revoke Invite', tags, access: 'account', responses: { 200: inviteRevokedSchema, 403: FORBIDDEN, 404: 'No such pending invite in your workspace' } },
+      { name: 'revoke_invite', limited: 'team_invite_revoke', summary: 'Revoke Invite', tags, access: 'account', responses: { 200: inviteRevokedSchema, 403: FORBIDDEN, 404: 'No such pending invite in your workspace' } },
       async (req, res) => {
         res.json(await withLoc('path', () => teams.invites.revokeInvite(ctx(req), String(req.params.invite_id))));
       },
@@ -71,13 +71,13 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
 
   rest.route(router, '/v1/team/join-link', {
     post: [
-      { name: 'rotate_join_link', summary: 'Rotate Join Link', description: 'Owner or admin: a new shareable link; the old one stops working.', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
+      { name: 'rotate_join_link', limited: 'team_join_link_rotate', summary: 'Rotate Join Link', description: 'Owner or admin: a new shareable link; the old one stops working.', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
       async (req, res) => {
         res.json(await teams.invites.rotateJoinLink(ctx(req)));
       },
     ],
     delete: [
-      { name: 'disable_join_link', summary: 'Disable Join Link', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
+      { name: 'disable_join_link', limited: 'team_join_link_disable', summary: 'Disable Join Link', tags, access: 'account', responses: { 200: joinLinkAnswerSchema, 403: FORBIDDEN } },
       async (req, res) => {
         res.json(await teams.invites.disableJoinLink(ctx(req)));
       },
@@ -87,7 +87,7 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
   rest.route(router, '/v1/team/join', {
     post: [
       {
-        name: 'join_team',
+        name: 'join_team', limited: 'team_join',
         summary: 'Join Team',
         tags,
         access: 'account',
@@ -104,7 +104,7 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
   rest.route(router, '/v1/team/domains', {
     put: [
       {
-        name: 'set_domains',
+        name: 'set_domains', limited: 'team_domains_set',
         summary: 'Set Domains',
         description: 'Owner or admin; replaces the list. A new domain is pending (auto-joins nobody) until the TXT record in its `verification` is seen; a kept domain keeps its state.',
         tags,
@@ -122,7 +122,7 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
   rest.route(router, '/v1/team/domains/:domain/check', {
     post: [
       {
-        name: 'check_domain',
+        name: 'check_domain', limited: 'team_domain_check',
         summary: 'Check Domain',
         description: "Owner or admin: looks the domain's TXT record up now; verified when it carries the workspace's token (and no other workspace holds the domain with its record still published).",
         tags,
@@ -138,14 +138,14 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
 
   rest.route(router, '/v1/team/members/:member_user_id', {
     patch: [
-      { name: 'change_member_role', summary: 'Change Member Role', description: 'Owner only.', tags, access: 'account', body: roleRequestSchema, responses: { 200: memberAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: "The owner's role" } },
+      { name: 'change_member_role', limited: 'team_member_role', summary: 'Change Member Role', description: 'Owner only.', tags, access: 'account', body: roleRequestSchema, responses: { 200: memberAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: "The owner's role" } },
       jsonBody(),
       async (req, res) => {
         res.json(await withLoc({ member_user_id: 'path', '*': 'body' }, () => teams.membership.changeRole(ctx(req), String(req.params.member_user_id), req.body)));
       },
     ],
     delete: [
-      { name: 'remove_member', summary: 'Remove Member', description: 'Leave (any member but the owner) or remove (owner; admins: members only).', tags, access: 'account', responses: { 200: removedAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: 'The owner cannot leave' } },
+      { name: 'remove_member', limited: 'team_member_remove', summary: 'Remove Member', description: 'Leave (any member but the owner) or remove (owner; admins: members only).', tags, access: 'account', responses: { 200: removedAnswerSchema, 403: FORBIDDEN, 404: 'Not a member of your workspace', 409: 'The owner cannot leave' } },
       async (req, res) => {
         res.json(await withLoc('path', () => teams.membership.removeMember(ctx(req), String(req.params.member_user_id))));
       },
@@ -155,7 +155,7 @@ export function teamsRouter(teams: TeamsServices, rest: RestApi): express.Router
   rest.route(router, '/v1/team/seats', {
     post: [
       {
-        name: 'set_seats',
+        name: 'set_seats', limited: 'team_seats',
         summary: 'Set Seats',
         description: 'Owner only: changes the Stripe subscription quantity; seat_limit follows when Stripe reports the update.',
         tags,

@@ -2,7 +2,7 @@
  * Resolvers of the accounts subgraph: the dashboard's me, keys (create/revoke), authorised OAuth
  * clients (list/revoke) and usage. Thin:
  * GraphQL context -> one service call, the same services as the REST doors. Expensive fields
- * carry @rateLimit (graphql-rate-limit-directive), per caller.
+ * carry @rateLimit as documentation: their services count the limit, one budget with REST.
  */
 import 'reflect-metadata';
 import { Args, Ctx, Directive, Mutation, Query, Resolver } from 'type-graphql';
@@ -11,7 +11,7 @@ import { validatedAs } from '../../src/graphql/errors.js';
 import type { AccountsService } from '../../src/modules/accounts/accounts.service.js';
 import type { ApiKeyService } from '../../src/modules/accounts/api-key.service.js';
 import type { OAuthGrantService } from '../../src/modules/accounts/oauth-grants.service.js';
-import { CREATE_KEY_LIMIT, USAGE_READ_LIMIT } from '../../src/modules/usage/throttle.js';
+import { OPERATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 import type { UsageService } from '../../src/modules/usage/usage.service.js';
 import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, KeyRevocationType, MeType, OAuthGrantRevocationType, OAuthGrantType, RevokeKeyArgs, RevokeOAuthGrantArgs, UsageType } from './types.js';
 
@@ -29,24 +29,24 @@ export interface AccountsGraphqlApi {
  * process); the directive repeats the same budget in front of the resolver, so a flood of GraphQL
  * calls is turned away in-process before it reaches the counter store or the database.
  */
-export const USAGE_RATE_LIMIT = { limit: USAGE_READ_LIMIT.limit, duration: USAGE_READ_LIMIT.durationSeconds };
-export const CREATE_KEY_RATE_LIMIT = { limit: CREATE_KEY_LIMIT.limit, duration: CREATE_KEY_LIMIT.durationSeconds };
+export const USAGE_RATE_LIMIT = { limit: OPERATION_LIMITS.usage.limit, duration: OPERATION_LIMITS.usage.durationSeconds };
+export const CREATE_KEY_RATE_LIMIT = { limit: OPERATION_LIMITS.create_key.limit, duration: OPERATION_LIMITS.create_key.durationSeconds };
 
 @Resolver()
 export class AccountsResolver {
   constructor(private readonly api: AccountsGraphqlApi) {}
 
-  @Query(() => MeType, { description: 'The signed-in account; UNAUTHENTICATED without credentials.' })
+  @Query(() => MeType, { nullable: true, description: 'The signed-in account; UNAUTHENTICATED without credentials.' })
   me(@Ctx() context: GraphqlContext) {
     return this.api.accounts.me(requestContextOf(context));
   }
 
-  @Query(() => [ApiKeyType], { description: "The caller's API keys, newest first; revoked ones stay listed with revoked: true." })
+  @Query(() => [ApiKeyType], { nullable: true, description: "The caller's API keys, newest first; revoked ones stay listed with revoked: true." })
   keys(@Ctx() context: GraphqlContext) {
     return this.api.apiKeys.list(requestContextOf(context));
   }
 
-  @Query(() => UsageType, { description: "The caller's usage and limits (GET /v1/usage/me)." })
+  @Query(() => UsageType, { nullable: true, description: "The caller's usage and limits (GET /v1/usage/me)." })
   @Directive(`@rateLimit(limit: ${USAGE_RATE_LIMIT.limit}, duration: ${USAGE_RATE_LIMIT.duration})`)
   usage(@Ctx() context: GraphqlContext) {
     return this.api.usage.usageOf(requestContextOf(context));
@@ -63,7 +63,7 @@ export class AccountsResolver {
     return this.api.apiKeys.revoke(requestContextOf(context), id);
   }
 
-  @Query(() => [OAuthGrantType], { description: 'The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants).' })
+  @Query(() => [OAuthGrantType], { nullable: true, description: 'The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants).' })
   oauthGrants(@Ctx() context: GraphqlContext) {
     return this.api.oauthGrants.list(requestContextOf(context));
   }

@@ -1,7 +1,7 @@
 /**
  * The accounts subgraph through the supergraph gateway of a real platform (PGlite, no corpus):
- * me, keys (create/revoke, scoped to their owner), usage, the @rateLimit directive on an
- * expensive field, and billable legal-data fields charged through the same usage guard.
+ * me, keys (create/revoke, scoped to their owner), usage, the limit of an expensive field
+ * (one budget with REST), and billable legal-data fields charged through the same usage guard.
  */
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -84,7 +84,7 @@ describe('accounts subgraph through the gateway', () => {
     expect(usage.body.data.usage.daily_history).toHaveLength(31);
   });
 
-  it('limits the expensive usage field per caller with @rateLimit', async () => {
+  it('limits the expensive usage field per caller, as its @rateLimit documents', async () => {
     const cookie = await signedIn('gql-limit@example.org');
     for (let i = 0; i < USAGE_RATE_LIMIT.limit; i++) {
       const res = await gql('{ usage { plan } }', { cookie });
@@ -92,7 +92,7 @@ describe('accounts subgraph through the gateway', () => {
     }
     const limited = await gql('{ usage { plan } }', { cookie });
     expect(limited.body.errors[0]).toMatchObject({
-      message: `Too many requests for this field: at most ${USAGE_RATE_LIMIT.limit} per ${USAGE_RATE_LIMIT.duration} seconds`,
+      message: `Too many requests: at most ${USAGE_RATE_LIMIT.limit} usage requests per ${USAGE_RATE_LIMIT.duration} seconds`,
       extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) },
     });
     // another caller has its own budget
@@ -100,10 +100,9 @@ describe('accounts subgraph through the gateway', () => {
     expect((await gql('{ usage { plan } }', { cookie: other })).body.errors).toBeUndefined();
   });
 
-  it('shares the usage budget with REST: the service rule, not only the per-process directive', async () => {
+  it('shares the usage budget with REST: the service counts it, whatever the door', async () => {
     const cookie = await signedIn('gql-shared-limit@example.org');
     for (let i = 0; i < USAGE_RATE_LIMIT.limit; i++) expect((await call(`${url}/v1/usage/me`, 'GET', undefined, { cookie })).status).toBe(200);
-    // the directive has not seen this caller yet; the service refuses
     const limited = await gql('{ usage { plan } }', { cookie });
     expect(limited.body.errors[0]).toMatchObject({
       message: `Too many requests: at most ${USAGE_RATE_LIMIT.limit} usage requests per ${USAGE_RATE_LIMIT.duration} seconds`,

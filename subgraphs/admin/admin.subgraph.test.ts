@@ -52,7 +52,7 @@ describe('admin subgraph through the gateway (pglite)', () => {
   it('answers UNAUTHENTICATED without credentials and FORBIDDEN to an account that is not an administrator', async () => {
     expect((await gql('{ adminStats { total_users } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect((await gql('{ adminStats { total_users } }', plainCookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect((await gql('mutation { adminSetPlanOverride(user_id: "00000000-0000-4000-8000-000000000000", plan: "free") { plan } }', plainCookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await gql('mutation { adminSetPlanOverride(userId: "00000000-0000-4000-8000-000000000000", plan: free) { plan } }', plainCookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await gql('{ adminStats { total_users } }', adminCookie)).body.data.adminStats.total_users).toBeGreaterThanOrEqual(6);
   });
 
@@ -65,11 +65,11 @@ describe('admin subgraph through the gateway (pglite)', () => {
     expect(absent).toEqual(expected);
     expect(nulls).toEqual(expected);
     expect((await gql('{ adminUsers(limit: 0) { total } }', adminCookie)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect((await gql('{ adminUserEndpoints(user_id: "not-a-uuid") { user_id } }', adminCookie)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect((await gql('{ adminUserEndpoints(userId: "not-a-uuid") { user_id } }', adminCookie)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it("resolves a page's request totals in one query, whatever the page size", async () => {
-    const page = (limit: number) => gql(`{ adminUsers(limit: ${limit}, sort: "email") { users { id requests_total } } }`, adminCookie);
+    const page = (limit: number) => gql(`{ adminUsers(limit: ${limit}, sort: email) { users { id requests_total } } }`, adminCookie);
     const one = await statementsOf(() => page(1));
     const five = await statementsOf(async () => {
       const res = await page(5);

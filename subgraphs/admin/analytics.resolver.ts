@@ -1,8 +1,8 @@
 /**
  * Partner analytics in the admin subgraph (issue #35): the four queries and the partner
- * mutations, each one service call (src/modules/analytics checks administrator, partner and
- * scope). Arguments are camelCase; the queries carry a per-account @rateLimit (each reads up to
- * 400 days of cells): ANALYTICS_QUERY_RATE_LIMIT.
+ * mutations, each one service call (src/modules/analytics checks the per-caller limit, then
+ * administrator, partner and scope). Arguments are camelCase; `@rateLimit` documents the limits
+ * the services count (ANALYTICS_QUERY_LIMIT and the admin mutations' in operation-limits.ts).
  */
 import 'reflect-metadata';
 import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
@@ -10,6 +10,7 @@ import { requestContextOf, type GraphqlContext } from '../../src/graphql/context
 import { validatedAs } from '../../src/graphql/errors.js';
 import type { AnalyticsModule } from '../../src/modules/analytics/analytics.module.js';
 import type { Granularity } from '../../src/modules/analytics/analytics.schema.js';
+import { ANALYTICS_QUERY_LIMIT, MUTATION_LIMITS, rateLimitDirectiveOf } from '../../src/modules/usage/operation-limits.js';
 import { AnalyticsGranularity, CountryUsageType, PartnerRemovalType, PartnerScopeType, ResolverOutcomesType, SourceUsageType, TopDocumentsType } from './analytics.types.js';
 
 /** What the analytics fields ask of the services. */
@@ -18,11 +19,9 @@ export interface AnalyticsGraphqlApi {
   partners: Pick<AnalyticsModule['partners'], 'set' | 'remove'>;
 }
 
-/** Per account and field: an analytics query reads up to 400 days of cells. */
-export const ANALYTICS_QUERY_RATE_LIMIT = { limit: 60, duration: 60 };
-/** Partner changes, as the other admin mutations. */
-export const PARTNER_MUTATION_RATE_LIMIT = { limit: 30, duration: 60 };
-const rateLimited = (l: { limit: number; duration: number }) => `@rateLimit(limit: ${l.limit}, duration: ${l.duration})`;
+/** Documentation of the limits the services count (src/modules/usage/operation-limits.ts): one budget per caller across doors. */
+const QUERY_LIMITED = rateLimitDirectiveOf(ANALYTICS_QUERY_LIMIT);
+const MUTATION_LIMITED = rateLimitDirectiveOf(MUTATION_LIMITS.admin);
 
 /** Absent and null arguments are left out (the services apply their defaults). */
 function present<T extends object>(input: T): Partial<T> {
@@ -33,8 +32,8 @@ function present<T extends object>(input: T): Partial<T> {
 export class AnalyticsResolver {
   constructor(private readonly api: AnalyticsGraphqlApi) {}
 
-  @Query(() => SourceUsageType, { description: 'Per source and period: searches returning it, hits, documents fetched, resolutions, distinct accounts (partners: their sources).' })
-  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  @Query(() => SourceUsageType, { nullable: true, description: 'Per source and period: searches returning it, hits, documents fetched, resolutions, distinct accounts (partners: their sources).' })
+  @Directive(QUERY_LIMITED)
   sourceUsage(
     @Arg('sources', () => [String]) sources: string[],
     @Arg('from', () => String, { description: 'First UTC day, YYYY-MM-DD.' }) from: string,
@@ -45,8 +44,8 @@ export class AnalyticsResolver {
     return validatedAs('args', this.api.analytics.sourceUsage(requestContextOf(context), present({ sources, from, to, granularity })));
   }
 
-  @Query(() => CountryUsageType, { description: 'Per country and period: searches filtered by it, hits, documents fetched, resolutions, distinct accounts (partners: their countries).' })
-  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  @Query(() => CountryUsageType, { nullable: true, description: 'Per country and period: searches filtered by it, hits, documents fetched, resolutions, distinct accounts (partners: their countries).' })
+  @Directive(QUERY_LIMITED)
   countryUsage(
     @Arg('countries', () => [String]) countries: string[],
     @Arg('from', () => String) from: string,
@@ -57,8 +56,8 @@ export class AnalyticsResolver {
     return validatedAs('args', this.api.analytics.countryUsage(requestContextOf(context), present({ countries, from, to, granularity })));
   }
 
-  @Query(() => TopDocumentsType, { description: "The source's most fetched documents over the range." })
-  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  @Query(() => TopDocumentsType, { nullable: true, description: "The source's most fetched documents over the range." })
+  @Directive(QUERY_LIMITED)
   topDocuments(
     @Arg('source', () => String) source: string,
     @Arg('from', () => String) from: string,
@@ -69,8 +68,8 @@ export class AnalyticsResolver {
     return validatedAs('args', this.api.analytics.topDocuments(requestContextOf(context), present({ source, from, to, limit })));
   }
 
-  @Query(() => ResolverOutcomesType, { description: 'Resolutions per country and match type (without countries: every country in scope).' })
-  @Directive(rateLimited(ANALYTICS_QUERY_RATE_LIMIT))
+  @Query(() => ResolverOutcomesType, { nullable: true, description: 'Resolutions per country and match type (without countries: every country in scope).' })
+  @Directive(QUERY_LIMITED)
   resolverOutcomes(
     @Arg('countries', () => [String], { nullable: true }) countries: string[] | null,
     @Arg('from', () => String) from: string,
@@ -81,7 +80,7 @@ export class AnalyticsResolver {
   }
 
   @Mutation(() => PartnerScopeType, { description: 'PUT /v1/admin/users/{user_id}/partner: makes the account a partner with this scope, or replaces it.' })
-  @Directive(rateLimited(PARTNER_MUTATION_RATE_LIMIT))
+  @Directive(MUTATION_LIMITED)
   adminSetPartner(
     @Arg('userId', () => String) userId: string,
     @Arg('sources', () => [String], { nullable: true }) sources: string[] | null,
@@ -93,7 +92,7 @@ export class AnalyticsResolver {
   }
 
   @Mutation(() => PartnerRemovalType, { description: 'DELETE /v1/admin/users/{user_id}/partner.' })
-  @Directive(rateLimited(PARTNER_MUTATION_RATE_LIMIT))
+  @Directive(MUTATION_LIMITED)
   adminRemovePartner(@Arg('userId', () => String) userId: string, @Arg('reason', () => String, { nullable: true }) reason: string | null, @Ctx() context: GraphqlContext) {
     return validatedAs('args', this.api.partners.remove(requestContextOf(context), { user_id: userId }, present({ reason })));
   }

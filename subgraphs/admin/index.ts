@@ -6,18 +6,16 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
-import { perCallerRateLimit } from '../../src/graphql/rate-limit.js';
+import { RATE_LIMIT_DIRECTIVE_TYPE_DEFS } from '../../src/graphql/rate-limit.js';
 import { AdminResolver, AdminUserTotalsResolver, type AdminGraphqlApi } from './admin.resolver.js';
 import { AnalyticsResolver, type AnalyticsGraphqlApi } from './analytics.resolver.js';
 
 export function buildAdminSubgraph(api: AdminGraphqlApi & AnalyticsGraphqlApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
-  const rateLimit = perCallerRateLimit();
   return buildTypeGraphqlSubgraph({
     ...options,
     resolvers: [AdminResolver, AdminUserTotalsResolver, AnalyticsResolver],
     instances: [new AdminResolver(api), new AdminUserTotalsResolver(api), new AnalyticsResolver(api)],
     federationImports: [],
-    extraTypeDefs: rateLimit.typeDefs,
-    transformSchema: rateLimit.transform,
+    extraTypeDefs: RATE_LIMIT_DIRECTIVE_TYPE_DEFS,
   });
 }

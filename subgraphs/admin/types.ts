@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { AdminUserSort } from './enums.js';
 
 @ObjectType()
 export class DailyRequestsType {
@@ -72,7 +73,7 @@ export class AdminUsersPageType {
 export class AdminUsersArgs {
   @Field(() => Int, { nullable: true }) limit?: number | null;
   @Field(() => Int, { nullable: true }) offset?: number | null;
-  @Field(() => String, { nullable: true }) sort?: string | null;
+  @Field(() => AdminUserSort, { nullable: true }) sort?: string | null;
   @Field(() => String, { nullable: true }) search?: string | null;
 }
 

@@ -1,12 +1,15 @@
 /**
  * Resolvers of the billing subgraph: thin, GraphQL context -> one billing service call (the same
- * functions as REST). Mutations carry @rateLimit per caller; the services keep every rule.
+ * functions as REST). Mutations carry @rateLimit to document the per-caller limit the services
+ * count (one budget with REST); the services keep every rule.
  */
 import 'reflect-metadata';
 import { Arg, Args, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
 import { validatedAs } from '../../src/graphql/errors.js';
+import { restBody } from '../../src/graphql/argument-names.js';
+import { Audience, PaidPlan } from './enums.js';
 import type { BillingModule } from '../../src/modules/billing/billing.module.js';
 import {
   AudienceType,
@@ -24,6 +27,7 @@ import {
   PromoType,
   UserType,
 } from './types.js';
+import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 
 /** What the billing subgraph asks of the services. */
 export interface BillingGraphqlApi {
@@ -35,13 +39,9 @@ export interface BillingGraphqlApi {
 }
 
 /** Mutations that call Stripe or write: a few per minute per caller is all a dashboard needs. */
-export const MUTATION_RATE_LIMIT = { limit: 10, duration: 60 };
+/** Documentation of the limit each mutation's service counts (one list: src/modules/usage/operation-limits.ts). */
+export const MUTATION_RATE_LIMIT = { limit: MUTATION_LIMITS.billing.limit, duration: MUTATION_LIMITS.billing.durationSeconds };
 const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
-
-/** GraphQL input objects carry null for omitted nullable fields; the service's defaults apply to absent ones. */
-function withoutNulls<T extends object>(input: T): Partial<T> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
-}
 
 @Resolver()
 export class BillingResolver {
@@ -56,22 +56,22 @@ export class BillingResolver {
   @Query(() => [CheckoutDocumentType], {
     description: 'The legal documents (and versions) a checkout of the plan asks assent to: the data processing agreement only for per-seat plans.',
   })
-  checkoutDocuments(@Arg('plan', () => String) plan: string, @Ctx() context: GraphqlContext) {
+  checkoutDocuments(@Arg('plan', () => PaidPlan) plan: string, @Ctx() context: GraphqlContext) {
     // a bad plan is reported at ["plan"], the argument's own name
     return this.api.checkout.checkoutDocuments(requestContextOf(context), { plan });
   }
 
-  @Query(() => PromoType, { description: 'GET /v1/billing/promo.' })
+  @Query(() => PromoType, { nullable: true, description: 'GET /v1/billing/promo.' })
   promo(@Args(() => PromoArgs) { code }: PromoArgs, @Ctx() context: GraphqlContext) {
     return this.api.promo.promo(requestContextOf(context), { code });
   }
 
-  @Query(() => BillingStatusType, { description: 'GET /v1/billing/status.' })
+  @Query(() => BillingStatusType, { nullable: true, description: 'GET /v1/billing/status.' })
   billingStatus(@Ctx() context: GraphqlContext) {
     return this.api.subscriptions.status(requestContextOf(context));
   }
 
-  @Query(() => AutoTopupType, { description: 'GET /v1/billing/credit-topups/auto.' })
+  @Query(() => AutoTopupType, { nullable: true, description: 'GET /v1/billing/credit-topups/auto.' })
   autoTopup(@Ctx() context: GraphqlContext) {
     return this.api.autoTopup.get(requestContextOf(context));
   }
@@ -80,25 +80,25 @@ export class BillingResolver {
   @Directive(RATE_LIMITED)
   checkout(@Arg('input', () => CheckoutInput) input: CheckoutInput, @Ctx() context: GraphqlContext) {
     const userAgent = context.incomingHeaders?.['user-agent'] ?? null;
-    return validatedAs('input', this.api.checkout.checkout(requestContextOf(context), withoutNulls(input), { userAgent }));
+    return validatedAs('input', this.api.checkout.checkout(requestContextOf(context), restBody(input), { userAgent }));
   }
 
   @Mutation(() => CheckoutVerificationType, { description: 'POST /v1/billing/checkout/verify.' })
   @Directive(RATE_LIMITED)
-  verifyCheckout(@Arg('session_id', () => String) session_id: string, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.checkout.verifyCheckout(requestContextOf(context), { session_id }));
+  verifyCheckout(@Arg('sessionId', () => String) sessionId: string, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.checkout.verifyCheckout(requestContextOf(context), { session_id: sessionId }));
   }
 
   @Mutation(() => CheckoutUrlType, { description: 'POST /v1/billing/credit-topups/checkout.' })
   @Directive(RATE_LIMITED)
-  creditTopupCheckout(@Arg('amount_usd', () => Int) amount_usd: number, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.credits.topupCheckout(requestContextOf(context), { amount_usd }));
+  creditTopupCheckout(@Arg('amountUsd', () => Int) amountUsd: number, @Ctx() context: GraphqlContext) {
+    return validatedAs('input', this.api.credits.topupCheckout(requestContextOf(context), { amount_usd: amountUsd }));
   }
 
   @Mutation(() => AutoTopupType, { description: 'PUT /v1/billing/credit-topups/auto.' })
   @Directive(RATE_LIMITED)
   setAutoTopup(@Arg('input', () => AutoTopupInput) input: AutoTopupInput, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.autoTopup.set(requestContextOf(context), withoutNulls(input)));
+    return validatedAs('input', this.api.autoTopup.set(requestContextOf(context), restBody(input)));
   }
 
   @Mutation(() => PortalSessionType, { description: 'POST /v1/billing/portal.' })
@@ -109,7 +109,7 @@ export class BillingResolver {
 
   @Mutation(() => AudienceType, { description: 'POST /v1/billing/audience.' })
   @Directive(RATE_LIMITED)
-  setAudience(@Arg('audience', () => String) audience: string, @Ctx() context: GraphqlContext) {
+  setAudience(@Arg('audience', () => Audience) audience: string, @Ctx() context: GraphqlContext) {
     return validatedAs('input', this.api.checkout.setAudience(requestContextOf(context), { audience }));
   }
 }

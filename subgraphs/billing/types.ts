@@ -1,9 +1,11 @@
 /**
- * GraphQL types of the billing subgraph: the REST records field for field (snake_case included).
+ * GraphQL types of the billing subgraph: the REST records field for field (snake_case included;
+ * input fields and arguments camelCase, translated back to REST's names by the resolvers).
  * Every decorator names its type explicitly (tsx emits no decorator metadata).
  */
 import 'reflect-metadata';
 import { ArgsType, Directive, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Audience, BillingInterval, PaidPlan } from './enums.js';
 
 @ObjectType()
 export class PlanPricesType {
@@ -170,25 +172,25 @@ export class AudienceType {
 
 @InputType({ description: 'CheckoutRequest.' })
 export class CheckoutInput {
-  @Field(() => String) plan!: string;
-  @Field(() => String, { nullable: true }) interval?: string;
+  @Field(() => PaidPlan) plan!: string;
+  @Field(() => BillingInterval, { nullable: true }) interval?: string;
   @Field(() => Int, { nullable: true }) quantity?: number;
-  @Field(() => String, { nullable: true }) workspace_name?: string | null;
-  @Field(() => String, { nullable: true }) promo_code?: string | null;
-  @Field(() => String, { nullable: true }) audience?: string | null;
-  @Field(() => Boolean, { nullable: true }) legal_accepted?: boolean;
+  @Field(() => String, { nullable: true }) workspaceName?: string | null;
+  @Field(() => String, { nullable: true }) promoCode?: string | null;
+  @Field(() => Audience, { nullable: true }) audience?: string | null;
+  @Field(() => Boolean, { nullable: true }) legalAccepted?: boolean;
 }
 
 @InputType({ description: 'AutoTopupRequest.' })
 export class AutoTopupInput {
   @Field(() => Boolean, { nullable: true }) enabled?: boolean;
-  @Field(() => Int, { nullable: true }) threshold_usd?: number;
-  @Field(() => Int, { nullable: true }) amount_usd?: number;
+  @Field(() => Int, { nullable: true }) thresholdUsd?: number;
+  @Field(() => Int, { nullable: true }) amountUsd?: number;
 }
 
 @ArgsType()
 export class PlansArgs {
-  @Field(() => String, { nullable: true }) audience?: string | null;
+  @Field(() => Audience, { nullable: true }) audience?: string | null;
 }
 
 @ArgsType()

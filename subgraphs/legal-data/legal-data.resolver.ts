@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
 import { nullWhenNotFound, validatedAs } from '../../src/graphql/errors.js';
+import { restBody } from '../../src/graphql/argument-names.js';
 import type { RequestContext } from '../../src/context.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
 import type { LegalDocument } from '../../src/domain/legal-document.js';
@@ -31,9 +32,9 @@ import {
 export class LegalDataResolver {
   constructor(private readonly api: LegalDataApi) {}
 
-  @Query(() => SearchResponse, { description: 'Hybrid semantic + keyword search (same contract as POST /v1/search).' })
+  @Query(() => SearchResponse, { nullable: true, description: 'Hybrid semantic + keyword search (same contract as POST /v1/search).' })
   search(@Arg('input', () => SearchInput) input: SearchInput, @Ctx() context: GraphqlContext) {
-    return validatedAs('input', this.api.search(requestContextOf(context), withoutAbsentFields(input)));
+    return validatedAs('input', this.api.search(requestContextOf(context), restBody(input)));
   }
 
   @Query(() => DocumentType, { nullable: true, description: 'A full document; null when unknown.' })
@@ -94,12 +95,4 @@ export function resolveDocumentReference(
 export function splitDocumentId(id: string): { source: string; sourceId: string } | null {
   const match = /^([^/]+\/[^/]+)\/(.+)$/.exec(id);
   return match ? { source: match[1]!, sourceId: match[2]! } : null;
-}
-
-/**
- * The input as a plain object without null or undefined fields, so the service's schema
- * defaults apply (top_k: null means "not given" in GraphQL; zod's default only fills undefined).
- */
-function withoutAbsentFields(input: SearchInput): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null));
 }

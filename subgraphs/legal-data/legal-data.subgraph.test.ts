@@ -332,7 +332,7 @@ describe('legal-data subgraph schema', () => {
   });
 
   it('searches with the service defaults when optional fields are absent or null', async () => {
-    const result = await run(schema, SEARCH, { input: { q: 'Schadensersatz', top_k: null } });
+    const result = await run(schema, SEARCH, { input: { q: 'Schadensersatz', topK: null } });
     expect(result.errors).toBeUndefined();
     expect(result.data!.search).toMatchObject({ query: 'Schadensersatz', alpha: 0.7, namespace: 'case_law', total_hits: 1 });
     expect(result.data!.search.hits).toEqual([
@@ -342,7 +342,7 @@ describe('legal-data subgraph schema', () => {
 
   it('passes every search field to the service and returns JSON metadata', async () => {
     const result = await run(schema, SEARCH, {
-      input: { q: 'Schadensersatz', namespace: 'legislation', country: ['DE'], alpha: 0.2, top_k: 5, result_detail: 'full_metadata' },
+      input: { q: 'Schadensersatz', namespace: 'legislation', country: ['DE'], alpha: 0.2, topK: 5, resultDetail: 'full_metadata' },
     });
     expect(result.errors).toBeUndefined();
     expect(result.data!.search.alpha).toBe(0.2);
@@ -353,14 +353,14 @@ describe('legal-data subgraph schema', () => {
   });
 
   it('reports a validation failure as BAD_USER_INPUT with the issues', async () => {
-    const result = await run(schema, SEARCH, { input: { q: 'x', top_k: 500, date_start: '2021-02-30' } });
-    expect(result.data).toBeNull();
+    const result = await run(schema, SEARCH, { input: { q: 'x', topK: 500, dateStart: '2021-02-30' } });
+    expect(result.data).toEqual({ search: null });
     expect(result.errors).toHaveLength(1);
     const error = result.errors![0]!;
     expect(error.extensions.code).toBe('BAD_USER_INPUT');
     const issues = error.extensions.issues as { loc: unknown[] }[];
-    expect(issues.map((i) => i.loc)).toEqual(expect.arrayContaining([['input', 'top_k'], ['input', 'date_start']]));
-    expect(error.message).toContain('input.top_k');
+    expect(issues.map((i) => i.loc)).toEqual(expect.arrayContaining([['input', 'topK'], ['input', 'dateStart']]));
+    expect(error.message).toContain('input.topK');
   });
 
   it('returns a document, and null for an unknown one', async () => {
@@ -494,11 +494,21 @@ describe('legal-data through the gateway (in process)', () => {
   });
 
   it('surfaces a validation error as BAD_USER_INPUT with the issues', async () => {
-    const result = await post(http.url, SEARCH, { input: { q: 'x', namespace: 'poetry' } });
+    const result = await post(http.url, SEARCH, { input: { q: 'x', topK: 500 } });
     expect(result.errors?.[0]?.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
-      issues: [expect.objectContaining({ loc: ['input', 'namespace'], input: 'poetry' })],
+      issues: [expect.objectContaining({ loc: ['input', 'topK'], input: 500 })],
     });
+  });
+
+  it('refuses a value outside an enum before any resolver runs: GRAPHQL_VALIDATION_FAILED in the document, BAD_USER_INPUT in a variable', async () => {
+    api.calls.length = 0;
+    const literal = await post(http.url, '{ countries { code } search(input: { q: "x", namespace: poetry }) { total_hits } }');
+    expect(literal.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
+    expect(literal.data).toBeUndefined();
+    const variable = await post(http.url, SEARCH, { input: { q: 'x', namespace: 'poetry' } });
+    expect(variable.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('Namespace'), extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+    expect(api.calls).toEqual([]);
   });
 
   it('surfaces NOT_FOUND from a subgraph', async () => {

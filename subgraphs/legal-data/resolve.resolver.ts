@@ -1,12 +1,14 @@
 /**
  * The resolver's queries in the legal-data subgraph: `resolve(input)` and `resolveCoverage`.
  * Thin: GraphQL context -> one LegalDataApi call; the service validates and the subgraph's error
- * middleware maps DomainErrors. Field names are the REST names.
+ * middleware maps DomainErrors. Output field names are the REST names; input fields camelCase.
  */
 import 'reflect-metadata';
 import { Arg, Ctx, Field, Float, InputType, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
 import { validatedAs } from '../../src/graphql/errors.js';
+import { restBody } from '../../src/graphql/argument-names.js';
+import { ResolveHintType } from './enums.js';
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
 
 @InputType({ description: 'ResolveRequest (same contract as POST /v1/resolve).' })
@@ -14,9 +16,9 @@ export class ResolveInput {
   @Field(() => String, { description: 'A citation in any national style (ECLI, CELEX, `§ 823 Abs. 1 BGB`, `Article 6(1)(a) GDPR`…).' })
   reference!: string;
   @Field(() => String, { nullable: true, description: 'Jurisdiction the reference belongs to (DE, FR, EU, CH, CoE…).' })
-  hint_country?: string | null;
-  @Field(() => String, { nullable: true, description: 'legislation or case_law.' })
-  hint_type?: string | null;
+  hintCountry?: string | null;
+  @Field(() => ResolveHintType, { nullable: true, description: 'legislation or case_law.' })
+  hintType?: string | null;
 }
 
 @ObjectType()
@@ -96,13 +98,12 @@ export class ResolveCoverage {
 export class ResolveResolver {
   constructor(private readonly api: LegalDataApi) {}
 
-  @Query(() => ResolveResponse, { description: 'Resolves a citation to exact documents (same contract as POST /v1/resolve).' })
+  @Query(() => ResolveResponse, { nullable: true, description: 'Resolves a citation to exact documents (same contract as POST /v1/resolve).' })
   resolve(@Arg('input', () => ResolveInput) input: ResolveInput, @Ctx() context: GraphqlContext) {
-    const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null));
-    return validatedAs('input', this.api.resolve(requestContextOf(context), body));
+    return validatedAs('input', this.api.resolve(requestContextOf(context), restBody(input)));
   }
 
-  @Query(() => ResolveCoverage, { description: 'Per source: whether resolve patterns reach it, how many, and its documents.' })
+  @Query(() => ResolveCoverage, { nullable: true, description: 'Per source: whether resolve patterns reach it, how many, and its documents.' })
   resolveCoverage(@Ctx() context: GraphqlContext) {
     return this.api.resolveCoverage(requestContextOf(context));
   }

@@ -1,6 +1,7 @@
 /**
  * GraphQL types of the legal-data subgraph. They mirror the REST shapes field for field
- * (snake_case included) so that every door speaks the same vocabulary; open-ended records
+ * (output fields snake_case as REST; arguments and input fields camelCase, GraphQL's convention,
+ * translated back at the resolver) so that every door speaks the same vocabulary; open-ended records
  * (`metadata`, `extra`, counts by country/language) are JSONObject scalars.
  *
  * Every decorator names its type explicitly: the app runs under tsx/esbuild, which emits no
@@ -10,6 +11,7 @@
 import 'reflect-metadata';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Directive, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Namespace, ResultDetail } from './enums.js';
 
 const NAMESPACE_VALUES = 'case_law, legislation or doctrine';
 
@@ -36,7 +38,7 @@ export class SourcesArgs {
 export class FiltersArgs {
   @Field(() => String, { description: '<country>/<source_name>' })
   source!: string;
-  @Field(() => String, { nullable: true, description: "Defaults to the source's largest namespace." })
+  @Field(() => Namespace, { nullable: true, description: "Defaults to the source's largest namespace." })
   namespace?: string | null;
 }
 
@@ -57,7 +59,7 @@ export class SearchInput {
   q!: string;
 
   @Field(() => Int, { nullable: true, description: 'Number of hits to return (1-100, default 10).' })
-  top_k?: number | null;
+  topK?: number | null;
 
   @Field(() => Float, {
     nullable: true,
@@ -75,7 +77,7 @@ export class SearchInput {
   court?: string | null;
 
   @Field(() => Int, { nullable: true, description: '1 = supreme/apex, 2 = appellate, 3 = first instance.' })
-  court_tier?: number | null;
+  courtTier?: number | null;
 
   @Field(() => String, { nullable: true })
   jurisdiction?: string | null;
@@ -87,19 +89,19 @@ export class SearchInput {
   language?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Inclusive lower bound on the document date (YYYY-MM-DD).' })
-  date_start?: string | null;
+  dateStart?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Inclusive upper bound on the document date (YYYY-MM-DD).' })
-  date_end?: string | null;
+  dateEnd?: string | null;
 
-  @Field(() => String, { nullable: true, description: `${NAMESPACE_VALUES} (default case_law).` })
+  @Field(() => Namespace, { nullable: true, description: `${NAMESPACE_VALUES} (default case_law).` })
   namespace?: string | null;
 
-  @Field(() => String, {
+  @Field(() => ResultDetail, {
     nullable: true,
     description: 'snippet, summary_only, full_text or full_metadata (default snippet).',
   })
-  result_detail?: string | null;
+  resultDetail?: string | null;
 
   @Field(() => Boolean, {
     nullable: true,

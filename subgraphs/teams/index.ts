@@ -6,13 +6,12 @@
 import type { GraphQLSchema } from 'graphql';
 import { requestContextOf } from '../../src/graphql/context.js';
 import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/graphql/federation.js';
-import { perCallerRateLimit } from '../../src/graphql/rate-limit.js';
+import { RATE_LIMIT_DIRECTIVE_TYPE_DEFS } from '../../src/graphql/rate-limit.js';
 import { callerWorkspaceNamed } from './caller-workspace.js';
 import { TeamMemberResolver, TeamsResolver, UserTeamResolver, type TeamsGraphqlApi } from './teams.resolver.js';
 import { UserType } from './types.js';
 
 export function buildTeamsSubgraph(api: TeamsGraphqlApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
-  const rateLimit = perCallerRateLimit();
   return buildTypeGraphqlSubgraph({
     ...options,
     resolvers: [TeamsResolver, TeamMemberResolver, UserTeamResolver],
@@ -24,7 +23,6 @@ export function buildTeamsSubgraph(api: TeamsGraphqlApi, options: SubgraphBuildO
       Workspace: (reference: { id: string }, context: unknown) => callerWorkspaceNamed(api, requestContextOf(context), reference.id),
     },
     federationImports: ['@key'],
-    extraTypeDefs: rateLimit.typeDefs,
-    transformSchema: rateLimit.transform,
+    extraTypeDefs: RATE_LIMIT_DIRECTIVE_TYPE_DEFS,
   });
 }

@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import DataLoader from 'dataloader';
 import { callerWorkspaceOf } from './caller-workspace.js';
+import { AssignableRole } from './enums.js';
 import { Arg, Ctx, Directive, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { isAccount } from '../../src/context.js';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
@@ -27,6 +28,7 @@ import {
   TeamWorkspaceType,
   UserType,
 } from './types.js';
+import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 
 /** What the teams subgraph asks of the services. */
 export interface TeamsGraphqlApi {
@@ -36,7 +38,8 @@ export interface TeamsGraphqlApi {
   membership: Pick<MembershipService, 'changeRole' | 'removeMember' | 'setSeats'>;
 }
 
-export const MUTATION_RATE_LIMIT = { limit: 20, duration: 60 };
+/** Documentation of the limit each mutation's service counts (one list: src/modules/usage/operation-limits.ts). */
+export const MUTATION_RATE_LIMIT = { limit: MUTATION_LIMITS.team.limit, duration: MUTATION_LIMITS.team.durationSeconds };
 // a bad argument is reported at its own name (`["emails", 1]`), as billing's plans(audience)
 const RATE_LIMITED = `@rateLimit(limit: ${MUTATION_RATE_LIMIT.limit}, duration: ${MUTATION_RATE_LIMIT.duration})`;
 
@@ -98,7 +101,7 @@ export class TeamsResolver {
 
   @Mutation(() => TeamStatusType, { description: 'DELETE /v1/team/invites/{invite_id}.' })
   @Directive(RATE_LIMITED)
-  revokeInvite(@Arg('invite_id', () => String) inviteId: string, @Ctx() context: GraphqlContext) {
+  revokeInvite(@Arg('inviteId', () => String) inviteId: string, @Ctx() context: GraphqlContext) {
     return this.api.invites.revokeInvite(requestContextOf(context), inviteId);
   }
 
@@ -134,13 +137,13 @@ export class TeamsResolver {
 
   @Mutation(() => TeamMemberRoleType, { description: 'PATCH /v1/team/members/{member_user_id}.' })
   @Directive(RATE_LIMITED)
-  changeMemberRole(@Arg('member_user_id', () => String) memberUserId: string, @Arg('role', () => String) role: string, @Ctx() context: GraphqlContext) {
+  changeMemberRole(@Arg('memberUserId', () => String) memberUserId: string, @Arg('role', () => AssignableRole) role: string, @Ctx() context: GraphqlContext) {
     return this.api.membership.changeRole(requestContextOf(context), memberUserId, { role });
   }
 
   @Mutation(() => TeamStatusType, { description: 'DELETE /v1/team/members/{member_user_id}: leave or remove.' })
   @Directive(RATE_LIMITED)
-  removeMember(@Arg('member_user_id', () => String) memberUserId: string, @Ctx() context: GraphqlContext) {
+  removeMember(@Arg('memberUserId', () => String) memberUserId: string, @Ctx() context: GraphqlContext) {
     return this.api.membership.removeMember(requestContextOf(context), memberUserId);
   }
 

@@ -1,13 +1,15 @@
 /**
  * The teams subgraph through the supergraph gateway of a real platform (PostgreSQL and PGlite),
  * the team bought through the local Stripe server: the Workspace entity with members, invites
- * and join link, the mutations with the REST rules, `User.workspace` across subgraphs, and the
- * SQL statements a 50-member team query runs (counted at the ORM's connection).
+ * and join link, the mutations with the REST rules, one rate-limit budget with REST per account,
+ * `User.workspace` across subgraphs, and the SQL statements a 50-member team query runs (counted at the ORM's connection).
  */
 import Stripe from 'stripe';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { OPERATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 import { startPlatform, type Platform } from '../../src/platform.js';
+import { MUTATION_RATE_LIMIT } from './teams.resolver.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
 import { startLocalStripe, type LocalStripe } from '../../test/helpers/stripe-server.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase, countStatements } from '../../test/helpers/test-databases.js';
@@ -109,9 +111,33 @@ describe.each(TEST_BACKENDS)('teams subgraph through the gateway (%s)', (backend
     const me = await gql('{ me { user { id workspace { id seat_limit members { role } } } } }', owner.cookie);
     expect(me.body.data.me.user.workspace).toEqual({ id: view.id, seat_limit: 3, members: [{ role: 'owner' }, { role: 'member' }] });
     expect((await gql('{ me { user { workspace { id } } } }', alone.cookie)).body.data.me.user.workspace).toBeNull();
-    expect((await gql('mutation($id: String!) { changeMemberRole(member_user_id: $id, role: "admin") { role } }', owner.cookie, { id: memberId })).body.data.changeMemberRole.role).toBe('admin');
-    expect((await gql('mutation($id: String!) { removeMember(member_user_id: $id) { status } }', owner.cookie, { id: memberId })).body.data.removeMember.status).toBe('removed');
+    expect((await gql('mutation($id: String!) { changeMemberRole(memberUserId: $id, role: admin) { role } }', owner.cookie, { id: memberId })).body.data.changeMemberRole.role).toBe('admin');
+    expect((await gql('mutation($id: String!) { removeMember(memberUserId: $id) { status } }', owner.cookie, { id: memberId })).body.data.removeMember.status).toBe('removed');
     expect((await gql('mutation { setSeats(quantity: 0) { quantity } }', owner.cookie)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('counts a team mutation in one budget per account over REST and GraphQL (the service limit; @rateLimit only documents it)', async () => {
+    const { limit } = OPERATION_LIMITS.team_join_link_rotate;
+    expect(MUTATION_RATE_LIMIT).toEqual({ limit, duration: OPERATION_LIMITS.team_join_link_rotate.durationSeconds });
+    const owner = await buyTeam(2);
+    const overRest = Math.floor(limit / 2);
+    for (let i = 0; i < overRest; i++) expect((await call(`${url}/v1/team/join-link`, 'POST', undefined, { cookie: owner.cookie })).status).toBe(200);
+    for (let i = overRest; i < limit; i++) expect((await gql('mutation { rotateJoinLink { join_link { token } } }', owner.cookie)).body.errors).toBeUndefined();
+    // the budget is spent: the next call is refused by either door, with when to try again
+    const rest = await call(`${url}/v1/team/join-link`, 'POST', undefined, { cookie: owner.cookie });
+    expect(rest.status).toBe(429);
+    expect(rest.body).toEqual({ detail: `Too many requests: at most ${limit} team_join_link_rotate requests per 60 seconds` });
+    expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const graph = await gql('mutation { rotateJoinLink { join_link { token } } }', owner.cookie);
+    expect(graph.body.errors[0]).toMatchObject({ message: rest.body.detail, extensions: { code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) } });
+    // the join link did not change with the refused calls
+    const token = (await gql('{ team { join_link { token } } }', owner.cookie)).body.data.team.join_link.token;
+    expect((await call(`${url}/v1/team`, 'GET', undefined, { cookie: owner.cookie })).body.join_link.token).toBe(token);
+    // another account, and another operation of the same account, have budgets of their own
+    const other = await buyTeam(2);
+    expect((await call(`${url}/v1/team/join-link`, 'POST', undefined, { cookie: other.cookie })).status).toBe(200);
+    expect((await gql('mutation { rotateJoinLink { join_link { token } } }', other.cookie)).body.errors).toBeUndefined();
+    expect((await call(`${url}/v1/team/join-link`, 'DELETE', undefined, { cookie: owner.cookie })).status).toBe(200);
   });
 
   it('runs the same bounded number of SQL statements for a team of 3 and a team of 50', async () => {

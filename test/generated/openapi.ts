@@ -3473,7 +3473,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many keys created by this account in the last minute (refused attempts count too; Retry-After) */
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -3737,7 +3737,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Too many usage reads by this account in the last minute (Retry-After) */
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
@@ -4298,6 +4298,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -4447,6 +4458,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4531,6 +4553,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4613,6 +4646,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description Stripe failed or did not answer; nothing was changed */
@@ -4752,6 +4796,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4823,6 +4878,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Stripe failed or did not answer; nothing was changed */
             502: {
                 headers: {
@@ -4888,6 +4954,17 @@ export interface operations {
             /** @description No Stripe customer yet */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5155,6 +5232,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5237,6 +5325,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5299,6 +5398,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5355,6 +5465,17 @@ export interface operations {
             /** @description Your role in the workspace may not do this */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +5575,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5527,6 +5659,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -5610,6 +5753,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -5701,6 +5855,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -5798,6 +5963,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -5880,6 +6056,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description Stripe failed */
@@ -6972,6 +7159,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -7057,6 +7255,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -7229,6 +7438,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -7323,6 +7543,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
@@ -7490,6 +7721,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -7575,6 +7817,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */

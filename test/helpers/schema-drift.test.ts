@@ -1,9 +1,10 @@
 /**
  * The drift check fails on drift: a fixture pair that agrees, then the same pair with one thing
  * changed at a time (a field renamed, nullability flipped, an enum value added, a list, a kind,
- * a nested field), and a real pair of the accounts subgraph with its REST side changed.
+ * a nested field, an input's snake_case name or String where REST has an enum), and a real pair
+ * of the accounts subgraph with its REST side changed.
  */
-import { buildSchema, isObjectType, type GraphQLObjectType } from 'graphql';
+import { buildSchema, isObjectType, type GraphQLInputObjectType, type GraphQLObjectType } from 'graphql';
 import { z } from 'zod';
 import { usageRecordSchema } from '../../src/modules/usage/usage.schema.js';
 import { buildSubgraphs, schemaOnlyServices } from '../../src/graphql/subgraphs.js';
@@ -39,6 +40,17 @@ function fixtureType(sdl = FIXTURE_SDL): GraphQLObjectType {
 }
 
 describe('the drift check', () => {
+  it('pairs an input type by camelCase names, and refuses a REST enum behind a String in it', () => {
+    const request = z.object({ top_k: z.number().int().optional(), namespace: z.enum(['case_law', 'legislation']).optional() });
+    const input = (sdl: string) => buildSchema(`${sdl} type Query { x: Int }`).getType('Request') as GraphQLInputObjectType;
+    expect(compareShapes(request, input('enum Namespace { case_law legislation } input Request { topK: Int namespace: Namespace }')).drifts).toEqual([]);
+    expect(compareShapes(request, input('input Request { top_k: Int namespace: String }')).drifts).toEqual([
+      'Request.namespace: REST enum [case_law, legislation], GraphQL any string',
+      'Request.topK: only in REST',
+      'Request.top_k: only in GraphQL',
+    ]);
+  });
+
   it('finds nothing when the two sides agree, nested types included', () => {
     const report = compareShapes(ticket, fixtureType());
     expect(report.drifts).toEqual([]);

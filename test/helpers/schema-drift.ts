@@ -1,11 +1,14 @@
 /**
  * The drift check between a REST shape (a zod object schema) and the GraphQL type that mirrors
- * it (issue #35, item 11). The subgraphs name their fields as REST does (snake_case), so fields
- * are paired by name. For each field it compares presence, nullability (GraphQL nullable exactly
- * when zod allows null or absence, a default included), list-ness, the scalar kind and enum value
- * sets; a field that is an object on both sides is compared in turn, so only the root types need
- * a pair in the table (`schema-drift.test.ts`). Kept out on purpose: a zod enum or literal behind
- * a GraphQL String (turning strings into enums is item 7), and item nullability inside lists.
+ * it (issue #35, item 11). Output fields are named as REST names them (snake_case); input fields
+ * and arguments are camelCase (item 7), so an input field `topK` is paired with REST's `top_k`.
+ * For each field it compares presence, nullability (GraphQL nullable exactly when zod allows null
+ * or absence, a default included), list-ness, the scalar kind and enum value sets (a GraphQL
+ * enum's values are the REST values its names stand for: `user_erase` is `user.erase`); a field
+ * that is an object on both sides is compared in turn, so only the root types need a pair in the
+ * table (`schema-drift.test.ts`). A zod enum behind a GraphQL String is a drift in an input (the
+ * closed sets clients send are enums, item 7) and allowed in an output (answers keep String);
+ * item nullability inside lists is not compared.
  */
 import {
   getNamedType,
@@ -23,6 +26,7 @@ import {
   type GraphQLType,
 } from 'graphql';
 import type { z } from 'zod';
+import { camelCase } from '../../src/graphql/argument-names.js';
 
 type Kind = 'string' | 'int' | 'float' | 'boolean' | 'object' | 'unknown';
 
@@ -57,7 +61,9 @@ export function compareShapes(
 ): DriftReport {
   if (report.compared.has(graphqlType.name)) return report;
   report.compared.add(graphqlType.name);
-  const restFields = zodSchema.shape as Record<string, z.ZodType>;
+  const input = isInputObjectType(graphqlType);
+  // input fields are camelCase: pair REST's names in that spelling
+  const restFields = Object.fromEntries(Object.entries(zodSchema.shape as Record<string, z.ZodType>).map(([name, field]) => [input ? camelCase(name) : name, field]));
   const graphqlFields = graphqlType.getFields() as Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>;
   const names = new Set([...Object.keys(restFields), ...Object.keys(graphqlFields)]);
   for (const name of [...names].sort()) {
@@ -67,12 +73,13 @@ export function compareShapes(
     const graphql = graphqlFields[name];
     if (!rest) report.drifts.push(`${where}: only in GraphQL`);
     else if (!graphql) report.drifts.push(`${where}: only in REST`);
-    else compareField(where, zodFieldShape(rest), graphqlFieldShape(graphql.type), exceptions, report);
+    else compareField(where, zodFieldShape(rest), graphqlFieldShape(graphql.type), exceptions, report, input);
   }
   return report;
 }
 
-function compareField(where: string, rest: FieldShape, graphql: FieldShape, exceptions: DriftExceptions, report: DriftReport): void {
+/** Compares one field (or argument); `input`: a value clients send, whose closed sets must be enums. */
+export function compareField(where: string, rest: FieldShape, graphql: FieldShape, exceptions: DriftExceptions, report: DriftReport, input = false): void {
   const say = (what: string) => report.drifts.push(`${where}: ${what}`);
   if (rest.nullable !== graphql.nullable) say(`REST ${rest.nullable ? 'nullable' : 'required'}, GraphQL ${graphql.nullable ? 'nullable' : 'non-null'}`);
   if (rest.list !== graphql.list) say(`REST ${rest.list ? 'a list' : 'not a list'}, GraphQL ${graphql.list ? 'a list' : 'not a list'}`);
@@ -85,6 +92,7 @@ function compareField(where: string, rest: FieldShape, graphql: FieldShape, exce
     say(`enum values differ: REST [${rest.values.join(', ')}], GraphQL [${graphql.values.join(', ')}]`);
   }
   if (graphql.values && !rest.values) say(`GraphQL enum [${graphql.values.join(', ')}], REST any ${rest.kind}`);
+  if (input && rest.values && !graphql.values && rest.kind === 'string') say(`REST enum [${rest.values.join(', ')}], GraphQL any string`);
   if (rest.zodObject && graphql.graphqlType) compareShapes(rest.zodObject, graphql.graphqlType, exceptions, report);
 }
 
@@ -135,7 +143,7 @@ export function graphqlFieldShape(type: GraphQLType): FieldShape {
   const nullable = !isNonNullType(type);
   const list = isListType(getNullableType(type));
   const named = getNamedType(type);
-  if (isEnumType(named)) return { nullable, list, kind: 'string', values: named.getValues().map((v) => v.name) };
+  if (isEnumType(named)) return { nullable, list, kind: 'string', values: named.getValues().map((v) => String(v.value)) };
   if (isObjectType(named) || isInputObjectType(named)) return { nullable, list, kind: 'object', graphqlType: named };
   if (isScalarType(named)) {
     const kinds: Record<string, Kind> = { String: 'string', ID: 'string', Int: 'int', Float: 'float', Boolean: 'boolean' };

@@ -23,8 +23,28 @@ function report(error: ApiError): ApiError {
 
 export type Variables<V> = V extends Record<string, never> ? [variables?: V] : [variables: V];
 
+/**
+ * Root fields whose null is an answer (no team workspace, no such document). Every other root
+ * field is nullable only so that a refused field (UNAUTHENTICATED, FORBIDDEN) leaves the rest of
+ * an answer (docs/graphql.md); `request` throws on any GraphQL error, so an answer it returns
+ * holds those fields.
+ */
+const NULL_IS_AN_ANSWER = ['team', 'document'] as const;
+type NullIsAnAnswer = (typeof NULL_IS_AN_ANSWER)[number];
+
+/** An operation's data as `request` returns it: the refusable root fields present. */
+export type Answered<R> = { [K in keyof R]: K extends NullIsAnAnswer ? R[K] : NonNullable<R[K]> };
+
+/** Checks what `Answered` promises; a null refusable field without an error is a server bug. */
+function answered<R>(data: R): Answered<R> {
+  for (const [field, value] of Object.entries(data as object)) {
+    if (value === null && !(NULL_IS_AN_ANSWER as readonly string[]).includes(field)) throw new ApiError('server', `The server gave no ${field}`);
+  }
+  return data as Answered<R>;
+}
+
 /** Runs a typed operation; throws an ApiError on any failure (HTTP, GraphQL errors, network). */
-export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: Variables<V>): Promise<R> {
+export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: Variables<V>): Promise<Answered<R>> {
   const res = await postJson(GRAPHQL_ENDPOINT, { query: document.toString(), variables: variables ?? {} }, 'application/graphql-response+json, application/json');
   let body: { data?: R | null; errors?: { message?: string; extensions?: { code?: string } }[] } | null = null;
   const type = res.headers.get('content-type') ?? '';
@@ -38,5 +58,6 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   if (body?.errors && body.errors.length > 0) throw report(errorFromGraphql(body.errors, res.status));
   if (!res.ok) throw report(await errorFromResponse(res));
   if (!body || body.data == null) throw new ApiError('server', 'The server gave no answer');
-  return body.data;
+  return answered(body.data);
 }
+

@@ -4,7 +4,7 @@
  * or <ErrorState>.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { request } from '../api/client';
+import { type Answered, request } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { TypedDocumentString } from '../gql/graphql';
 
@@ -13,7 +13,7 @@ function asApiError(e: unknown): ApiError {
 }
 
 export interface QueryResult<R> {
-  data: R | undefined;
+  data: Answered<R> | undefined;
   error: ApiError | null;
   loading: boolean;
   reload(): void;
@@ -21,14 +21,14 @@ export interface QueryResult<R> {
 
 /** Runs the query now and whenever `variables` change (compared as JSON); `skip` holds it. */
 export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables?: V, options: { skip?: boolean } = {}): QueryResult<R> {
-  const [state, setState] = useState<{ data: R | undefined; error: ApiError | null; loading: boolean }>({ data: undefined, error: null, loading: !options.skip });
+  const [state, setState] = useState<{ data: Answered<R> | undefined; error: ApiError | null; loading: boolean }>({ data: undefined, error: null, loading: !options.skip });
   const [tick, setTick] = useState(0);
   const key = JSON.stringify(variables ?? {});
   useEffect(() => {
     if (options.skip) return;
     let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));
-    (request as (d: TypedDocumentString<R, V>, v?: V) => Promise<R>)(document, variables).then(
+    (request as (d: TypedDocumentString<R, V>, v?: V) => Promise<Answered<R>>)(document, variables).then(
       (data) => live && setState({ data, error: null, loading: false }),
       (e: unknown) => live && setState((s) => ({ data: s.data, error: asApiError(e), loading: false })),
     );
@@ -42,7 +42,7 @@ export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables?: 
 }
 
 export interface MutationResult<R, V> {
-  run(variables: V): Promise<R | undefined>;
+  run(variables: V): Promise<Answered<R> | undefined>;
   pending: boolean;
   error: ApiError | null;
   reset(): void;
@@ -59,7 +59,7 @@ export function useMutation<R, V>(document: TypedDocumentString<R, V>): Mutation
       setPending(true);
       setError(null);
       try {
-        return await (request as (d: TypedDocumentString<R, V>, v?: V) => Promise<R>)(document, variables);
+        return await (request as (d: TypedDocumentString<R, V>, v?: V) => Promise<Answered<R>>)(document, variables);
       } catch (e) {
         if (mounted.current) setError(asApiError(e));
         return undefined;

@@ -6,6 +6,7 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { ApiError } from '../api/errors';
 import type { QueryResult } from '../app/hooks';
+import type { Answered } from '../api/client';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -108,7 +109,7 @@ export function FormError({ error }: { error: ApiError | null }) {
 }
 
 /** Loading, then the error, then `children(data)`. Keeps showing the last data while reloading. */
-export function QueryState<R>({ result, children, loadingLabel }: { result: QueryResult<R>; children: (data: R) => ReactNode; loadingLabel?: string }) {
+export function QueryState<R>({ result, children, loadingLabel }: { result: QueryResult<R>; children: (data: Answered<R>) => ReactNode; loadingLabel?: string }) {
   if (result.error && !result.data) return <ErrorState error={result.error} onRetry={result.reload} />;
   if (result.data === undefined) return <Loading label={loadingLabel} />;
   return (

@@ -86,6 +86,12 @@ export type AdminStatsType = {
   total_users: Scalars['Int']['output'];
 };
 
+/** The order of the admin user list. */
+export type AdminUserSort =
+  | 'created_at'
+  | 'email'
+  | 'requests';
+
 /** A user as GET /v1/admin/users lists it; request counts are batched per page (DataLoader). */
 export type AdminUserType = {
   created_at: Scalars['String']['output'];
@@ -128,15 +134,32 @@ export type ApiKeyType = {
   revoked: Scalars['Boolean']['output'];
 };
 
+/** A role a member can be given. */
+export type AssignableRole =
+  | 'admin'
+  | 'member';
+
+/** Who a plan catalogue is written for. */
+export type Audience =
+  | 'developer'
+  | 'legal_professional';
+
 export type AudienceType = {
   audience: Scalars['String']['output'];
 };
 
+/** An audit log entry's action; `.` written `_` (user_erase is user.erase). */
+export type AuditAction =
+  | 'feedback_mark_forwarded'
+  | 'feedback_status'
+  | 'user_erase'
+  | 'user_plan_override';
+
 /** AutoTopupRequest. */
 export type AutoTopupInput = {
-  amount_usd?: InputMaybe<Scalars['Int']['input']>;
+  amountUsd?: InputMaybe<Scalars['Int']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
-  threshold_usd?: InputMaybe<Scalars['Int']['input']>;
+  thresholdUsd?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type AutoTopupSettingsType = {
@@ -151,6 +174,11 @@ export type AutoTopupType = {
   last_failure: Maybe<FailureType>;
   threshold_usd: Scalars['Int']['output'];
 };
+
+/** How often a subscription is billed. */
+export type BillingInterval =
+  | 'monthly'
+  | 'yearly';
 
 /** GET /v1/billing/status. */
 export type BillingStatusType = {
@@ -175,13 +203,13 @@ export type CheckoutDocumentType = {
 
 /** CheckoutRequest. */
 export type CheckoutInput = {
-  audience?: InputMaybe<Scalars['String']['input']>;
-  interval?: InputMaybe<Scalars['String']['input']>;
-  legal_accepted?: InputMaybe<Scalars['Boolean']['input']>;
-  plan: Scalars['String']['input'];
-  promo_code?: InputMaybe<Scalars['String']['input']>;
+  audience?: InputMaybe<Audience>;
+  interval?: InputMaybe<BillingInterval>;
+  legalAccepted?: InputMaybe<Scalars['Boolean']['input']>;
+  plan: PaidPlan;
+  promoCode?: InputMaybe<Scalars['String']['input']>;
   quantity?: InputMaybe<Scalars['Int']['input']>;
-  workspace_name?: InputMaybe<Scalars['String']['input']>;
+  workspaceName?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type CheckoutUrlType = {
@@ -309,6 +337,14 @@ export type FailureType = {
   reason: Scalars['String']['output'];
 };
 
+/** Feedback reports of one status, or all. */
+export type FeedbackStatusFilter =
+  | 'all'
+  | 'dismissed'
+  | 'forwarded'
+  | 'open'
+  | 'resolved';
+
 export type IndexStats = {
   chunks: Scalars['Int']['output'];
   chunks_with_vectors: Scalars['Int']['output'];
@@ -426,33 +462,33 @@ export type Mutation = {
 
 export type MutationAdminEraseUserArgs = {
   reason: InputMaybe<Scalars['String']['input']>;
-  user_id: Scalars['String']['input'];
+  userId: Scalars['String']['input'];
 };
 
 
 export type MutationAdminMarkFeedbackForwardedArgs = {
-  report_id: Scalars['String']['input'];
+  reportId: Scalars['String']['input'];
   url: Scalars['String']['input'];
 };
 
 
 export type MutationAdminSetPlanOverrideArgs = {
-  plan: InputMaybe<Scalars['String']['input']>;
+  plan: InputMaybe<OverridePlan>;
   reason: InputMaybe<Scalars['String']['input']>;
-  user_id: Scalars['String']['input'];
+  userId: Scalars['String']['input'];
 };
 
 
 export type MutationAdminUpdateFeedbackArgs = {
   note: InputMaybe<Scalars['String']['input']>;
-  report_id: Scalars['String']['input'];
-  status: Scalars['String']['input'];
+  reportId: Scalars['String']['input'];
+  status: SettableFeedbackStatus;
 };
 
 
 export type MutationChangeMemberRoleArgs = {
-  member_user_id: Scalars['String']['input'];
-  role: Scalars['String']['input'];
+  memberUserId: Scalars['String']['input'];
+  role: AssignableRole;
 };
 
 
@@ -472,7 +508,7 @@ export type MutationCreateKeyArgs = {
 
 
 export type MutationCreditTopupCheckoutArgs = {
-  amount_usd: Scalars['Int']['input'];
+  amountUsd: Scalars['Int']['input'];
 };
 
 
@@ -487,12 +523,12 @@ export type MutationJoinTeamArgs = {
 
 
 export type MutationRemoveMemberArgs = {
-  member_user_id: Scalars['String']['input'];
+  memberUserId: Scalars['String']['input'];
 };
 
 
 export type MutationRevokeInviteArgs = {
-  invite_id: Scalars['String']['input'];
+  inviteId: Scalars['String']['input'];
 };
 
 
@@ -512,7 +548,7 @@ export type MutationSetAllowedDomainsArgs = {
 
 
 export type MutationSetAudienceArgs = {
-  audience: Scalars['String']['input'];
+  audience: Audience;
 };
 
 
@@ -527,8 +563,14 @@ export type MutationSetSeatsArgs = {
 
 
 export type MutationVerifyCheckoutArgs = {
-  session_id: Scalars['String']['input'];
+  sessionId: Scalars['String']['input'];
 };
+
+/** A collection of the corpus: case_law, legislation or doctrine. */
+export type Namespace =
+  | 'case_law'
+  | 'doctrine'
+  | 'legislation';
 
 /** Document counts per namespace. */
 export type NamespaceCounts = {
@@ -555,6 +597,21 @@ export type OAuthGrantType = {
   resources: Array<Scalars['String']['output']>;
   scopes: Array<Scalars['String']['output']>;
 };
+
+/** A plan slug of the catalogue. */
+export type OverridePlan =
+  | 'developer_pro'
+  | 'developer_scale'
+  | 'free'
+  | 'professional'
+  | 'professional_plus';
+
+/** A paid plan slug of the catalogue. */
+export type PaidPlan =
+  | 'developer_pro'
+  | 'developer_scale'
+  | 'professional'
+  | 'professional_plus';
 
 /** What was understood of the reference. */
 export type ParsedReference = {
@@ -639,19 +696,19 @@ export type PromoType = {
 
 export type Query = {
   /** GET /v1/admin/audit (administrators only). */
-  adminAudit: AdminAuditPageType;
+  adminAudit: Maybe<AdminAuditPageType>;
   /** GET /v1/admin/feedback (administrators only). */
-  adminFeedback: AdminFeedbackListType;
+  adminFeedback: Maybe<AdminFeedbackListType>;
   /** GET /v1/admin/stats (administrators only). */
-  adminStats: AdminStatsType;
+  adminStats: Maybe<AdminStatsType>;
   /** GET /v1/admin/users/{user_id}/endpoints (administrators only). */
-  adminUserEndpoints: UserEndpointsType;
+  adminUserEndpoints: Maybe<UserEndpointsType>;
   /** GET /v1/admin/users (administrators only). */
-  adminUsers: AdminUsersPageType;
+  adminUsers: Maybe<AdminUsersPageType>;
   /** GET /v1/billing/credit-topups/auto. */
-  autoTopup: AutoTopupType;
+  autoTopup: Maybe<AutoTopupType>;
   /** GET /v1/billing/status. */
-  billingStatus: BillingStatusType;
+  billingStatus: Maybe<BillingStatusType>;
   /** The legal documents (and versions) a checkout of the plan asks assent to: the data processing agreement only for per-seat plans. */
   checkoutDocuments: Array<CheckoutDocumentType>;
   /** Jurisdictions with catalogued sources. */
@@ -663,23 +720,23 @@ export type Query = {
   /** Filter values present in a source; NOT_FOUND for an unknown source. */
   filters: SourceFilters;
   /** The caller's API keys, newest first; revoked ones stay listed with revoked: true. */
-  keys: Array<ApiKeyType>;
+  keys: Maybe<Array<ApiKeyType>>;
   /** What this service holds and offers. */
   manifest: Manifest;
   /** The signed-in account; UNAUTHENTICATED without credentials. */
-  me: MeType;
+  me: Maybe<MeType>;
   /** The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants). */
-  oauthGrants: Array<OAuthGrantType>;
+  oauthGrants: Maybe<Array<OAuthGrantType>>;
   /** GET /v1/billing/plans: the legacy catalogue, or an audience catalogue. */
   plans: PlansType;
   /** GET /v1/billing/promo. */
-  promo: PromoType;
+  promo: Maybe<PromoType>;
   /** Resolves a citation to exact documents (same contract as POST /v1/resolve). */
-  resolve: ResolveResponse;
+  resolve: Maybe<ResolveResponse>;
   /** Per source: whether resolve patterns reach it, how many, and its documents. */
-  resolveCoverage: ResolveCoverage;
+  resolveCoverage: Maybe<ResolveCoverage>;
   /** Hybrid semantic + keyword search (same contract as POST /v1/search). */
-  search: SearchResponse;
+  search: Maybe<SearchResponse>;
   /** Sources of a jurisdiction; NOT_FOUND when it has none. */
   sources: Array<SourceInfo>;
   /** Corpus and index statistics. */
@@ -687,26 +744,26 @@ export type Query = {
   /** GET /v1/team: the caller's team workspace (null in the personal workspace). */
   team: Maybe<Workspace>;
   /** The caller's usage and limits (GET /v1/usage/me). */
-  usage: UsageType;
+  usage: Maybe<UsageType>;
 };
 
 
 export type QueryAdminAuditArgs = {
-  action: InputMaybe<Scalars['String']['input']>;
+  action: InputMaybe<AuditAction>;
   limit: InputMaybe<Scalars['Int']['input']>;
   offset: InputMaybe<Scalars['Int']['input']>;
-  target_id: InputMaybe<Scalars['String']['input']>;
+  targetId: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type QueryAdminFeedbackArgs = {
   limit: InputMaybe<Scalars['Int']['input']>;
-  status: InputMaybe<Scalars['String']['input']>;
+  status: InputMaybe<FeedbackStatusFilter>;
 };
 
 
 export type QueryAdminUserEndpointsArgs = {
-  user_id: Scalars['String']['input'];
+  userId: Scalars['String']['input'];
 };
 
 
@@ -714,12 +771,12 @@ export type QueryAdminUsersArgs = {
   limit: InputMaybe<Scalars['Int']['input']>;
   offset: InputMaybe<Scalars['Int']['input']>;
   search: InputMaybe<Scalars['String']['input']>;
-  sort: InputMaybe<Scalars['String']['input']>;
+  sort: InputMaybe<AdminUserSort>;
 };
 
 
 export type QueryCheckoutDocumentsArgs = {
-  plan: Scalars['String']['input'];
+  plan: PaidPlan;
 };
 
 
@@ -736,13 +793,13 @@ export type QueryDocumentArgs = {
 
 
 export type QueryFiltersArgs = {
-  namespace: InputMaybe<Scalars['String']['input']>;
+  namespace: InputMaybe<Namespace>;
   source: Scalars['String']['input'];
 };
 
 
 export type QueryPlansArgs = {
-  audience: InputMaybe<Scalars['String']['input']>;
+  audience: InputMaybe<Audience>;
 };
 
 
@@ -771,12 +828,17 @@ export type ResolveCoverage = {
   totals: CoverageTotals;
 };
 
+/** The kind of document a reference names. */
+export type ResolveHintType =
+  | 'case_law'
+  | 'legislation';
+
 /** ResolveRequest (same contract as POST /v1/resolve). */
 export type ResolveInput = {
   /** Jurisdiction the reference belongs to (DE, FR, EU, CH, CoE…). */
-  hint_country?: InputMaybe<Scalars['String']['input']>;
+  hintCountry?: InputMaybe<Scalars['String']['input']>;
   /** legislation or case_law. */
-  hint_type?: InputMaybe<Scalars['String']['input']>;
+  hintType?: InputMaybe<ResolveHintType>;
   /** A citation in any national style (ECLI, CELEX, `§ 823 Abs. 1 BGB`, `Article 6(1)(a) GDPR`…). */
   reference: Scalars['String']['input'];
 };
@@ -802,6 +864,13 @@ export type ResolvedDocument = {
   title: Scalars['String']['output'];
   url: Maybe<Scalars['String']['output']>;
 };
+
+/** How much of each hit a search returns. */
+export type ResultDetail =
+  | 'full_metadata'
+  | 'full_text'
+  | 'snippet'
+  | 'summary_only';
 
 export type SearchHit = {
   authority: Maybe<Scalars['String']['output']>;
@@ -865,26 +934,26 @@ export type SearchInput = {
   country?: InputMaybe<Array<Scalars['String']['input']>>;
   court?: InputMaybe<Scalars['String']['input']>;
   /** 1 = supreme/apex, 2 = appellate, 3 = first instance. */
-  court_tier?: InputMaybe<Scalars['Int']['input']>;
+  courtTier?: InputMaybe<Scalars['Int']['input']>;
   /** Inclusive upper bound on the document date (YYYY-MM-DD). */
-  date_end?: InputMaybe<Scalars['String']['input']>;
+  dateEnd?: InputMaybe<Scalars['String']['input']>;
   /** Inclusive lower bound on the document date (YYYY-MM-DD). */
-  date_start?: InputMaybe<Scalars['String']['input']>;
+  dateStart?: InputMaybe<Scalars['String']['input']>;
   /** Extension: every hit carries score_parts, license and provenance (full_metadata always does). */
   explain?: InputMaybe<Scalars['Boolean']['input']>;
   jurisdiction?: InputMaybe<Scalars['String']['input']>;
   /** ISO 639-1 code. When nothing matches in this language the search is retried once without it. */
   language?: InputMaybe<Scalars['String']['input']>;
   /** case_law, legislation or doctrine (default case_law). */
-  namespace?: InputMaybe<Scalars['String']['input']>;
+  namespace?: InputMaybe<Namespace>;
   /** Free-text query in any language. */
   q: Scalars['String']['input'];
   /** snippet, summary_only, full_text or full_metadata (default snippet). */
-  result_detail?: InputMaybe<Scalars['String']['input']>;
+  resultDetail?: InputMaybe<ResultDetail>;
   /** Restrict to these sources, as <country>/<source_name>. */
   source?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Number of hits to return (1-100, default 10). */
-  top_k?: InputMaybe<Scalars['Int']['input']>;
+  topK?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type SearchResponse = {
@@ -899,6 +968,12 @@ export type SearchResponse = {
   /** Distinct documents that matched within the candidate window. */
   total_hits: Scalars['Int']['output'];
 };
+
+/** A status an administrator sets on a feedback report. */
+export type SettableFeedbackStatus =
+  | 'dismissed'
+  | 'forwarded'
+  | 'resolved';
 
 export type SourceCoverage = {
   act_names: Scalars['Int']['output'];
@@ -1164,33 +1239,33 @@ export type Link__Purpose =
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } };
+export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } | null };
 
 export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AdminStatsQuery = { adminStats: { total_users: number, requests_today: number, new_users_7d: number, new_users_30d: number, active_users_7d: number, active_users_30d: number, daily_requests: Array<{ date: string, requests: number }>, top_endpoints: Array<{ endpoint: string, requests: number }> } };
+export type AdminStatsQuery = { adminStats: { total_users: number, requests_today: number, new_users_7d: number, new_users_30d: number, active_users_7d: number, active_users_30d: number, daily_requests: Array<{ date: string, requests: number }>, top_endpoints: Array<{ endpoint: string, requests: number }> } | null };
 
 export type AdminUsersQueryVariables = Exact<{
   limit: InputMaybe<Scalars['Int']['input']>;
   offset: InputMaybe<Scalars['Int']['input']>;
-  sort: InputMaybe<Scalars['String']['input']>;
+  sort: InputMaybe<AdminUserSort>;
   search: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type AdminUsersQuery = { adminUsers: { total: number, limit: number, offset: number, sort: string, users: Array<{ id: string, email: string, name: string | null, plan: string, subscription_plan: string, role: string | null, is_admin: boolean, created_at: string, last_active_at: string | null, requests_period: number, requests_total: number, override: { plan: string, reason: string | null, set_at: string } | null, workspace: { id: string, name: string } | null }> } };
+export type AdminUsersQuery = { adminUsers: { total: number, limit: number, offset: number, sort: string, users: Array<{ id: string, email: string, name: string | null, plan: string, subscription_plan: string, role: string | null, is_admin: boolean, created_at: string, last_active_at: string | null, requests_period: number, requests_total: number, override: { plan: string, reason: string | null, set_at: string } | null, workspace: { id: string, name: string } | null }> } | null };
 
 export type AdminUserEndpointsQueryVariables = Exact<{
-  user_id: Scalars['String']['input'];
+  userId: Scalars['String']['input'];
 }>;
 
 
-export type AdminUserEndpointsQuery = { adminUserEndpoints: { user_id: string, endpoints: Array<{ endpoint: string, requests: number }> } };
+export type AdminUserEndpointsQuery = { adminUserEndpoints: { user_id: string, endpoints: Array<{ endpoint: string, requests: number }> } | null };
 
 export type AdminSetPlanOverrideMutationVariables = Exact<{
-  user_id: Scalars['String']['input'];
-  plan: InputMaybe<Scalars['String']['input']>;
+  userId: Scalars['String']['input'];
+  plan: InputMaybe<OverridePlan>;
   reason: InputMaybe<Scalars['String']['input']>;
 }>;
 
@@ -1198,7 +1273,7 @@ export type AdminSetPlanOverrideMutationVariables = Exact<{
 export type AdminSetPlanOverrideMutation = { adminSetPlanOverride: { user_id: string, plan: string, subscription_plan: string, override: { plan: string, reason: string | null, set_at: string } | null } };
 
 export type AdminEraseUserMutationVariables = Exact<{
-  user_id: Scalars['String']['input'];
+  userId: Scalars['String']['input'];
   reason: InputMaybe<Scalars['String']['input']>;
 }>;
 
@@ -1206,16 +1281,16 @@ export type AdminEraseUserMutationVariables = Exact<{
 export type AdminEraseUserMutation = { adminEraseUser: { status: string, user_id: string } };
 
 export type AdminFeedbackQueryVariables = Exact<{
-  status: InputMaybe<Scalars['String']['input']>;
+  status: InputMaybe<FeedbackStatusFilter>;
   limit: InputMaybe<Scalars['Int']['input']>;
 }>;
 
 
-export type AdminFeedbackQuery = { adminFeedback: { status: string, total: number, reports: Array<{ id: string, source: string, source_id: string | null, issue_type: string, description: string, status: string, channel: string, user_id: string | null, forwarded_url: string | null, status_note: string | null, created_at: string, updated_at: string | null }> } };
+export type AdminFeedbackQuery = { adminFeedback: { status: string, total: number, reports: Array<{ id: string, source: string, source_id: string | null, issue_type: string, description: string, status: string, channel: string, user_id: string | null, forwarded_url: string | null, status_note: string | null, created_at: string, updated_at: string | null }> } | null };
 
 export type AdminUpdateFeedbackMutationVariables = Exact<{
-  report_id: Scalars['String']['input'];
-  status: Scalars['String']['input'];
+  reportId: Scalars['String']['input'];
+  status: SettableFeedbackStatus;
   note: InputMaybe<Scalars['String']['input']>;
 }>;
 
@@ -1223,7 +1298,7 @@ export type AdminUpdateFeedbackMutationVariables = Exact<{
 export type AdminUpdateFeedbackMutation = { adminUpdateFeedback: { id: string, status: string, status_note: string | null, updated_at: string | null } };
 
 export type AdminMarkFeedbackForwardedMutationVariables = Exact<{
-  report_id: Scalars['String']['input'];
+  reportId: Scalars['String']['input'];
   url: Scalars['String']['input'];
 }>;
 
@@ -1233,22 +1308,22 @@ export type AdminMarkFeedbackForwardedMutation = { adminMarkFeedbackForwarded: {
 export type AdminAuditQueryVariables = Exact<{
   offset: InputMaybe<Scalars['Int']['input']>;
   limit: InputMaybe<Scalars['Int']['input']>;
-  action: InputMaybe<Scalars['String']['input']>;
-  target_id: InputMaybe<Scalars['String']['input']>;
+  action: InputMaybe<AuditAction>;
+  targetId: InputMaybe<Scalars['String']['input']>;
 }>;
 
 
-export type AdminAuditQuery = { adminAudit: { total: number, items: Array<{ id: string, actor_email: string, action: string, target_type: string, target_id: string, before_json: string | null, after_json: string | null, reason: string | null, created_at: string }> } };
+export type AdminAuditQuery = { adminAudit: { total: number, items: Array<{ id: string, actor_email: string, action: string, target_type: string, target_id: string, before_json: string | null, after_json: string | null, reason: string | null, created_at: string }> } | null };
 
 export type BillingOverviewQueryVariables = Exact<{
-  audience: InputMaybe<Scalars['String']['input']>;
+  audience: InputMaybe<Audience>;
 }>;
 
 
-export type BillingOverviewQuery = { billingStatus: { billing_enabled: boolean, plan: string, audience: string | null, subscription: { id: string, plan: string, status: string, interval: string, quantity: number, current_period_start: string, current_period_end: string, cancel_at_period_end: boolean } | null, credits: { balance_usd: number, auto_topup: { enabled: boolean, threshold_usd: number, amount_usd: number }, auto_topup_last_failure: { reason: string, at: string } | null }, workspace: { id: string, name: string, seat_limit: number } | null, admin_override: { plan: string, reason: string | null, set_at: string } | null }, plans: { audience: string | null, title: string | null, plans: Array<{ slug: string, name: string, per_seat: boolean, features: Array<string>, order: number | null, recommended: boolean | null, tagline: string | null, prices: { monthly: number, yearly: number, currency: string }, limits: { per_minute: number, per_day: number | null, per_period: number | null } }> } };
+export type BillingOverviewQuery = { billingStatus: { billing_enabled: boolean, plan: string, audience: string | null, subscription: { id: string, plan: string, status: string, interval: string, quantity: number, current_period_start: string, current_period_end: string, cancel_at_period_end: boolean } | null, credits: { balance_usd: number, auto_topup: { enabled: boolean, threshold_usd: number, amount_usd: number }, auto_topup_last_failure: { reason: string, at: string } | null }, workspace: { id: string, name: string, seat_limit: number } | null, admin_override: { plan: string, reason: string | null, set_at: string } | null } | null, plans: { audience: string | null, title: string | null, plans: Array<{ slug: string, name: string, per_seat: boolean, features: Array<string>, order: number | null, recommended: boolean | null, tagline: string | null, prices: { monthly: number, yearly: number, currency: string }, limits: { per_minute: number, per_day: number | null, per_period: number | null } }> } };
 
 export type CheckoutDocumentsQueryVariables = Exact<{
-  plan: Scalars['String']['input'];
+  plan: PaidPlan;
 }>;
 
 
@@ -1259,7 +1334,7 @@ export type PromoQueryVariables = Exact<{
 }>;
 
 
-export type PromoQuery = { promo: { code: string, valid: boolean, reason: string | null, percent_off: number | null, amount_off: number | null, currency: string | null, duration: string | null, duration_in_months: number | null, plans: Array<string> | null } };
+export type PromoQuery = { promo: { code: string, valid: boolean, reason: string | null, percent_off: number | null, amount_off: number | null, currency: string | null, duration: string | null, duration_in_months: number | null, plans: Array<string> | null } | null };
 
 export type CheckoutMutationVariables = Exact<{
   input: CheckoutInput;
@@ -1269,7 +1344,7 @@ export type CheckoutMutationVariables = Exact<{
 export type CheckoutMutation = { checkout: { checkout_url: string } };
 
 export type VerifyCheckoutMutationVariables = Exact<{
-  session_id: Scalars['String']['input'];
+  sessionId: Scalars['String']['input'];
 }>;
 
 
@@ -1281,7 +1356,7 @@ export type PortalSessionMutationVariables = Exact<{ [key: string]: never; }>;
 export type PortalSessionMutation = { portalSession: { url: string } };
 
 export type CreditTopupCheckoutMutationVariables = Exact<{
-  amount_usd: Scalars['Int']['input'];
+  amountUsd: Scalars['Int']['input'];
 }>;
 
 
@@ -1295,7 +1370,7 @@ export type SetAutoTopupMutationVariables = Exact<{
 export type SetAutoTopupMutation = { setAutoTopup: { enabled: boolean, threshold_usd: number, amount_usd: number, last_failure: { reason: string, at: string } | null } };
 
 export type SetAudienceMutationVariables = Exact<{
-  audience: Scalars['String']['input'];
+  audience: Audience;
 }>;
 
 
@@ -1304,7 +1379,7 @@ export type SetAudienceMutation = { setAudience: { audience: string } };
 export type OAuthGrantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OAuthGrantsQuery = { oauthGrants: Array<{ id: string, client_id: string, client_name: string | null, client_uri: string | null, scopes: Array<string>, resources: Array<string>, authorized_at: string, expires_at: string | null }> };
+export type OAuthGrantsQuery = { oauthGrants: Array<{ id: string, client_id: string, client_name: string | null, client_uri: string | null, scopes: Array<string>, resources: Array<string>, authorized_at: string, expires_at: string | null }> | null };
 
 export type RevokeOAuthGrantMutationVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1316,7 +1391,7 @@ export type RevokeOAuthGrantMutation = { revokeOAuthGrant: { id: string } };
 export type KeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type KeysQuery = { keys: Array<{ id: string, name: string, key_prefix: string, created_at: string, last_used_at: string, revoked: boolean }> };
+export type KeysQuery = { keys: Array<{ id: string, name: string, key_prefix: string, created_at: string, last_used_at: string, revoked: boolean }> | null };
 
 export type CreateKeyMutationVariables = Exact<{
   name: InputMaybe<Scalars['String']['input']>;
@@ -1339,7 +1414,7 @@ export type SearchDiscoveryQuery = { manifest: { collections: Array<{ namespace:
 
 export type SourceFiltersQueryVariables = Exact<{
   source: Scalars['String']['input'];
-  namespace: InputMaybe<Scalars['String']['input']>;
+  namespace: InputMaybe<Namespace>;
 }>;
 
 
@@ -1350,7 +1425,7 @@ export type SearchQueryVariables = Exact<{
 }>;
 
 
-export type SearchQuery = { search: { query: string, total_hits: number, alpha: number, namespace: string, elapsed_ms: number, hits: Array<{ id: string, source: string, source_id: string, score: number, namespace: string, title: string | null, snippet: string | null, summary: string | null, url: string | null, country: string | null, language: string | null, court: string | null, court_tier: number | null, date: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, identifier: string | null, canonical_path: string | null, text: string | null, text_truncated: boolean | null, full_text_size: number | null, metadata: Record<string, unknown> | null, score_parts: Record<string, unknown> | null, license: Record<string, unknown> | null }> } };
+export type SearchQuery = { search: { query: string, total_hits: number, alpha: number, namespace: string, elapsed_ms: number, hits: Array<{ id: string, source: string, source_id: string, score: number, namespace: string, title: string | null, snippet: string | null, summary: string | null, url: string | null, country: string | null, language: string | null, court: string | null, court_tier: number | null, date: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, identifier: string | null, canonical_path: string | null, text: string | null, text_truncated: boolean | null, full_text_size: number | null, metadata: Record<string, unknown> | null, score_parts: Record<string, unknown> | null, license: Record<string, unknown> | null }> } | null };
 
 export type DocumentViewQueryVariables = Exact<{
   source: Scalars['String']['input'];
@@ -1365,7 +1440,7 @@ export type ResolveQueryVariables = Exact<{
 }>;
 
 
-export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } };
+export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } | null };
 
 export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1380,7 +1455,7 @@ export type InviteMembersMutationVariables = Exact<{
 export type InviteMembersMutation = { inviteMembers: { invites: Array<{ id: string, email: string }>, skipped: Array<{ email: string, reason: string }> } };
 
 export type RevokeInviteMutationVariables = Exact<{
-  invite_id: Scalars['String']['input'];
+  inviteId: Scalars['String']['input'];
 }>;
 
 
@@ -1420,15 +1495,15 @@ export type CheckAllowedDomainMutationVariables = Exact<{
 export type CheckAllowedDomainMutation = { checkAllowedDomain: { domain: string, status: string, verified_at: string | null, checked_at: string | null, check_error: string | null, verification: { type: string, name: string, value: string } } };
 
 export type ChangeMemberRoleMutationVariables = Exact<{
-  member_user_id: Scalars['String']['input'];
-  role: Scalars['String']['input'];
+  memberUserId: Scalars['String']['input'];
+  role: AssignableRole;
 }>;
 
 
 export type ChangeMemberRoleMutation = { changeMemberRole: { user_id: string, role: string } };
 
 export type RemoveMemberMutationVariables = Exact<{
-  member_user_id: Scalars['String']['input'];
+  memberUserId: Scalars['String']['input'];
 }>;
 
 
@@ -1444,7 +1519,7 @@ export type SetSeatsMutation = { setSeats: { quantity: number, seat_limit: numbe
 export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type UsageQuery = { usage: { plan: string, period_start: string, period_end: string | null, period_type: string, requests_today: number, requests_in_period: number, per_minute_limit: number, per_day_limit: number, per_period_limit: number, has_daily_limit: boolean, limits_enforced: boolean, daily_history: Array<{ date: string, count: number }> } };
+export type UsageQuery = { usage: { plan: string, period_start: string, period_end: string | null, period_type: string, requests_today: number, requests_in_period: number, per_minute_limit: number, per_day_limit: number, per_period_limit: number, has_daily_limit: boolean, limits_enforced: boolean, daily_history: Array<{ date: string, count: number }> } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1520,7 +1595,7 @@ export const AdminStatsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminStatsQuery, AdminStatsQueryVariables>;
 export const AdminUsersDocument = new TypedDocumentString(`
-    query AdminUsers($limit: Int, $offset: Int, $sort: String, $search: String) {
+    query AdminUsers($limit: Int, $offset: Int, $sort: AdminUserSort, $search: String) {
   adminUsers(limit: $limit, offset: $offset, sort: $sort, search: $search) {
     total
     limit
@@ -1552,8 +1627,8 @@ export const AdminUsersDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminUsersQuery, AdminUsersQueryVariables>;
 export const AdminUserEndpointsDocument = new TypedDocumentString(`
-    query AdminUserEndpoints($user_id: String!) {
-  adminUserEndpoints(user_id: $user_id) {
+    query AdminUserEndpoints($userId: String!) {
+  adminUserEndpoints(userId: $userId) {
     user_id
     endpoints {
       endpoint
@@ -1563,8 +1638,8 @@ export const AdminUserEndpointsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminUserEndpointsQuery, AdminUserEndpointsQueryVariables>;
 export const AdminSetPlanOverrideDocument = new TypedDocumentString(`
-    mutation AdminSetPlanOverride($user_id: String!, $plan: String, $reason: String) {
-  adminSetPlanOverride(user_id: $user_id, plan: $plan, reason: $reason) {
+    mutation AdminSetPlanOverride($userId: String!, $plan: OverridePlan, $reason: String) {
+  adminSetPlanOverride(userId: $userId, plan: $plan, reason: $reason) {
     user_id
     plan
     subscription_plan
@@ -1577,15 +1652,15 @@ export const AdminSetPlanOverrideDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminSetPlanOverrideMutation, AdminSetPlanOverrideMutationVariables>;
 export const AdminEraseUserDocument = new TypedDocumentString(`
-    mutation AdminEraseUser($user_id: String!, $reason: String) {
-  adminEraseUser(user_id: $user_id, reason: $reason) {
+    mutation AdminEraseUser($userId: String!, $reason: String) {
+  adminEraseUser(userId: $userId, reason: $reason) {
     status
     user_id
   }
 }
     `) as unknown as TypedDocumentString<AdminEraseUserMutation, AdminEraseUserMutationVariables>;
 export const AdminFeedbackDocument = new TypedDocumentString(`
-    query AdminFeedback($status: String, $limit: Int) {
+    query AdminFeedback($status: FeedbackStatusFilter, $limit: Int) {
   adminFeedback(status: $status, limit: $limit) {
     status
     total
@@ -1607,8 +1682,8 @@ export const AdminFeedbackDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminFeedbackQuery, AdminFeedbackQueryVariables>;
 export const AdminUpdateFeedbackDocument = new TypedDocumentString(`
-    mutation AdminUpdateFeedback($report_id: String!, $status: String!, $note: String) {
-  adminUpdateFeedback(report_id: $report_id, status: $status, note: $note) {
+    mutation AdminUpdateFeedback($reportId: String!, $status: SettableFeedbackStatus!, $note: String) {
+  adminUpdateFeedback(reportId: $reportId, status: $status, note: $note) {
     id
     status
     status_note
@@ -1617,8 +1692,8 @@ export const AdminUpdateFeedbackDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminUpdateFeedbackMutation, AdminUpdateFeedbackMutationVariables>;
 export const AdminMarkFeedbackForwardedDocument = new TypedDocumentString(`
-    mutation AdminMarkFeedbackForwarded($report_id: String!, $url: String!) {
-  adminMarkFeedbackForwarded(report_id: $report_id, url: $url) {
+    mutation AdminMarkFeedbackForwarded($reportId: String!, $url: String!) {
+  adminMarkFeedbackForwarded(reportId: $reportId, url: $url) {
     id
     status
     forwarded_url
@@ -1626,13 +1701,8 @@ export const AdminMarkFeedbackForwardedDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminMarkFeedbackForwardedMutation, AdminMarkFeedbackForwardedMutationVariables>;
 export const AdminAuditDocument = new TypedDocumentString(`
-    query AdminAudit($offset: Int, $limit: Int, $action: String, $target_id: String) {
-  adminAudit(
-    offset: $offset
-    limit: $limit
-    action: $action
-    target_id: $target_id
-  ) {
+    query AdminAudit($offset: Int, $limit: Int, $action: AuditAction, $targetId: String) {
+  adminAudit(offset: $offset, limit: $limit, action: $action, targetId: $targetId) {
     total
     items {
       id
@@ -1649,7 +1719,7 @@ export const AdminAuditDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AdminAuditQuery, AdminAuditQueryVariables>;
 export const BillingOverviewDocument = new TypedDocumentString(`
-    query BillingOverview($audience: String) {
+    query BillingOverview($audience: Audience) {
   billingStatus {
     billing_enabled
     plan
@@ -1713,7 +1783,7 @@ export const BillingOverviewDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<BillingOverviewQuery, BillingOverviewQueryVariables>;
 export const CheckoutDocumentsDocument = new TypedDocumentString(`
-    query CheckoutDocuments($plan: String!) {
+    query CheckoutDocuments($plan: PaidPlan!) {
   checkoutDocuments(plan: $plan) {
     key
     title
@@ -1745,8 +1815,8 @@ export const CheckoutDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CheckoutMutation, CheckoutMutationVariables>;
 export const VerifyCheckoutDocument = new TypedDocumentString(`
-    mutation VerifyCheckout($session_id: String!) {
-  verifyCheckout(session_id: $session_id) {
+    mutation VerifyCheckout($sessionId: String!) {
+  verifyCheckout(sessionId: $sessionId) {
     session_id
     mode
     status
@@ -1767,8 +1837,8 @@ export const PortalSessionDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<PortalSessionMutation, PortalSessionMutationVariables>;
 export const CreditTopupCheckoutDocument = new TypedDocumentString(`
-    mutation CreditTopupCheckout($amount_usd: Int!) {
-  creditTopupCheckout(amount_usd: $amount_usd) {
+    mutation CreditTopupCheckout($amountUsd: Int!) {
+  creditTopupCheckout(amountUsd: $amountUsd) {
     checkout_url
   }
 }
@@ -1787,7 +1857,7 @@ export const SetAutoTopupDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SetAutoTopupMutation, SetAutoTopupMutationVariables>;
 export const SetAudienceDocument = new TypedDocumentString(`
-    mutation SetAudience($audience: String!) {
+    mutation SetAudience($audience: Audience!) {
   setAudience(audience: $audience) {
     audience
   }
@@ -1878,7 +1948,7 @@ export const SearchDiscoveryDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SearchDiscoveryQuery, SearchDiscoveryQueryVariables>;
 export const SourceFiltersDocument = new TypedDocumentString(`
-    query SourceFilters($source: String!, $namespace: String) {
+    query SourceFilters($source: String!, $namespace: Namespace) {
   filters(source: $source, namespace: $namespace) {
     source
     namespace
@@ -2062,8 +2132,8 @@ export const InviteMembersDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<InviteMembersMutation, InviteMembersMutationVariables>;
 export const RevokeInviteDocument = new TypedDocumentString(`
-    mutation RevokeInvite($invite_id: String!) {
-  revokeInvite(invite_id: $invite_id) {
+    mutation RevokeInvite($inviteId: String!) {
+  revokeInvite(inviteId: $inviteId) {
     status
     id
   }
@@ -2139,16 +2209,16 @@ export const CheckAllowedDomainDocument = new TypedDocumentString(`
   check_error
 }`) as unknown as TypedDocumentString<CheckAllowedDomainMutation, CheckAllowedDomainMutationVariables>;
 export const ChangeMemberRoleDocument = new TypedDocumentString(`
-    mutation ChangeMemberRole($member_user_id: String!, $role: String!) {
-  changeMemberRole(member_user_id: $member_user_id, role: $role) {
+    mutation ChangeMemberRole($memberUserId: String!, $role: AssignableRole!) {
+  changeMemberRole(memberUserId: $memberUserId, role: $role) {
     user_id
     role
   }
 }
     `) as unknown as TypedDocumentString<ChangeMemberRoleMutation, ChangeMemberRoleMutationVariables>;
 export const RemoveMemberDocument = new TypedDocumentString(`
-    mutation RemoveMember($member_user_id: String!) {
-  removeMember(member_user_id: $member_user_id) {
+    mutation RemoveMember($memberUserId: String!) {
+  removeMember(memberUserId: $memberUserId) {
     status
     user_id
   }

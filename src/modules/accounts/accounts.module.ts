@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { type CounterStore, MemoryCounterStore } from '../usage/counter-store.js';
+import { OperationLimiter } from '../usage/operation-limits.js';
 import { RedisCounterStore } from '../usage/redis-counter-store.js';
 import { UsageRecorder } from '../usage/usage-recorder.js';
 import { UsageService } from '../usage/usage.service.js';
@@ -32,6 +33,8 @@ export interface AccountsModule {
   /** Signs the accounts' tokens; derives keys for the authorization server (`derivedKey`). */
   tokens: TokenSigner;
   counters: CounterStore;
+  /** The per-caller operation limits (operation-limits.ts) over `counters`: team, billing and admin services count through it. */
+  limits: OperationLimiter;
   /** The Redis connection of REDIS_URL (shared state of several processes), or null. */
   redis: Redis | null;
   /** Outgoing mail (teams sends its invites through it). */
@@ -103,6 +106,7 @@ export async function createAccountsModule(
     authenticator,
     tokens,
     counters,
+    limits: new OperationLimiter(counters),
     redis,
     mailer,
     outbox,

@@ -12,7 +12,8 @@ import { DomainError, NotFoundError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
-import { CREATE_KEY_LIMIT, throttleOperation } from '../usage/throttle.js';
+import { budgetHolderOf, operationLimit } from '../usage/operation-limits.js';
+import { throttleOperation } from '../usage/throttle.js';
 import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
 import type { AccountsService } from './accounts.service.js';
 import { sha256 } from './hashing.js';
@@ -99,9 +100,9 @@ export class ApiKeyService {
    * but such a key is revoked when the address is proven (email-proof.ts): the answer says so.
    */
   async create(ctx: RequestContext, input: unknown): Promise<CreatedApiKey> {
+    // limited per caller across doors and processes (operation-limits.ts)
+    await throttleOperation(this.deps.counters, budgetHolderOf(ctx), operationLimit('create_key'));
     const caller = requireAccount(ctx);
-    // limited per account across doors and processes (the GraphQL directive alone was per process)
-    await throttleOperation(this.deps.counters, caller.userId, CREATE_KEY_LIMIT);
     const body = parseInput(createKeyBodySchema, input ?? {});
     const key = generateApiKey();
     const created = await ctx.em.transactional(async (tx) => {

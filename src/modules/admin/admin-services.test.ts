@@ -18,6 +18,7 @@ import { AdminUsersService } from './admin-users.service.js';
 import { FeedbackAdminService } from './feedback-admin.service.js';
 import { FeedbackReportEntity } from './feedback-report.entity.js';
 import { PlanOverrideService } from './plan-override.service.js';
+import { OperationLimiter } from '../usage/operation-limits.js';
 
 /** The contexts of the database under test (set once it is migrated). */
 let contexts: RequestContexts = contextsWithoutDatabase;
@@ -55,7 +56,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
   });
 
   describe('plan override', () => {
-    const service = () => new PlanOverrideService({ orm: db.orm });
+    const service = () => new PlanOverrideService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()) });
 
     it("wins over the subscription's plan until removed, and each change is audited", async () => {
       const userId = await createUser();
@@ -83,7 +84,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
   });
 
   describe('feedback reports', () => {
-    const service = () => new FeedbackAdminService({ orm: db.orm });
+    const service = () => new FeedbackAdminService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()) });
 
     async function createReport(): Promise<string> {
       const em = db.orm.em.fork();
@@ -125,7 +126,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
     it("finds a user by a part of the address, with the override's plan and the request totals", async () => {
       const marker = randomUUID().slice(0, 8);
       const userId = await createUser(`list_${marker}@example.org`);
-      await new PlanOverrideService({ orm: db.orm }).set(adminContext(), { user_id: userId }, { plan: 'professional' });
+      await new PlanOverrideService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()) }).set(adminContext(), { user_id: userId }, { plan: 'professional' });
       const users = new AdminUsersService({ orm: db.orm, isAdmin: () => false });
       const page = await users.users(adminContext(), { search: `list_${marker}`, sort: 'email' });
       expect(page.total).toBe(1);
@@ -142,7 +143,7 @@ describe.each(TEST_BACKENDS)('admin services on %s', (backend) => {
       const email = `gone-${randomUUID()}@example.org`;
       const userId = await createUser(email);
       const admin = adminContext();
-      await new PlanOverrideService({ orm: db.orm }).set(admin, { user_id: userId }, { plan: 'professional' });
+      await new PlanOverrideService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()) }).set(admin, { user_id: userId }, { plan: 'professional' });
       await db.orm.em.fork().getConnection().execute("insert into usage_event (user_id, endpoint, status, created_at) values (?, 'search', 200, ?)", [userId, new Date()], 'run');
       const usage = new UsageService({ orm: db.orm, store: new MemoryCounterStore(), recorder: new UsageRecorder(db.orm, createLogger('silent')), settings: { allowAnonymous: false, rateLimits: true } });
       const deletion = new AccountDeletionService({ orm: db.orm, usage });

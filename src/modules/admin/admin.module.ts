@@ -35,9 +35,9 @@ export function createAdminModule(deps: { orm: MikroORM; accounts: AccountsModul
   return {
     audit: new AuditLogService({ orm: deps.orm }),
     users: new AdminUsersService({ orm: deps.orm, isAdmin }),
-    overrides: new PlanOverrideService({ orm: deps.orm }),
-    erasure: new UserErasureService({ deletion: deps.accounts.accounts.deletion }),
-    feedback: new FeedbackAdminService({ orm: deps.orm }),
+    overrides: new PlanOverrideService({ orm: deps.orm, limits: deps.accounts.limits }),
+    erasure: new UserErasureService({ deletion: deps.accounts.accounts.deletion, limits: deps.accounts.limits }),
+    feedback: new FeedbackAdminService({ orm: deps.orm, limits: deps.accounts.limits }),
     analytics: deps.analytics.analytics,
     partners: deps.analytics.partners,
     cancellations,

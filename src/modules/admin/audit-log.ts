@@ -11,7 +11,9 @@ import { laxInt, parseInput } from '../../validation.js';
 import { requireAdmin } from './admin-access.js';
 import { AdminAuditEntryEntity } from './admin.entities.js';
 
-export type AuditAction = 'user.plan_override' | 'user.erase' | 'user.partner_scope' | 'user.partner_remove' | 'feedback.status' | 'feedback.mark_forwarded';
+/** Every action the service writes (the GraphQL `AuditAction` enum is built from this list). */
+export const AUDIT_ACTIONS = ['user.plan_override', 'user.erase', 'user.partner_scope', 'user.partner_remove', 'feedback.status', 'feedback.mark_forwarded'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditRecord {
   action: AuditAction;

@@ -15,6 +15,7 @@ import { reportIdParamsSchema } from './admin.schema.js';
 import { recordAudit } from './audit-log.js';
 import { type FeedbackReport, FeedbackReportEntity, FEEDBACK_STATUSES } from './feedback-report.entity.js';
 import { feedbackReportRecord } from './feedback-report.view.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 export const feedbackQuerySchema = z
   .object({
@@ -69,7 +70,7 @@ export function assertReportCanMove(status: string): void {
 }
 
 export class FeedbackAdminService {
-  constructor(private readonly deps: { orm: MikroORM }) {}
+  constructor(private readonly deps: { orm: MikroORM; limits: OperationLimiter }) {}
 
   async list(ctx: RequestContext, input: unknown): Promise<z.infer<typeof adminFeedbackListSchema>> {
     requireAdmin(ctx);
@@ -82,7 +83,8 @@ export class FeedbackAdminService {
   }
 
   /** PATCH: resolved, dismissed or forwarded, with an optional note. */
-  update(ctx: RequestContext, params: unknown, body: unknown): Promise<AdminFeedbackReport> {
+  async update(ctx: RequestContext, params: unknown, body: unknown): Promise<AdminFeedbackReport> {
+    await this.deps.limits.check(ctx, 'admin_feedback_update');
     const admin = requireAdmin(ctx);
     const { report_id } = parseInput(reportIdParamsSchema, params);
     const input = parseInput(feedbackUpdateSchema, body);
@@ -95,7 +97,8 @@ export class FeedbackAdminService {
   }
 
   /** POST mark-forwarded: forwarded, keeping the URL of the issue created elsewhere. */
-  markForwarded(ctx: RequestContext, params: unknown, body: unknown): Promise<AdminFeedbackReport> {
+  async markForwarded(ctx: RequestContext, params: unknown, body: unknown): Promise<AdminFeedbackReport> {
+    await this.deps.limits.check(ctx, 'admin_feedback_forward');
     const admin = requireAdmin(ctx);
     const { report_id } = parseInput(reportIdParamsSchema, params);
     const { url } = parseInput(markForwardedSchema, body);

@@ -15,6 +15,7 @@ import { lockUser } from '../accounts/app-user.queries.js';
 import { PlanOverrideEntity } from './admin.entities.js';
 import { planOverrideBodySchema, planOverrideViewSchema, userIdParamsSchema } from './admin.schema.js';
 import { recordAudit } from './audit-log.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 export const planOverrideAnswerSchema = z
   .object({
@@ -27,9 +28,10 @@ export const planOverrideAnswerSchema = z
 export type PlanOverrideAnswer = z.infer<typeof planOverrideAnswerSchema>;
 
 export class PlanOverrideService {
-  constructor(private readonly deps: { orm: MikroORM }) {}
+  constructor(private readonly deps: { orm: MikroORM; limits: OperationLimiter }) {}
 
   async set(ctx: RequestContext, params: unknown, body: unknown): Promise<PlanOverrideAnswer> {
+    await this.deps.limits.check(ctx, 'admin_plan_override');
     const admin = requireAdmin(ctx);
     const { user_id } = parseInput(userIdParamsSchema, params);
     const input = parseInput(planOverrideBodySchema, body);

@@ -11,13 +11,15 @@ import type { AccountDeletionService } from '../accounts/account-deletion.servic
 import { requireAdmin } from './admin-access.js';
 import { eraseUserBodySchema, userIdParamsSchema } from './admin.schema.js';
 import { recordAudit } from './audit-log.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 export const erasureAnswerSchema = z.object({ status: z.literal('erased'), user_id: z.string() }).meta({ id: 'UserErasureResponse' });
 
 export class UserErasureService {
-  constructor(private readonly deps: { deletion: AccountDeletionService }) {}
+  constructor(private readonly deps: { deletion: AccountDeletionService; limits: OperationLimiter }) {}
 
   async erase(ctx: RequestContext, params: unknown, body: unknown): Promise<z.infer<typeof erasureAnswerSchema>> {
+    await this.deps.limits.check(ctx, 'admin_erase_user');
     const admin = requireAdmin(ctx);
     const { user_id } = parseInput(userIdParamsSchema, params);
     const { reason } = parseInput(eraseUserBodySchema, body ?? {});

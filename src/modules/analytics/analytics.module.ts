@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../../logger.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { AnalyticsRecorder } from './analytics-recorder.js';
 import { AnalyticsService } from './analytics.service.js';
@@ -16,14 +17,14 @@ export interface AnalyticsModule {
 }
 
 /** Builds the module and plugs its recorder into the usage guard, so every door's billable calls are recorded once. */
-export async function createAnalyticsModule(deps: { orm: MikroORM; usage: UsageService; dataDir: string; logger: Logger }): Promise<AnalyticsModule> {
+export async function createAnalyticsModule(deps: { orm: MikroORM; usage: UsageService; limits: OperationLimiter; dataDir: string; logger: Logger }): Promise<AnalyticsModule> {
   const recorder = new AnalyticsRecorder(deps.orm, deps.logger, { spillDir: path.join(deps.dataDir, 'usage-spill') });
   await recorder.start();
   deps.usage.useObserver(recorder);
   return {
     recorder,
-    analytics: new AnalyticsService({ pending: recorder }),
-    partners: new PartnersService(),
+    analytics: new AnalyticsService({ pending: recorder, limits: deps.limits }),
+    partners: new PartnersService({ limits: deps.limits }),
     close: () => recorder.close(),
   };
 }

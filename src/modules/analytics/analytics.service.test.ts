@@ -14,6 +14,8 @@ import { AnalyticsRecorder } from './analytics-recorder.js';
 import { addAnalyticsBatch } from './analytics-write.queries.js';
 import { analyticsEventOf } from './analytics-events.js';
 import { AnalyticsService } from './analytics.service.js';
+import { MemoryCounterStore } from '../usage/counter-store.js';
+import { OperationLimiter } from '../usage/operation-limits.js';
 import { anonymiseKeptRows } from '../accounts/account-deletion.queries.js';
 
 let contexts: RequestContexts = contextsWithoutDatabase;
@@ -49,7 +51,7 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     db = await openMigratedTestDatabase(backend);
     contexts = requestContexts(db.orm);
     recorder = new AnalyticsRecorder(db.orm, createLogger('silent'), { delayMs: 10_000 });
-    service = new AnalyticsService({ pending: recorder });
+    service = new AnalyticsService({ pending: recorder, limits: new OperationLimiter(new MemoryCounterStore()) });
   });
   afterAll(async () => {
     await recorder?.close();

@@ -6,6 +6,7 @@
  */
 import type { RequestContext } from '../../context.js';
 import { parseInput } from '../../validation.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 import { analyticsScopeOf, requireInScope } from './analytics-access.js';
 import type { CellKind } from './analytics-events.js';
 import { distinctAccountsValue, type DayMeasure, released, rollUp } from './analytics-privacy.js';
@@ -40,10 +41,11 @@ interface UsagePeriod {
 }
 
 export class AnalyticsService {
-  constructor(private readonly deps: { pending: PendingEvents }) {}
+  constructor(private readonly deps: { pending: PendingEvents; limits: Pick<OperationLimiter, 'check'> }) {}
 
   /** Per source and period: searches returning it, its hits, documents fetched, resolutions to it, distinct accounts. */
   async sourceUsage(ctx: RequestContext, input: unknown): Promise<SourceUsageAnswer> {
+    await this.deps.limits.check(ctx, 'analytics_source_usage');
     const scope = await analyticsScopeOf(ctx);
     const query = parseInput(sourceUsageQuerySchema, input);
     requireInScope(scope, { sources: query.sources });
@@ -53,6 +55,7 @@ export class AnalyticsService {
 
   /** Per country and period: searches filtered by it, hits from it, documents fetched, resolutions, distinct accounts. */
   async countryUsage(ctx: RequestContext, input: unknown): Promise<CountryUsageAnswer> {
+    await this.deps.limits.check(ctx, 'analytics_country_usage');
     const scope = await analyticsScopeOf(ctx);
     const query = parseInput(countryUsageQuerySchema, input);
     requireInScope(scope, { countries: query.countries });
@@ -62,6 +65,7 @@ export class AnalyticsService {
 
   /** The source's documents most fetched over the range (only those with a released day). */
   async topDocuments(ctx: RequestContext, input: unknown): Promise<TopDocumentsAnswer> {
+    await this.deps.limits.check(ctx, 'analytics_top_documents');
     const scope = await analyticsScopeOf(ctx);
     const query = parseInput(topDocumentsQuerySchema, input);
     requireInScope(scope, { sources: [query.source] });
@@ -87,6 +91,7 @@ export class AnalyticsService {
    * (country null).
    */
   async resolverOutcomes(ctx: RequestContext, input: unknown): Promise<ResolverOutcomesAnswer> {
+    await this.deps.limits.check(ctx, 'analytics_resolver_outcomes');
     const scope = await analyticsScopeOf(ctx);
     const query = parseInput(resolverOutcomesQuerySchema, input);
     if (query.countries) requireInScope(scope, { countries: query.countries });

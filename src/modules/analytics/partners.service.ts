@@ -9,14 +9,18 @@ import type { RequestContext } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { lockUser } from '../accounts/app-user.queries.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 import { requireAdmin } from '../admin/admin-access.js';
 import { recordAudit } from '../admin/audit-log.js';
 import { AnalyticsPartnerEntity } from './analytics.entities.js';
 import { type PartnerAnswer, partnerBodySchema, partnerPathSchema, partnerRemovalBodySchema } from './analytics.schema.js';
 
 export class PartnersService {
+  constructor(private readonly deps: { limits: Pick<OperationLimiter, 'check'> }) {}
+
   /** Makes the user a partner with this scope, or replaces its scope. */
   async set(ctx: RequestContext, params: unknown, body: unknown): Promise<PartnerAnswer> {
+    await this.deps.limits.check(ctx, 'admin_partner_set');
     const admin = requireAdmin(ctx);
     const { user_id } = parseInput(partnerPathSchema, params);
     const input = parseInput(partnerBodySchema, body);
@@ -36,6 +40,7 @@ export class PartnersService {
 
   /** Ends the user's partnership: 404 when the user is unknown or no partner. */
   async remove(ctx: RequestContext, params: unknown, body: unknown): Promise<{ user_id: string; removed: boolean }> {
+    await this.deps.limits.check(ctx, 'admin_partner_remove');
     const admin = requireAdmin(ctx);
     const { user_id } = parseInput(partnerPathSchema, params);
     const input = parseInput(partnerRemovalBodySchema, body ?? {});

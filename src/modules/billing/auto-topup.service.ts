@@ -49,6 +49,7 @@ export class AutoTopupService {
    * saved payment method (409 otherwise). Enabling clears the last failure.
    */
   async set(ctx: RequestContext, body: unknown): Promise<AutoTopupSetting> {
+    await this.deps.limits.check(ctx, 'billing_auto_topup');
     const caller = requireAccount(ctx);
     const setting = parseInput(autoTopupBodySchema, body);
     const stripe = requireStripe(this.deps);

@@ -4,10 +4,13 @@ import type Stripe from 'stripe';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Catalogue } from './catalogue.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 export const BILLING_OFF_DETAIL = 'Billing is not configured on this server';
 
 export interface BillingDeps {
+  /** Per-caller limits of the operations a caller may only repeat so often (usage/operation-limits.ts). */
+  limits: OperationLimiter;
   orm: MikroORM;
   catalogue: Catalogue;
   /** null = billing off (no STRIPE_SECRET_KEY). */

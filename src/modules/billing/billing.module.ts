@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 import { AutoTopupService } from './auto-topup.service.js';
 import type { BillingDeps } from './billing-deps.js';
 import { Catalogue, loadCatalogueFile } from './catalogue.js';
@@ -61,8 +62,11 @@ export function buildBillingModule(deps: BillingDeps & { webhookSecret: string |
   };
 }
 
-/** `redis` (REDIS_URL): the spendable credit balances are shared by every process through it. */
-export function createBillingModule(config: Config, orm: MikroORM, logger: Logger, options: { redis?: Redis | null } = {}): BillingModule {
+/**
+ * `redis` (REDIS_URL): the spendable credit balances are shared by every process through it;
+ * `limits`: the per-caller operation limits (the accounts module's) every billing mutation counts in.
+ */
+export function createBillingModule(config: Config, orm: MikroORM, logger: Logger, options: { redis?: Redis | null; limits: OperationLimiter }): BillingModule {
   const settings = config.billing;
   const catalogue = new Catalogue(loadCatalogueFile(settings.catalogueFile), settings.stripe !== null, settings.extraRequestPriceUsd);
   if (!settings.stripe) logger.info('billing: STRIPE_SECRET_KEY is not set: billing is off (plans and status answer; checkout, top-ups, portal and webhooks answer 503)');
@@ -73,6 +77,7 @@ export function createBillingModule(config: Config, orm: MikroORM, logger: Logge
     webhookSecret: settings.stripe?.webhookSecret,
     baseUrl: config.baseUrl,
     logger,
+    limits: options.limits,
     balances: options.redis ? new RedisCreditBalances(options.redis) : new MemoryCreditBalances(),
   });
 }

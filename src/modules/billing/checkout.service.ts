@@ -63,6 +63,7 @@ export class CheckoutService {
 
   /** POST /v1/billing/audience: a Free account's explicit audience choice; 409 for a paid account. */
   async setAudience(ctx: RequestContext, body: unknown): Promise<{ audience: Audience }> {
+    await this.deps.limits.check(ctx, 'billing_audience');
     const caller = requireAccount(ctx);
     const { audience } = parseInput(audienceBodySchema, body);
     if (PLANS[caller.plan]?.paid) throw new DomainError('conflict', 'The audience is chosen by Free accounts; this account has a paid plan');
@@ -93,6 +94,7 @@ export class CheckoutService {
    * (subscription mode) with an idempotency key derived from the assent.
    */
   async checkout(ctx: RequestContext, body: unknown, client: ClientInfo): Promise<{ checkout_url: string }> {
+    await this.deps.limits.check(ctx, 'billing_checkout');
     const caller = requireAccount(ctx);
     const order = parseInput(checkoutBodySchema, body);
     // the body first (422), then whether this server can take payments at all (503)
@@ -227,6 +229,7 @@ export class CheckoutService {
    * the second changes nothing). Answers an allowlisted attribution.
    */
   async verifyCheckout(ctx: RequestContext, body: unknown): Promise<VerifyAnswer> {
+    await this.deps.limits.check(ctx, 'billing_checkout_verify');
     const caller = requireAccount(ctx);
     const { session_id } = parseInput(checkoutVerifyBodySchema, body);
     const stripe = requireStripe(this.deps);

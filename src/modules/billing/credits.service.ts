@@ -58,6 +58,7 @@ export class CreditsService {
 
   /** POST /v1/billing/credit-topups/checkout: a one-time Checkout Session buying `amount_usd` of credits (paid accounts only). */
   async topupCheckout(ctx: RequestContext, body: unknown): Promise<{ checkout_url: string }> {
+    await this.deps.limits.check(ctx, 'billing_topup_checkout');
     const caller = requireAccount(ctx);
     const { amount_usd } = parseInput(creditTopupBodySchema, body);
     const stripe = requireStripe(this.deps);

@@ -83,6 +83,7 @@ export class SubscriptionService {
 
   /** GET/POST /v1/billing/portal: a customer-portal session returning to the dashboard's billing page; 409 without a Stripe customer. */
   async portal(ctx: RequestContext): Promise<{ url: string }> {
+    await this.deps.limits.check(ctx, 'billing_portal');
     const caller = requireAccount(ctx);
     const stripe = requireStripe(this.deps);
     const customer = await findStripeCustomerId(ctx.em, caller.userId);

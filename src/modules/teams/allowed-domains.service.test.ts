@@ -9,6 +9,8 @@ import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../.
 import { AllowedDomainsService } from './allowed-domains.service.js';
 import { DomainVerifier } from './domain-verifier.js';
 import { findMembership } from './workspace.queries.js';
+import { MemoryCounterStore } from '../usage/counter-store.js';
+import { OperationLimiter } from '../usage/operation-limits.js';
 
 const HOUR = 3_600_000;
 const settings: TeamDomainSettings = { recheckMs: 24 * HOUR, graceMs: 72 * HOUR, retryMs: HOUR, sweepMs: 0, sweepBatch: 10 };
@@ -25,7 +27,7 @@ describe.each(TEST_BACKENDS)('domain auto-join at sign-in (%s)', (backend) => {
     db = await openMigratedTestDatabase(backend);
     // no look-up happens here: the claims are stored with their proofs
     const verifier = new DomainVerifier({ orm: db.orm, lookup: async () => ({ kind: 'error', code: 'ENOTFOUND' }), settings, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
-    domains = new AllowedDomainsService({ orm: db.orm, verifier, logger: { info: () => undefined, error: (_message, error) => void errors.push(error) } });
+    domains = new AllowedDomainsService({ orm: db.orm, verifier, limits: new OperationLimiter(new MemoryCounterStore()), logger: { info: () => undefined, error: (_message, error) => void errors.push(error) } });
   });
 
   afterAll(async () => {

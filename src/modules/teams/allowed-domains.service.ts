@@ -19,8 +19,11 @@ import { domainsRequestSchema, type DomainRecord } from './teams.schema.js';
 import { deleteClaim, findWorkspacesHoldingDomain, insertPendingClaim, isDomainClaimed, listDomainClaims } from './workspace-domain.queries.js';
 import { insertMember, isMemberAnywhere } from './workspace-member.queries.js';
 import { countSeatsUsed, findMembership, lockWorkspace } from './workspace.queries.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 export interface AllowedDomainsDeps {
+  /** Per-caller limits of the operations a caller may only repeat so often (usage/operation-limits.ts). */
+  limits: OperationLimiter;
   orm: MikroORM;
   /** Checks allowed domains' DNS proofs (at an owner's request and in the background). */
   verifier: DomainVerifier;
@@ -41,6 +44,7 @@ export class AllowedDomainsService {
    * token until its TXT record is seen; a removed one is forgotten (its proof with it).
    */
   async setDomains(ctx: RequestContext, input: unknown): Promise<{ allowed_domains: string[]; domains: DomainRecord[] }> {
+    await this.deps.limits.check(ctx, 'team_domains_set');
     const caller = requireAccount(ctx);
     const listed = normaliseDomainList(parseInput(domainsRequestSchema, input).domains);
     if ('issues' in listed) throw new ValidationError(listed.issues);
@@ -65,6 +69,7 @@ export class AllowedDomainsService {
    * its answer is applied to every workspace's claim of the domain (domain-verifier.ts).
    */
   async checkDomain(ctx: RequestContext, rawDomain: string): Promise<DomainRecord> {
+    await this.deps.limits.check(ctx, 'team_domain_check');
     const caller = requireAccount(ctx);
     const normalised = normaliseDomain(rawDomain);
     if ('error' in normalised) {

@@ -9,6 +9,8 @@ import { addMember, codeOf, createAccount, createTeam, storeInvite } from '../..
 import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { InvitesService } from './invites.service.js';
 import { TeamViewsService } from './team-views.service.js';
+import { MemoryCounterStore } from '../usage/counter-store.js';
+import { OperationLimiter } from '../usage/operation-limits.js';
 
 const BASE_URL = 'https://search.example';
 const DAY = 24 * 3_600_000;
@@ -25,7 +27,7 @@ describe.each(TEST_BACKENDS)('invites and joining (%s)', (backend) => {
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase(backend);
-    invites = new InvitesService({ orm: db.orm, mailer, baseUrl: BASE_URL, logger: { error: () => undefined } });
+    invites = new InvitesService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()), mailer, baseUrl: BASE_URL, logger: { error: () => undefined } });
     views = new TeamViewsService({ orm: db.orm, baseUrl: BASE_URL, verifier: { validAfter: () => new Date(0) } });
   });
 

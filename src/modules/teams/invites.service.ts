@@ -22,11 +22,14 @@ import { assertUuid, inviteRequestSchema, joinRequestSchema, type InviteAnswer, 
 import { deleteInvite, findInviteByTokenHash, hasUnacceptedInvite, insertInvite, markInviteAccepted, pendingInviteAddressesAmong } from './workspace-invite.queries.js';
 import { countOtherMembers, insertMember, memberAddressesAmong } from './workspace-member.queries.js';
 import { countSeatsUsed, findMembership, findWorkspaceIdByJoinToken, lockWorkspace, setJoinToken, type MembershipRow } from './workspace.queries.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 /** How long an e-mail invite may be used. */
 export const INVITE_TTL_MS = 14 * 24 * 3600_000;
 
 export interface InvitesDeps {
+  /** Per-caller limits of the operations a caller may only repeat so often (usage/operation-limits.ts). */
+  limits: OperationLimiter;
   orm: MikroORM;
   mailer: Mailer;
   baseUrl: string;
@@ -47,6 +50,7 @@ export class InvitesService {
    * nothing is stored or mailed. Mails go out after the commit.
    */
   async invite(ctx: RequestContext, input: unknown): Promise<InviteAnswer> {
+    await this.deps.limits.check(ctx, 'team_invite');
     const caller = requireAccount(ctx);
     const { emails } = parseInput(inviteRequestSchema, input);
     const { answer, mails, workspaceName } = await ctx.em.transactional(async (tx) => {
@@ -79,6 +83,7 @@ export class InvitesService {
 
   /** DELETE /v1/team/invites/{id}: a pending invite of the caller's workspace; its seat is free again. */
   async revokeInvite(ctx: RequestContext, inviteId: string): Promise<{ status: 'revoked'; id: string }> {
+    await this.deps.limits.check(ctx, 'team_invite_revoke');
     const caller = requireAccount(ctx);
     assertUuid(inviteId, 'invite_id');
     return ctx.em.transactional(async (tx) => {
@@ -91,6 +96,7 @@ export class InvitesService {
 
   /** POST /v1/team/join-link: creates or rotates the link (the old one stops working). */
   async rotateJoinLink(ctx: RequestContext): Promise<{ join_link: JoinLinkRecord | null }> {
+    await this.deps.limits.check(ctx, 'team_join_link_rotate');
     const caller = requireAccount(ctx);
     return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'manage the join link');
@@ -102,6 +108,7 @@ export class InvitesService {
 
   /** DELETE /v1/team/join-link: disables the link. */
   async disableJoinLink(ctx: RequestContext): Promise<{ join_link: null }> {
+    await this.deps.limits.check(ctx, 'team_join_link_disable');
     const caller = requireAccount(ctx);
     return ctx.em.transactional(async (tx) => {
       const { workspace } = assertRole(await findMembership(tx, caller.userId, { lock: true }), MANAGER_ROLES, 'manage the join link');
@@ -115,6 +122,7 @@ export class InvitesService {
    * to, once) or the join link's token. Joining one's own workspace again is 200 and changes nothing.
    */
   async join(ctx: RequestContext, input: unknown): Promise<JoinAnswer> {
+    await this.deps.limits.check(ctx, 'team_join');
     const caller = requireAccount(ctx);
     const { token } = parseInput(joinRequestSchema, input);
     return ctx.em.transactional(async (tx) => {

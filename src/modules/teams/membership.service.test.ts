@@ -6,6 +6,8 @@ import { addMember, codeOf, createAccount, createTeam, storeInvite } from '../..
 import { openMigratedTestDatabase, TEST_BACKENDS, type TestDatabase } from '../../../test/helpers/test-databases.js';
 import { MembershipService, type SeatBilling } from './membership.service.js';
 import { WorkspaceEntity } from './workspace.entity.js';
+import { MemoryCounterStore } from '../usage/counter-store.js';
+import { OperationLimiter } from '../usage/operation-limits.js';
 
 describe.each(TEST_BACKENDS)('membership (%s)', (backend) => {
   let db: TestDatabase;
@@ -23,7 +25,7 @@ describe.each(TEST_BACKENDS)('membership (%s)', (backend) => {
         await db.orm.em.fork().nativeUpdate(WorkspaceEntity, { owner_user_id: owner }, { seat_limit: quantity });
       },
     };
-    membership = new MembershipService({ orm: db.orm, billing });
+    membership = new MembershipService({ orm: db.orm, billing, limits: new OperationLimiter(new MemoryCounterStore()) });
   });
 
   afterAll(async () => {

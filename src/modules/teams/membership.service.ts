@@ -14,6 +14,7 @@ import { assertMayChangeSeats, assertMayRemove, assertRole, assertRoleChangeable
 import { assertUuid, roleRequestSchema, seatsRequestSchema } from './teams.schema.js';
 import { deleteMember, findMemberRole, setMemberRole } from './workspace-member.queries.js';
 import { countSeatsUsed, findMembership, findSeatLimit, findTeamTerms } from './workspace.queries.js';
+import type { OperationLimiter } from '../usage/operation-limits.js';
 
 /** What teams needs of billing: changing the subscription's quantity (seat_limit follows from the webhook). */
 export interface SeatBilling {
@@ -21,6 +22,8 @@ export interface SeatBilling {
 }
 
 export interface MembershipDeps {
+  /** Per-caller limits of the operations a caller may only repeat so often (usage/operation-limits.ts). */
+  limits: OperationLimiter;
   orm: MikroORM;
   billing: SeatBilling | null;
   now?: () => number;
@@ -49,6 +52,7 @@ export class MembershipService implements WorkspaceProvider {
 
   /** PATCH /v1/team/members/{id}: the owner sets another member's role (admin or member). */
   async changeRole(ctx: RequestContext, memberUserId: string, input: unknown): Promise<{ user_id: string; role: Role }> {
+    await this.deps.limits.check(ctx, 'team_member_role');
     const caller = requireAccount(ctx);
     assertUuid(memberUserId, 'member_user_id');
     const { role } = parseInput(roleRequestSchema, input);
@@ -68,6 +72,7 @@ export class MembershipService implements WorkspaceProvider {
    * (Free without a subscription); its usage rows keep the workspace id (the team's history).
    */
   async removeMember(ctx: RequestContext, memberUserId: string): Promise<{ status: 'removed'; user_id: string }> {
+    await this.deps.limits.check(ctx, 'team_member_remove');
     const caller = requireAccount(ctx);
     assertUuid(memberUserId, 'member_user_id');
     return ctx.em.transactional(async (tx) => {
@@ -83,6 +88,7 @@ export class MembershipService implements WorkspaceProvider {
 
   /** POST /v1/team/seats: the owner asks billing for a new quantity; seat_limit follows with the webhook. */
   async setSeats(ctx: RequestContext, input: unknown): Promise<{ quantity: number; seat_limit: number }> {
+    await this.deps.limits.check(ctx, 'team_seats');
     const caller = requireAccount(ctx);
     const { quantity } = parseInput(seatsRequestSchema, input);
     const em = ctx.em;

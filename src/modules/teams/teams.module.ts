@@ -45,12 +45,13 @@ export function createTeamsModule(deps: {
 }): TeamsModule {
   const { orm, baseUrl, logger } = deps;
   const verifier = new DomainVerifier({ orm, lookup: createTxtLookup(deps.dns), settings: deps.teamDomains, logger });
-  const domains = new AllowedDomainsService({ orm, verifier, logger });
+  const limits = deps.accounts.limits;
+  const domains = new AllowedDomainsService({ orm, verifier, logger, limits });
   deps.accounts.accounts.sessions.onSignIn((user) => domains.autoJoin(user));
   return {
     views: new TeamViewsService({ orm, baseUrl, verifier }),
-    membership: new MembershipService({ orm, billing: deps.billing }),
-    invites: new InvitesService({ orm, mailer: deps.accounts.mailer, baseUrl, logger }),
+    membership: new MembershipService({ orm, billing: deps.billing, limits }),
+    invites: new InvitesService({ orm, mailer: deps.accounts.mailer, baseUrl, logger, limits }),
     domains,
     startDomainRechecks: () => verifier.start(),
     stopDomainRechecks: () => verifier.stop(),

@@ -1,8 +1,10 @@
 /**
- * Per-account limits on expensive account operations (reading a month of usage rows, creating
- * API keys) and per-IP limits on open ones (registering OAuth clients), kept in the same CounterStore as the plan limits (Redis when REDIS_URL is set), so
- * every door (REST, GraphQL, MCP) and every server process shares one budget. Independent of the
- * plan and of RATE_LIMITS, like the sign-in throttle: they protect the service, not a quota.
+ * Operation budgets counted in the same CounterStore as the plan limits (Redis when REDIS_URL is
+ * set), so every door (REST, GraphQL, MCP) and every server process shares one budget: the
+ * per-IP and per-address limits of the open sign-up and reset routes here, and the per-caller
+ * limits of account, team, billing and administration operations in operation-limits.ts (the one
+ * list of those). Independent of the plan and of RATE_LIMITS, like the sign-in throttle: they
+ * protect the service, not a quota.
  */
 import { DomainError } from '../../errors.js';
 import type { CounterStore } from './counter-store.js';
@@ -13,11 +15,6 @@ export interface OperationLimit {
   limit: number;
   durationSeconds: number;
 }
-
-/** GET /v1/usage/me and the `usage` field: per account. */
-export const USAGE_READ_LIMIT: OperationLimit = { operation: 'usage', limit: 30, durationSeconds: 60 };
-/** POST /v1/keys and the `createKey` mutation: per account (refused attempts count too). */
-export const CREATE_KEY_LIMIT: OperationLimit = { operation: 'create_key', limit: 20, durationSeconds: 60 };
 
 /** POST /auth/register (each one costs an argon2 hash): per client IP, counted before the e-mail is looked up. */
 export const REGISTER_LIMIT: OperationLimit = { operation: 'register', limit: 20, durationSeconds: 600 };

@@ -13,7 +13,8 @@ import { type AccountCaller, backgroundEm, type Caller, isAccount, type PlanId, 
 import { DomainError, httpStatusOf } from '../../errors.js';
 import type { ConsumeResult, CounterSource, CounterStore, WindowSpec } from './counter-store.js';
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
-import { throttleOperation, USAGE_READ_LIMIT } from './throttle.js';
+import { budgetHolderOf, operationLimit } from './operation-limits.js';
+import { throttleOperation } from './throttle.js';
 import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageEventRow, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
 import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
 import type { UnbilledEndpoint, UsageFacts, UsageObserver } from './usage-guard.js';
@@ -196,9 +197,9 @@ export class UsageService {
 
   /** The caller's usage record: plan, period, counts, limits and one history entry per day of the period. */
   async usageOf(ctx: RequestContext): Promise<UsageRecord> {
+    // a month of rows per call: limited per caller across doors and processes (operation-limits.ts)
+    await throttleOperation(this.deps.store, budgetHolderOf(ctx), operationLimit('usage'), this.now());
     const caller = requireAccount(ctx);
-    // a month of rows per call: limited per account across doors and processes
-    await throttleOperation(this.deps.store, caller.userId, USAGE_READ_LIMIT, this.now());
     await this.deps.recorder.flush();
     const plan = planOf(caller.plan);
     const now = this.now();

@@ -4,15 +4,23 @@ import { useQuery } from '../../app/hooks';
 import { formatDateTime, formatNumber } from '../../components/format';
 import { Field, Page } from '../../components/Page';
 import { Empty, QueryState } from '../../components/states';
-import { AdminAuditDocument } from '../../gql/graphql';
+import { AdminAuditDocument, type AuditAction } from '../../gql/graphql';
 import { AdminNav } from './AdminNav';
 
 const PAGE_SIZE = 50;
 
+/** The actions as the log writes them, and their GraphQL enum values (a dot is written `_`). */
+const ACTIONS: Record<string, AuditAction> = {
+  'user.plan_override': 'user_plan_override',
+  'user.erase': 'user_erase',
+  'feedback.status': 'feedback_status',
+  'feedback.mark_forwarded': 'feedback_mark_forwarded',
+};
+
 export default function AuditPage() {
   const [offset, setOffset] = useState(0);
   const [action, setAction] = useState('');
-  const audit = useQuery(AdminAuditDocument, { offset, limit: PAGE_SIZE, action: action || null, target_id: null });
+  const audit = useQuery(AdminAuditDocument, { offset, limit: PAGE_SIZE, action: ACTIONS[action] ?? null, targetId: null });
   return (
     <Page title="Audit log" lead="Every administrative change, with the state before and after.">
       <AdminNav />
@@ -20,7 +28,7 @@ export default function AuditPage() {
         <Field id="audit-action" label="Action">
           <select id="audit-action" value={action} onChange={(e) => (setAction(e.target.value), setOffset(0))}>
             <option value="">All actions</option>
-            {['user.plan_override', 'user.erase', 'feedback.status', 'feedback.mark_forwarded'].map((a) => (
+            {Object.keys(ACTIONS).map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>

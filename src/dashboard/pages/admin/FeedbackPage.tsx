@@ -3,29 +3,30 @@
  * status, with status changes (resolved, dismissed, forwarded, with a note) and mark-forwarded
  * (the URL of the issue created elsewhere).
  */
+import type { Answered } from '../../api/client';
 import { type FormEvent, useState } from 'react';
 import { useMutation, useQuery } from '../../app/hooks';
 import { formatDateTime } from '../../components/format';
 import { Field, Page } from '../../components/Page';
 import { Empty, FormError, QueryState } from '../../components/states';
-import { AdminFeedbackDocument, AdminMarkFeedbackForwardedDocument, AdminUpdateFeedbackDocument, type AdminFeedbackQuery } from '../../gql/graphql';
+import { AdminFeedbackDocument, AdminMarkFeedbackForwardedDocument, AdminUpdateFeedbackDocument, type AdminFeedbackQuery, type FeedbackStatusFilter, type SettableFeedbackStatus } from '../../gql/graphql';
 import { AdminNav } from './AdminNav';
 
-type Report = AdminFeedbackQuery['adminFeedback']['reports'][number];
+type Report = Answered<AdminFeedbackQuery>['adminFeedback']['reports'][number];
 const FILTERS = ['open', 'forwarded', 'resolved', 'dismissed', 'all'];
-const SETTABLE = ['resolved', 'dismissed', 'forwarded'];
+const SETTABLE: SettableFeedbackStatus[] = ['resolved', 'dismissed', 'forwarded'];
 /** The server refuses to move a resolved or dismissed report: no forms for those. */
 const CLOSED = new Set(['resolved', 'dismissed']);
 
 export default function FeedbackPage() {
-  const [status, setStatus] = useState('open');
+  const [status, setStatus] = useState<FeedbackStatusFilter>('open');
   const feedback = useQuery(AdminFeedbackDocument, { status, limit: 100 });
   return (
     <Page title="Feedback" lead="Problems agents and users reported with sources and documents.">
       <AdminNav />
       <div className="toolbar">
         <Field id="feedback-status" label="Show">
-          <select id="feedback-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select id="feedback-status" value={status} onChange={(e) => setStatus(e.target.value as FeedbackStatusFilter)}>
             {FILTERS.map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -58,18 +59,18 @@ export default function FeedbackPage() {
 function ReportItem({ report: r, onChanged }: { report: Report; onChanged(): void }) {
   const update = useMutation(AdminUpdateFeedbackDocument);
   const forward = useMutation(AdminMarkFeedbackForwardedDocument);
-  const [next, setNext] = useState('resolved');
+  const [next, setNext] = useState<SettableFeedbackStatus>('resolved');
   const [note, setNote] = useState('');
   const [url, setUrl] = useState('');
   const id = r.id.slice(0, 8);
 
   async function saveStatus(e: FormEvent) {
     e.preventDefault();
-    if (await update.run({ report_id: r.id, status: next, note: note.trim() || null })) onChanged();
+    if (await update.run({ reportId: r.id, status: next, note: note.trim() || null })) onChanged();
   }
   async function saveForward(e: FormEvent) {
     e.preventDefault();
-    if (await forward.run({ report_id: r.id, url: url.trim() })) onChanged();
+    if (await forward.run({ reportId: r.id, url: url.trim() })) onChanged();
   }
 
   return (
@@ -96,7 +97,7 @@ function ReportItem({ report: r, onChanged }: { report: Report; onChanged(): voi
         <>
       <form onSubmit={saveStatus} aria-label={`Change the status of report ${id}`}>
         <Field id={`st-${r.id}`} label="Status">
-          <select id={`st-${r.id}`} value={next} onChange={(e) => setNext(e.target.value)}>
+          <select id={`st-${r.id}`} value={next} onChange={(e) => setNext(e.target.value as SettableFeedbackStatus)}>
             {SETTABLE.map((s) => (
               <option key={s} value={s}>
                 {s}

@@ -2,15 +2,16 @@
  * Administration: the users table (search, sort, paging) and, per user, the top endpoints, the
  * plan override and erasure with a typed confirmation (the user's e-mail address).
  */
+import type { Answered } from '../../api/client';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useMutation, useQuery } from '../../app/hooks';
 import { formatDate, formatDateTime, formatNumber } from '../../components/format';
 import { Field, Page } from '../../components/Page';
 import { Empty, FormError, QueryState } from '../../components/states';
-import { AdminEraseUserDocument, AdminSetPlanOverrideDocument, AdminUserEndpointsDocument, AdminUsersDocument, type AdminUsersQuery } from '../../gql/graphql';
+import { AdminEraseUserDocument, AdminSetPlanOverrideDocument, AdminUserEndpointsDocument, AdminUsersDocument, type AdminUserSort, type AdminUsersQuery, type OverridePlan } from '../../gql/graphql';
 import { AdminNav, PLAN_CHOICES } from './AdminNav';
 
-type User = AdminUsersQuery['adminUsers']['users'][number];
+type User = Answered<AdminUsersQuery>['adminUsers']['users'][number];
 const PAGE_SIZE = 25;
 const SORTS = [
   { value: 'requests', label: 'Requests (30 days)' },
@@ -21,7 +22,7 @@ const SORTS = [
 export default function UsersPage() {
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState('requests');
+  const [sort, setSort] = useState<AdminUserSort>('requests');
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -43,7 +44,7 @@ export default function UsersPage() {
           <input id="user-search" type="search" maxLength={100} value={searchText} onChange={(e) => setSearchText(e.target.value)} />
         </Field>
         <Field id="user-sort" label="Sort by">
-          <select id="user-sort" value={sort} onChange={(e) => (setSort(e.target.value), setOffset(0))}>
+          <select id="user-sort" value={sort} onChange={(e) => (setSort(e.target.value as AdminUserSort), setOffset(0))}>
             {SORTS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -164,7 +165,7 @@ function Pager({ page, offset, onOffset }: { page: { offset: number; total: numb
 
 /** The endpoints the user calls most. */
 function TopEndpoints({ user: u }: { user: User }) {
-  const endpoints = useQuery(AdminUserEndpointsDocument, { user_id: u.id });
+  const endpoints = useQuery(AdminUserEndpointsDocument, { userId: u.id });
   return (
     <section aria-labelledby={`ep-${u.id}`}>
       <h3 id={`ep-${u.id}`}>Top endpoints of {u.email}</h3>
@@ -197,7 +198,7 @@ function PlanOverrideForm({ user: u, onChanged }: { user: User; onChanged(): voi
   async function saveOverride(e: FormEvent) {
     e.preventDefault();
     setOverrideDone(null);
-    const a = await override.run({ user_id: u.id, plan: plan || null, reason: reason.trim() || null });
+    const a = await override.run({ userId: u.id, plan: (plan as OverridePlan) || null, reason: reason.trim() || null });
     if (a) {
       const r = a.adminSetPlanOverride;
       setOverrideDone(r.override ? `The plan is now ${r.plan} (override; the subscription gives ${r.subscription_plan}).` : `Override removed: the plan is ${r.plan} again.`);
@@ -242,7 +243,7 @@ function EraseForm({ user: u, onErased }: { user: User; onErased(): void }) {
   async function doErase(e: FormEvent) {
     e.preventDefault();
     if (confirmText.trim().toLowerCase() !== u.email.toLowerCase()) return;
-    if (await erase.run({ user_id: u.id, reason: eraseReason.trim() || null })) onErased();
+    if (await erase.run({ userId: u.id, reason: eraseReason.trim() || null })) onErased();
   }
 
   return (

@@ -4,6 +4,7 @@
  * the exact order summary and an unticked assent box: the spec's checkout rules), credits with
  * top-ups and the auto top-up form. When billing is off on the server, the page says so.
  */
+import type { Answered } from '../../api/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { config } from '../../app/config';
@@ -16,6 +17,7 @@ import {
   PortalSessionDocument,
   SetAudienceDocument,
   VerifyCheckoutDocument,
+  type Audience,
   type BillingOverviewQuery,
 } from '../../gql/graphql';
 import { CheckoutForm } from './CheckoutForm';
@@ -23,13 +25,13 @@ import { CreditsSection } from './CreditsSection';
 import { AUDIENCES, planLabel, SUBSCRIPTION_STATUS, usd } from './money';
 import './billing.css';
 
-type Status = BillingOverviewQuery['billingStatus'];
+type Status = Answered<BillingOverviewQuery>['billingStatus'];
 type Plan = BillingOverviewQuery['plans']['plans'][number];
 const ENTITLED = new Set(['active', 'trialing', 'past_due']);
 
 export default function BillingPage() {
   const [params, setParams] = useSearchParams();
-  const [audience, setAudience] = useState<string | null>(null);
+  const [audience, setAudience] = useState<Audience | null>(null);
   const overview = useQuery(BillingOverviewDocument, { audience: audience ?? 'legal_professional' });
   const saveAudience = useMutation(SetAudienceDocument);
   const [interval, setBilledInterval] = useState<'monthly' | 'yearly'>('monthly');
@@ -38,7 +40,7 @@ export default function BillingPage() {
 
   // the first answer tells the account's own audience choice
   useEffect(() => {
-    if (audience === null && status?.audience) setAudience(status.audience);
+    if (audience === null && status?.audience) setAudience(status.audience as Audience); // an audience the server answered is one of the enum's
   }, [audience, status?.audience]);
 
   const names = useMemo(() => Object.fromEntries((overview.data?.plans.plans ?? []).map((p) => [p.slug, p.name])), [overview.data]);
@@ -236,7 +238,7 @@ function CheckoutReturn({
   const [answer, setAnswer] = useState<Awaited<ReturnType<typeof verify.run>>>(undefined);
   const started = useRef(false);
   async function check() {
-    const a = await verify.run({ session_id: sessionId });
+    const a = await verify.run({ sessionId });
     setAnswer(a);
     if (a) onVerified();
   }
@@ -283,7 +285,7 @@ function CheckoutReturn({
 }
 
 /** Whom the plans are for (the audience) and how they are billed. */
-function PlanControls({ audience, onAudience, interval, onInterval }: { audience: string; onAudience(value: string): void; interval: 'monthly' | 'yearly'; onInterval(interval: 'monthly' | 'yearly'): void }) {
+function PlanControls({ audience, onAudience, interval, onInterval }: { audience: Audience; onAudience(value: Audience): void; interval: 'monthly' | 'yearly'; onInterval(interval: 'monthly' | 'yearly'): void }) {
   return (
     <div className="plan-controls">
       <fieldset className="segmented">

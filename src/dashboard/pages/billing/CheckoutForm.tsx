@@ -3,17 +3,18 @@
  * the exact order summary are shown first, and the assent box starts unticked; only a ticked box
  * sends legal_accepted: true. Then the browser goes to Stripe's hosted checkout page.
  */
+import type { Answered } from '../../api/client';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type QueryResult, useMutation, useQuery } from '../../app/hooks';
 import { Field } from '../../components/Page';
 import { FormError, QueryState } from '../../components/states';
-import { CheckoutDocument, CheckoutDocumentsDocument, PromoDocument, type BillingOverviewQuery, type CheckoutDocumentsQuery, type PromoQuery } from '../../gql/graphql';
+import { CheckoutDocument, CheckoutDocumentsDocument, PromoDocument, type Audience, type BillingOverviewQuery, type CheckoutDocumentsQuery, type PaidPlan, type PromoQuery } from '../../gql/graphql';
 import { request } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { usd } from './money';
 
 type Plan = BillingOverviewQuery['plans']['plans'][number];
-type Promo = PromoQuery['promo'];
+type Promo = Answered<PromoQuery>['promo'];
 
 /** The discount a valid promotion code gives on `subtotal` (what Stripe will apply). */
 export function discountOf(promo: Promo | null, subtotal: number): number {
@@ -29,8 +30,10 @@ function durationWords(promo: Promo): string {
   return 'on the first payment';
 }
 
-export function CheckoutForm({ plan, interval, audience, onCancel }: { plan: Plan; interval: 'monthly' | 'yearly'; audience: string; onCancel(): void }) {
-  const documents = useQuery(CheckoutDocumentsDocument, { plan: plan.slug });
+export function CheckoutForm({ plan, interval, audience, onCancel }: { plan: Plan; interval: 'monthly' | 'yearly'; audience: Audience; onCancel(): void }) {
+  // only paid plans offer a checkout, and a paid plan's catalogue slug is a PaidPlan value
+  const paidPlan = plan.slug as PaidPlan;
+  const documents = useQuery(CheckoutDocumentsDocument, { plan: paidPlan });
   const checkout = useMutation(CheckoutDocument);
   const [quantity, setQuantity] = useState(plan.per_seat ? 2 : 1);
   const [workspaceName, setWorkspaceName] = useState('');
@@ -55,13 +58,13 @@ export function CheckoutForm({ plan, interval, audience, onCancel }: { plan: Pla
     if (!accepted) return;
     const answer = await checkout.run({
       input: {
-        plan: plan.slug,
+        plan: paidPlan,
         interval,
         quantity: seats,
-        workspace_name: plan.per_seat && workspaceName.trim() ? workspaceName.trim() : null,
-        promo_code: applies ? promo!.code : null,
+        workspaceName: plan.per_seat && workspaceName.trim() ? workspaceName.trim() : null,
+        promoCode: applies ? promo!.code : null,
         audience,
-        legal_accepted: true,
+        legalAccepted: true,
       },
     });
     if (answer) window.location.assign(answer.checkout.checkout_url);

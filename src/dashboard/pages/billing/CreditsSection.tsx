@@ -3,6 +3,7 @@
  * form (threshold and amount; the server refuses it without an active subscription or a saved
  * card and says why).
  */
+import type { Answered } from '../../api/client';
 import { type FormEvent, useState } from 'react';
 import { useMutation } from '../../app/hooks';
 import { formatDateTime } from '../../components/format';
@@ -11,7 +12,7 @@ import { FormError } from '../../components/states';
 import { CreditTopupCheckoutDocument, SetAutoTopupDocument, type BillingOverviewQuery } from '../../gql/graphql';
 import { usd } from './money';
 
-type Status = BillingOverviewQuery['billingStatus'];
+type Status = Answered<BillingOverviewQuery>['billingStatus'];
 
 const FAILURE_WORDS: Record<string, string> = {
   card_declined: 'the card was declined',
@@ -45,7 +46,7 @@ function TopupForm({ paid }: { paid: boolean }) {
 
   async function buy(e: FormEvent) {
     e.preventDefault();
-    const answer = await topup.run({ amount_usd: Math.floor(amount) });
+    const answer = await topup.run({ amountUsd: Math.floor(amount) });
     if (answer) window.location.assign(answer.creditTopupCheckout.checkout_url);
   }
 
@@ -78,7 +79,7 @@ function AutoTopupForm({ status, onChanged }: { status: Status; onChanged(): voi
   async function saveAuto(e: FormEvent) {
     e.preventDefault();
     setSaved(false);
-    const answer = await auto.run({ input: { enabled, threshold_usd: Math.floor(threshold), amount_usd: Math.floor(autoAmount) } });
+    const answer = await auto.run({ input: { enabled, thresholdUsd: Math.floor(threshold), amountUsd: Math.floor(autoAmount) } });
     if (answer) {
       setSaved(true);
       onChanged();

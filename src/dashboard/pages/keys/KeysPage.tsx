@@ -2,6 +2,7 @@
  * API keys: the list (masked prefix, created, last used, revoked), creation with a name (the
  * full key shown once with a copy button), revocation with confirmation, and the 10-key limit.
  */
+import type { Answered } from '../../api/client';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from '../../app/hooks';
@@ -16,7 +17,7 @@ import { CreateKeyDocument, KeysDocument, RevokeKeyDocument, type CreateKeyMutat
 /** The spec: an account holds at most 10 active keys. */
 export const MAX_ACTIVE_KEYS = 10;
 
-type Key = KeysQuery['keys'][number];
+type Key = Answered<KeysQuery>['keys'][number];
 
 export default function KeysPage() {
   const keys = useQuery(KeysDocument);

@@ -3,6 +3,7 @@
  * resolved by the supergraph's `resolve`; one exact match opens the document at once, several
  * are listed with their confidence.
  */
+import type { Answered } from '../../api/client';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useMutation } from '../../app/hooks';
@@ -14,7 +15,7 @@ import { documentPath } from './links';
 export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[]; headingLevel?: 2 | 3 }) {
   const [reference, setReference] = useState('');
   const [hint, setHint] = useState('');
-  const [result, setResult] = useState<ResolveQuery['resolve'] | null>(null);
+  const [result, setResult] = useState<Answered<ResolveQuery>['resolve'] | null>(null);
   // a query run on demand: the mutation hook's run/pending/error fit it
   const resolve = useMutation(ResolveDocument);
   const navigate = useNavigate();
@@ -23,7 +24,7 @@ export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!reference.trim()) return;
-    const answer = await resolve.run({ input: { reference: reference.trim(), hint_country: hint || null } });
+    const answer = await resolve.run({ input: { reference: reference.trim(), hintCountry: hint || null } });
     if (!answer) return;
     setResult(answer.resolve);
     const docs = answer.resolve.documents;

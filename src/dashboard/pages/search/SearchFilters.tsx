@@ -3,7 +3,7 @@ import { useQuery } from '../../app/hooks';
 import { Field } from '../../components/Page';
 import { Loading } from '../../components/states';
 import { formatDate, formatNumber } from '../../components/format';
-import { SourceFiltersDocument, type SourceFiltersQuery } from '../../gql/graphql';
+import { SourceFiltersDocument, type Namespace, type SourceFiltersQuery } from '../../gql/graphql';
 import { NAMESPACES, TIERS, type FormState, type Discovery } from './search-form';
 
 export function alphaMeaning(alpha: number): string {
@@ -26,7 +26,7 @@ export function Filters({ discovery, form, set }: { discovery: Discovery | undef
   return (
     <>
       <Field id="namespace" label="Collection">
-        <select id="namespace" value={form.namespace} onChange={(e) => set('namespace', e.target.value)}>
+        <select id="namespace" value={form.namespace} onChange={(e) => set('namespace', e.target.value as Namespace)}>
           {(collections.length ? collections.map((c) => c.namespace) : Object.keys(NAMESPACES)).map((ns) => {
             const c = collections.find((x) => x.namespace === ns);
             return (

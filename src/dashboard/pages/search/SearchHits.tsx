@@ -1,12 +1,13 @@
 /** The search's results: each hit with snippet, score (explained on demand) and source licence. */
 import { Link } from 'react-router';
+import type { Answered } from '../../api/client';
 import { Empty } from '../../components/states';
 import { formatDate, formatNumber } from '../../components/format';
 import { type SearchQuery } from '../../gql/graphql';
 import { documentPath } from './links';
 import { NAMESPACES, type Discovery } from './search-form';
 
-export function Hits({ data, discovery }: { data: SearchQuery; discovery: Discovery | undefined }) {
+export function Hits({ data, discovery }: { data: Answered<SearchQuery>; discovery: Discovery | undefined }) {
   const r = data.search;
   const licences = new Map((discovery?.manifest.sources ?? []).map((s) => [s.source, s]));
   if (r.hits.length === 0) {

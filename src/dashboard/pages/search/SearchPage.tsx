@@ -10,7 +10,7 @@ import { useSearchParams } from 'react-router';
 import { useQuery } from '../../app/hooks';
 import { Field, Page } from '../../components/Page';
 import { Empty, ErrorState, Loading, QueryState } from '../../components/states';
-import { SearchDiscoveryDocument, SearchDocument } from '../../gql/graphql';
+import { SearchDiscoveryDocument, SearchDocument, type ResultDetail } from '../../gql/graphql';
 import { ResolveBox } from './ResolveBox';
 import { DETAILS, type FormState, formFromParams, paramsFromForm, inputFromForm } from './search-form';
 import { AlphaSlider, Filters } from './SearchFilters';
@@ -92,7 +92,7 @@ function ResultOptions({ form, set }: { form: FormState; set: <K extends keyof F
   return (
     <div className="grid two">
       <Field id="detail" label="Result detail">
-        <select id="detail" value={form.detail} onChange={(e) => set('detail', e.target.value)}>
+        <select id="detail" value={form.detail} onChange={(e) => set('detail', e.target.value as ResultDetail)}>
           {Object.entries(DETAILS).map(([v, l]) => (
             <option key={v} value={v}>
               {l}

@@ -2,7 +2,7 @@
  * The search form's state and its two encodings: the address (?q=…&country=…, so back, reload
  * and shared links show the same search) and the GraphQL SearchInput.
  */
-import { type SearchDiscoveryQuery, type SearchInput } from '../../gql/graphql';
+import { type Namespace, type ResultDetail, type SearchDiscoveryQuery, type SearchInput } from '../../gql/graphql';
 
 export const NAMESPACES: Record<string, string> = { case_law: 'Case law', legislation: 'Legislation', doctrine: 'Doctrine' };
 
@@ -17,7 +17,7 @@ export const TIERS: Record<string, string> = { '1': 'Supreme / apex courts', '2'
 
 export interface FormState {
   q: string;
-  namespace: string;
+  namespace: Namespace;
   countries: string[];
   sources: string[];
   dateStart: string;
@@ -26,15 +26,20 @@ export interface FormState {
   language: string;
   courtTier: string;
   alpha: number;
-  detail: string;
+  detail: ResultDetail;
   topK: number;
+}
+
+/** A value of the address when it is one of `choices`' keys (the values of the GraphQL enum K), else the default. */
+function oneOf<K extends string>(choices: Record<string, string>, value: string | null, fallback: K): K {
+  return value !== null && Object.hasOwn(choices, value) ? (value as K) : fallback;
 }
 
 export function formFromParams(p: URLSearchParams): FormState {
   const alpha = Number(p.get('alpha') ?? '0.7');
   return {
     q: p.get('q') ?? '',
-    namespace: p.get('namespace') ?? 'case_law',
+    namespace: oneOf(NAMESPACES, p.get('namespace'), 'case_law'),
     countries: p.getAll('country'),
     sources: p.getAll('source'),
     dateStart: p.get('date_start') ?? '',
@@ -43,7 +48,7 @@ export function formFromParams(p: URLSearchParams): FormState {
     language: p.get('language') ?? '',
     courtTier: p.get('court_tier') ?? '',
     alpha: Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0.7,
-    detail: p.get('result_detail') ?? 'snippet',
+    detail: oneOf(DETAILS, p.get('result_detail'), 'snippet'),
     topK: Number(p.get('top_k') ?? '10') || 10,
   };
 }
@@ -70,15 +75,15 @@ export function inputFromForm(f: FormState): SearchInput {
     q: f.q.trim(),
     namespace: f.namespace,
     alpha: f.alpha,
-    top_k: f.topK,
-    result_detail: f.detail,
+    topK: f.topK,
+    resultDetail: f.detail,
     country: f.countries.length ? f.countries : null,
     source: f.sources.length ? f.sources : null,
-    date_start: f.dateStart || null,
-    date_end: f.dateEnd || null,
+    dateStart: f.dateStart || null,
+    dateEnd: f.dateEnd || null,
     court: f.court || null,
     language: f.language || null,
-    court_tier: f.courtTier ? Number(f.courtTier) : null,
+    courtTier: f.courtTier ? Number(f.courtTier) : null,
     // every hit says why it ranks where it does (score parts) and under what licence
     explain: true,
   };

@@ -80,7 +80,7 @@ export function InviteSection({ team, reload }: { team: Team; reload(): void }) 
                 aria-label={`Revoke the invite of ${i.email}`}
                 disabled={revoke.pending}
                 onClick={async () => {
-                  if (await revoke.run({ invite_id: i.id })) reload();
+                  if (await revoke.run({ inviteId: i.id })) reload();
                 }}
               >
                 Revoke

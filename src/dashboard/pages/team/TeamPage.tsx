@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatDate, formatNumber } from '../../components/format';
 import { Page } from '../../components/Page';
 import { Empty, FormError, QueryState } from '../../components/states';
-import { ChangeMemberRoleDocument, RemoveMemberDocument, TeamDocument } from '../../gql/graphql';
+import { ChangeMemberRoleDocument, RemoveMemberDocument, TeamDocument, type AssignableRole } from '../../gql/graphql';
 import { planLabel } from '../billing/money';
 import { DomainsSection } from './DomainsSection';
 import { InviteSection } from './InviteSection';
@@ -55,7 +55,7 @@ function TeamView({ team, reload }: { team: Team; reload(): void }) {
   async function confirmRemove() {
     const target = leaving ? myId : toRemove?.user_id;
     if (!target) return;
-    const answer = await remove.run({ member_user_id: target });
+    const answer = await remove.run({ memberUserId: target });
     if (answer) {
       setToRemove(null);
       setLeaving(false);
@@ -161,7 +161,7 @@ function MembersTable({ team, myId, reload, onRemove }: { team: Team; myId: stri
                         value={m.role}
                         disabled={changeRole.pending}
                         onChange={async (e) => {
-                          if (await changeRole.run({ member_user_id: m.user_id, role: e.target.value })) reload();
+                          if (await changeRole.run({ memberUserId: m.user_id, role: e.target.value as AssignableRole })) reload();
                         }}
                       >
                         <option value="member">member</option>

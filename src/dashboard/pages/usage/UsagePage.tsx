@@ -2,6 +2,7 @@
  * Usage: the plan and its limits, requests today and in the period with progress bars, a chart
  * of the daily history, the per-minute limit, and what happens at a limit.
  */
+import type { Answered } from '../../api/client';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '../../app/hooks';
@@ -39,7 +40,7 @@ function planName(plan: string): string {
   return plan.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 }
 
-function Usage({ u }: { u: UsageQuery['usage'] }) {
+function Usage({ u }: { u: Answered<UsageQuery>['usage'] }) {
   const paid = !['free', 'anonymous'].includes(u.plan);
   return (
     <>

@@ -49,7 +49,7 @@ try {
   }
   await sql('analyze');
   const [count] = (await orm.em.fork().getConnection().execute('select count(*)::int as n from analytics_account_day')) as { n: number }[];
-  console.log(`seeded ${SOURCES} sources × ${DAYS} days: ${count!.n} day cells per account in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`seeded ${SOURCES} sources × ${DAYS} days: ${count!.n} per-account day cells in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // what recording adds on the request path: building and queueing one search's event (10 hits of 3 sources)
   const recorder = new AnalyticsRecorder(orm, createLogger('silent'), { delayMs: 60_000, maxBatch: 1_000_000, maxMemoryRows: 1_000_000 });

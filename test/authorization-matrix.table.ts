@@ -6,12 +6,13 @@
  * A row's `expect` is one outcome per caller, in the column order of CALLERS
  * (test/helpers/caller-world.ts):
  *
- *     none  A  B  member  teamAdmin  owner  administrator  revokedKey  endedSession  foreignOAuth
+ *     none  A  B  member  teamAdmin  owner  administrator  revokedKey  endedSession  foreignOAuth  partner
  *
  * An outcome is the HTTP status; for GraphQL, 200 is an answer without errors and an error is
  * the status its `extensions.code` stands for (UNAUTHENTICATED 401, FORBIDDEN 403, NOT_FOUND 404,
- * CONFLICT 409, BAD_REQUEST 400...: src/graphql/errors.ts and src/errors.ts). Issue #35 adds the
- * partner column to every row.
+ * CONFLICT 409, BAD_REQUEST 400...: src/graphql/errors.ts and src/errors.ts). The partner (issue
+ * #35) is a Free account like B whose analytics scope is DE/BGH and DE: B's outcome everywhere but
+ * the analytics queries of its scope.
  *
  * Requests are valid, so that who calls is what decides. Objects in paths are A's or the
  * team's, so that B (and the other outsiders) must be refused: 404 where the object is someone
@@ -46,29 +47,31 @@ export interface MatrixRow<R> {
 // An invalid bearer credential (a revoked key, A's access token for the MCP resource) is refused
 // 401 invalid_token on every operation, open ones included (RFC 6750, issue #34 item 7); an ended
 // session cookie is served as no credential where none is needed.
-//          callers:   none A   B   mem adm own root rev end oauth
-const OPEN = /*     */ '200 200 200 200 200 200 200 401 200 401';
+//          callers:   none A   B   mem adm own root rev end oauth partner
+const OPEN = /*     */ '200 200 200 200 200 200 200 401 200 401 200';
 /** Any account; the ended and foreign credentials are refused like no credential. */
-const ACCOUNT = /*  */ '401 200 200 200 200 200 200 401 401 401';
+const ACCOUNT = /*  */ '401 200 200 200 200 200 200 401 401 401 200';
 /** Administrators only (src/modules/admin). */
-const ADMIN = /*    */ '401 403 403 403 403 403 200 401 401 401';
+const ADMIN = /*    */ '401 403 403 403 403 403 200 401 401 401 403';
+/** Partner analytics of DE/BGH and DE: administrators and the partner of that scope (src/modules/analytics). */
+const ANALYTICS = '401 403 403 403 403 403 200 401 401 401 200';
 /** The team's owner or admins; accounts in their personal workspace have no team role. */
-const MANAGERS = /* */ '401 403 403 403 200 200 403 401 401 401';
+const MANAGERS = /* */ '401 403 403 403 200 200 403 401 401 401 403';
 /** The team's owner only. */
-const OWNER = /*    */ '401 403 403 403 403 200 403 401 401 401';
+const OWNER = /*    */ '401 403 403 403 403 200 403 401 401 401 403';
 /** Removing a member of the team: outsiders do not see it (404), a member may not (403), the managers may. */
-const REMOVE_MEMBER = '401 404 404 403 200 200 404 401 401 401';
+const REMOVE_MEMBER = '401 404 404 403 200 200 404 401 401 401 404';
 /** A subscription checkout: anyone but the owner, who already has one and changes it in the portal (409). */
-const CHECKOUT = /* */ '401 200 200 200 200 409 200 401 401 401';
+const CHECKOUT = /* */ '401 200 200 200 200 409 200 401 401 401 200';
 /** A's own objects: anyone else gets 404, as if they did not exist. */
-const A_ONLY = /*   */ '401 200 404 404 404 404 404 401 401 401';
+const A_ONLY = /*   */ '401 200 404 404 404 404 404 401 401 401 404';
 /** Free accounts only (the team's three are on its paid plan): a state conflict, not a permission. */
-const FREE_ONLY = /**/ '401 200 200 409 409 409 200 401 401 401';
+const FREE_ONLY = /**/ '401 200 200 409 409 409 200 401 401 401 200';
 /** Accounts on a paid plan (the team's): Free ones get 409. */
-const PAID_ONLY = /**/ '401 409 409 200 200 200 409 401 401 401';
+const PAID_ONLY = /**/ '401 409 409 200 200 200 409 401 401 401 409';
 /** An active subscription of the account's own: the owner's. */
-const SUBSCRIBER = /* */ '401 409 409 409 409 200 409 401 401 401';
-const EVERYONE_400 = '400 400 400 400 400 400 400 401 400 401';
+const SUBSCRIBER = /* */ '401 409 409 409 409 200 409 401 401 401 409';
+const EVERYONE_400 = '400 400 400 400 400 400 400 401 400 401 400';
 
 /** A's own call gets a throwaway object; anyone else's targets A's kept one (and must be refused). */
 const keyOfA = async (w: CallerWorld, caller: CallerName) => (caller === 'accountA' ? w.throwaway.keyOfA() : w.a.keyId);
@@ -94,8 +97,8 @@ const ownClient = () => ({ 'x-forwarded-for': `198.51.100.${(++serial % 250) + 1
 /** Keyed `METHOD /path` exactly as /openapi.json lists the operation. */
 export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   // the probes read no credentials at all: a load balancer's check never depends on them
-  'GET /health': { request: get('/health'), expect: '200 200 200 200 200 200 200 200 200 200' },
-  'GET /ready': { request: get('/ready'), expect: '200 200 200 200 200 200 200 200 200 200' },
+  'GET /health': { request: get('/health'), expect: '200 200 200 200 200 200 200 200 200 200 200' },
+  'GET /ready': { request: get('/ready'), expect: '200 200 200 200 200 200 200 200 200 200 200' },
   'POST /auth/password-authorize': {
     // without the consent page's mcp_flow of a live authorization request: refused alike for everyone
     request: send('POST', '/auth/password-authorize', { email: 'nobody@example.org', password: 'not the password', mcp_flow: 'e30' }),
@@ -130,11 +133,11 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   'GET /v1/oauth/grants': { request: get('/v1/oauth/grants'), expect: ACCOUNT },
   'DELETE /v1/oauth/grants/{id}': { request: async (w, c) => ({ method: 'DELETE', path: `/v1/oauth/grants/${await grantOfA(w, c)}` }), expect: A_ONLY },
   'GET /v1/usage/me': { request: get('/v1/usage/me'), expect: ACCOUNT },
-  'GET /auth/github': { request: get('/auth/github'), expect: '302 302 302 302 302 302 302 401 302 401' },
+  'GET /auth/github': { request: get('/auth/github'), expect: '302 302 302 302 302 302 302 401 302 401 302' },
   'GET /auth/github/callback': { request: get('/auth/github/callback?code=c&state=s'), expect: EVERYONE_400 },
-  'GET /auth/google': { request: get('/auth/google'), expect: '302 302 302 302 302 302 302 401 302 401' },
+  'GET /auth/google': { request: get('/auth/google'), expect: '302 302 302 302 302 302 302 401 302 401 302' },
   'GET /auth/google/callback': { request: get('/auth/google/callback?code=c&state=s'), expect: EVERYONE_400 },
-  'GET /auth/microsoft': { request: get('/auth/microsoft'), expect: '302 302 302 302 302 302 302 401 302 401' },
+  'GET /auth/microsoft': { request: get('/auth/microsoft'), expect: '302 302 302 302 302 302 302 401 302 401 302' },
   'GET /auth/microsoft/callback': { request: get('/auth/microsoft/callback?code=c&state=s'), expect: EVERYONE_400 },
   'GET /v1/billing/plans': { request: get('/v1/billing/plans'), expect: OPEN },
   'POST /v1/billing/audience': { request: send('POST', '/v1/billing/audience', { audience: 'developer' }), expect: FREE_ONLY },
@@ -193,7 +196,7 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   'DELETE /auth/me': { request: send('DELETE', '/auth/me', { confirmation: 'DELETE' }), expect: ACCOUNT, last: 3 },
   // after DELETE /auth/me every account is gone: B's and the member's API keys are then invalid
   // bearer credentials (401), the others' session cookies are served as no credential (200)
-  'POST /auth/logout': { request: send('POST', '/auth/logout'), expect: '200 200 401 401 200 200 200 401 200 401', last: 4 },
+  'POST /auth/logout': { request: send('POST', '/auth/logout'), expect: '200 200 401 401 200 200 200 401 200 401 401', last: 4 },
 };
 
 const q = (query: string, variables?: Record<string, unknown>) => () => ({ query, variables });
@@ -209,10 +212,10 @@ export const GRAPHQL_MATRIX: Record<string, MatrixRow<GraphqlRequest>> = {
   'Query.adminUserEndpoints': { request: (w) => ({ query: 'query($id: String!) { adminUserEndpoints(userId: $id) { __typename } }', variables: { id: w.userIds.accountA } }), expect: ADMIN },
   'Query.adminFeedback': { request: q('{ adminFeedback(status: all) { __typename } }'), expect: ADMIN },
   'Query.adminAudit': { request: q('{ adminAudit { __typename } }'), expect: ADMIN },
-  'Query.sourceUsage': { request: q('{ sourceUsage(sources: ["DE/BGH"], from: "2026-01-01", to: "2026-01-31", granularity: WEEK) { __typename } }'), expect: ADMIN },
-  'Query.countryUsage': { request: q('{ countryUsage(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ADMIN },
-  'Query.topDocuments': { request: q('{ topDocuments(source: "DE/BGH", from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ADMIN },
-  'Query.resolverOutcomes': { request: q('{ resolverOutcomes(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ADMIN },
+  'Query.sourceUsage': { request: q('{ sourceUsage(sources: ["DE/BGH"], from: "2026-01-01", to: "2026-01-31", granularity: WEEK) { __typename } }'), expect: ANALYTICS },
+  'Query.countryUsage': { request: q('{ countryUsage(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ANALYTICS },
+  'Query.topDocuments': { request: q('{ topDocuments(source: "DE/BGH", from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ANALYTICS },
+  'Query.resolverOutcomes': { request: q('{ resolverOutcomes(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ANALYTICS },
   'Query.plans': { request: q('{ plans { __typename } }'), expect: OPEN },
   'Query.checkoutDocuments': { request: q('{ checkoutDocuments(plan: professional) { __typename } }'), expect: OPEN },
   'Query.promo': { request: q('{ promo(code: "NOSUCHCODE") { __typename } }'), expect: ACCOUNT },

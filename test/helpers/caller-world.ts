@@ -19,10 +19,10 @@ import { makeTestDataDir } from './pglite-template.js';
 import { startLocalStripe, type LocalStripe } from './stripe-server.js';
 
 /**
- * The callers of the matrix, in its column order. Partner accounts do not exist yet: issue #35
- * adds a `partner` caller here (and a column to every row of the matrix).
+ * The callers of the matrix, in its column order; `partner` (issue #35) is a Free account with an
+ * API key that the administrator made a partner of DE/BGH and DE (partner analytics).
  */
-export const CALLERS = ['none', 'accountA', 'accountB', 'member', 'teamAdmin', 'owner', 'administrator', 'revokedKey', 'endedSession', 'foreignOAuth'] as const;
+export const CALLERS = ['none', 'accountA', 'accountB', 'member', 'teamAdmin', 'owner', 'administrator', 'revokedKey', 'endedSession', 'foreignOAuth', 'partner'] as const;
 export type CallerName = (typeof CALLERS)[number];
 
 /** What a caller sends: an API key or OAuth token (Bearer), or the session cookie. */
@@ -163,6 +163,9 @@ async function makeCallers(platform: Platform, base: string, stripe: LocalStripe
   const b = await devLogin(unique('account-b'));
   const keyB = await newKey(b, 'B');
   const administrator = await devLogin(ADMIN_EMAIL);
+  const partner = await devLogin(unique('partner'));
+  const keyPartner = await newKey(partner, 'partner');
+  expectOk('partner scope', await api('PUT', `/v1/admin/users/${partner.id}/partner`, { sources: ['DE/BGH'], countries: ['DE'] }, administrator));
 
   // the team: its owner buys 100 seats (every throwaway member takes one) of Professional through the local Stripe server
   const owner = await devLogin(unique('team-owner'));
@@ -231,6 +234,7 @@ async function makeCallers(platform: Platform, base: string, stripe: LocalStripe
       none: {},
       accountA: { cookie: a.cookie },
       accountB: { key: keyB.key },
+      partner: { key: keyPartner.key },
       member: { key: keyMember.key },
       teamAdmin: { cookie: teamAdmin.cookie },
       owner: { cookie: owner.cookie },
@@ -239,7 +243,7 @@ async function makeCallers(platform: Platform, base: string, stripe: LocalStripe
       endedSession: { cookie: ended.cookie },
       foreignOAuth: { key: agent.accessToken },
     },
-    userIds: { accountA: a.id, accountB: b.id, member: member.id, teamAdmin: teamAdmin.id, owner: owner.id, administrator: administrator.id, endedSession: ended.id },
+    userIds: { accountA: a.id, accountB: b.id, member: member.id, teamAdmin: teamAdmin.id, owner: owner.id, administrator: administrator.id, endedSession: ended.id, partner: partner.id },
     a: { email: emailA, keyId: keyOfA.id, grantClientId: agent.clientId, checkoutSessionId: /\/c\/pay\/(cs_test_\w+)$/.exec(aCheckout.body.checkout_url)![1]! },
     throwaway,
     signedWebhookRequest: () => signed(stripe.event('customer.created', { id: `cus_matrix_${++counter}`, object: 'customer' })),

@@ -122,6 +122,12 @@ export type AdminWorkspaceRefType = {
   name: Scalars['String']['output'];
 };
 
+/** Periods of an analytics answer, in UTC: days, ISO weeks (from Monday), calendar months. */
+export type AnalyticsGranularity =
+  | 'DAY'
+  | 'MONTH'
+  | 'WEEK';
+
 /** An API key record (the full key only in createKey); revoked keys stay listed. */
 export type ApiKeyType = {
   created_at: Scalars['String']['output'];
@@ -153,6 +159,8 @@ export type AuditAction =
   | 'feedback_mark_forwarded'
   | 'feedback_status'
   | 'user_erase'
+  | 'user_partner_remove'
+  | 'user_partner_scope'
   | 'user_plan_override';
 
 /** AutoTopupRequest. */
@@ -234,6 +242,27 @@ export type CountryInfo = {
   doctrine_sources: Scalars['Int']['output'];
   legislation_sources: Scalars['Int']['output'];
   total_documents: Scalars['Int']['output'];
+};
+
+export type CountryUsagePeriodType = {
+  country: Scalars['String']['output'];
+  distinctAccounts: SuppressibleCountType;
+  documentsFetched: SuppressibleCountType;
+  /** Hits of the country's documents. */
+  hits: SuppressibleCountType;
+  periodEnd: Scalars['String']['output'];
+  periodStart: Scalars['String']['output'];
+  resolutions: SuppressibleCountType;
+  /** Searches filtered by the country. */
+  searches: SuppressibleCountType;
+};
+
+/** Usage of countries per period. */
+export type CountryUsageType = {
+  from: Scalars['String']['output'];
+  granularity: AnalyticsGranularity;
+  periods: Array<CountryUsagePeriodType>;
+  to: Scalars['String']['output'];
 };
 
 export type CourtInfo = {
@@ -415,6 +444,10 @@ export type Mutation = {
   adminEraseUser: UserErasureResultType;
   /** POST /v1/admin/feedback/{report_id}/mark-forwarded. */
   adminMarkFeedbackForwarded: AdminFeedbackReportType;
+  /** DELETE /v1/admin/users/{user_id}/partner. */
+  adminRemovePartner: PartnerRemovalType;
+  /** PUT /v1/admin/users/{user_id}/partner: makes the account a partner with this scope, or replaces it. */
+  adminSetPartner: PartnerScopeType;
   /** PATCH /v1/admin/users/{user_id}: sets (plan) or removes (null) the plan override. */
   adminSetPlanOverride: PlanOverrideResultType;
   /** PATCH /v1/admin/feedback/{report_id}: resolved, dismissed or forwarded. */
@@ -469,6 +502,20 @@ export type MutationAdminEraseUserArgs = {
 export type MutationAdminMarkFeedbackForwardedArgs = {
   reportId: Scalars['String']['input'];
   url: Scalars['String']['input'];
+};
+
+
+export type MutationAdminRemovePartnerArgs = {
+  reason: InputMaybe<Scalars['String']['input']>;
+  userId: Scalars['String']['input'];
+};
+
+
+export type MutationAdminSetPartnerArgs = {
+  countries: InputMaybe<Array<Scalars['String']['input']>>;
+  reason: InputMaybe<Scalars['String']['input']>;
+  sources: InputMaybe<Array<Scalars['String']['input']>>;
+  userId: Scalars['String']['input'];
 };
 
 
@@ -630,6 +677,20 @@ export type ParsedReference = {
   unit_type: Maybe<Scalars['String']['output']>;
 };
 
+/** DELETE /v1/admin/users/{user_id}/partner. */
+export type PartnerRemovalType = {
+  removed: Scalars['Boolean']['output'];
+  user_id: Scalars['String']['output'];
+};
+
+/** PUT /v1/admin/users/{user_id}/partner. */
+export type PartnerScopeType = {
+  countries: Array<Scalars['String']['output']>;
+  sources: Array<Scalars['String']['output']>;
+  updated_at: Scalars['String']['output'];
+  user_id: Scalars['String']['output'];
+};
+
 export type PlanLimitsType = {
   per_day: Maybe<Scalars['Int']['output']>;
   per_minute: Scalars['Int']['output'];
@@ -713,6 +774,8 @@ export type Query = {
   checkoutDocuments: Array<CheckoutDocumentType>;
   /** Jurisdictions with catalogued sources. */
   countries: Array<CountryInfo>;
+  /** Per country and period: searches filtered by it, hits, documents fetched, resolutions, distinct accounts (partners: their countries). */
+  countryUsage: Maybe<CountryUsageType>;
   /** Courts with document counts, optionally for one country or source. */
   courts: Array<CourtInfo>;
   /** A full document; null when unknown. */
@@ -735,14 +798,20 @@ export type Query = {
   resolve: Maybe<ResolveResponse>;
   /** Per source: whether resolve patterns reach it, how many, and its documents. */
   resolveCoverage: Maybe<ResolveCoverage>;
+  /** Resolutions per country and match type (without countries: every country in scope). */
+  resolverOutcomes: Maybe<ResolverOutcomesType>;
   /** Hybrid semantic + keyword search (same contract as POST /v1/search). */
   search: Maybe<SearchResponse>;
+  /** Per source and period: searches returning it, hits, documents fetched, resolutions, distinct accounts (partners: their sources). */
+  sourceUsage: Maybe<SourceUsageType>;
   /** Sources of a jurisdiction; NOT_FOUND when it has none. */
   sources: Array<SourceInfo>;
   /** Corpus and index statistics. */
   stats: Stats;
   /** GET /v1/team: the caller's team workspace (null in the personal workspace). */
   team: Maybe<Workspace>;
+  /** The source's most fetched documents over the range. */
+  topDocuments: Maybe<TopDocumentsType>;
   /** The caller's usage and limits (GET /v1/usage/me). */
   usage: Maybe<UsageType>;
 };
@@ -780,6 +849,14 @@ export type QueryCheckoutDocumentsArgs = {
 };
 
 
+export type QueryCountryUsageArgs = {
+  countries: Array<Scalars['String']['input']>;
+  from: Scalars['String']['input'];
+  granularity: InputMaybe<AnalyticsGranularity>;
+  to: Scalars['String']['input'];
+};
+
+
 export type QueryCourtsArgs = {
   country: InputMaybe<Scalars['String']['input']>;
   source: InputMaybe<Scalars['String']['input']>;
@@ -813,14 +890,37 @@ export type QueryResolveArgs = {
 };
 
 
+export type QueryResolverOutcomesArgs = {
+  countries: InputMaybe<Array<Scalars['String']['input']>>;
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+};
+
+
 export type QuerySearchArgs = {
   input: SearchInput;
+};
+
+
+export type QuerySourceUsageArgs = {
+  from: Scalars['String']['input'];
+  granularity: InputMaybe<AnalyticsGranularity>;
+  sources: Array<Scalars['String']['input']>;
+  to: Scalars['String']['input'];
 };
 
 
 export type QuerySourcesArgs = {
   country: Scalars['String']['input'];
   includeEmpty?: Scalars['Boolean']['input'];
+};
+
+
+export type QueryTopDocumentsArgs = {
+  from: Scalars['String']['input'];
+  limit: InputMaybe<Scalars['Int']['input']>;
+  source: Scalars['String']['input'];
+  to: Scalars['String']['input'];
 };
 
 export type ResolveCoverage = {
@@ -863,6 +963,20 @@ export type ResolvedDocument = {
   source_id: Scalars['String']['output'];
   title: Scalars['String']['output'];
   url: Maybe<Scalars['String']['output']>;
+};
+
+export type ResolverOutcomeType = {
+  /** Null: references that resolved to no document. */
+  country: Maybe<Scalars['String']['output']>;
+  matchType: Scalars['String']['output'];
+  resolutions: SuppressibleCountType;
+};
+
+/** Resolutions per country and match type. */
+export type ResolverOutcomesType = {
+  from: Scalars['String']['output'];
+  outcomes: Array<ResolverOutcomeType>;
+  to: Scalars['String']['output'];
 };
 
 /** How much of each hit a search returns. */
@@ -1029,6 +1143,28 @@ export type SourceInfo = {
   url: Maybe<Scalars['String']['output']>;
 };
 
+export type SourceUsagePeriodType = {
+  distinctAccounts: SuppressibleCountType;
+  documentsFetched: SuppressibleCountType;
+  /** Hits of the source in those searches. */
+  hits: SuppressibleCountType;
+  periodEnd: Scalars['String']['output'];
+  periodStart: Scalars['String']['output'];
+  /** References resolved to a document of the source. */
+  resolutions: SuppressibleCountType;
+  /** Searches whose hits included the source. */
+  searches: SuppressibleCountType;
+  source: Scalars['String']['output'];
+};
+
+/** Usage of sources per period. */
+export type SourceUsageType = {
+  from: Scalars['String']['output'];
+  granularity: AnalyticsGranularity;
+  periods: Array<SourceUsagePeriodType>;
+  to: Scalars['String']['output'];
+};
+
 export type Stats = {
   /** Sources in the catalogue, with or without documents. */
   catalogued_sources: Scalars['Int']['output'];
@@ -1056,6 +1192,14 @@ export type SubscriptionType = {
   plan: Scalars['String']['output'];
   quantity: Scalars['Int']['output'];
   status: Scalars['String']['output'];
+};
+
+/** A count withheld (null, suppressed) where fewer than 5 distinct accounts made it on a day. */
+export type SuppressibleCountType = {
+  /** Some days of this value came from fewer than 5 distinct accounts and are left out of it. */
+  suppressed: Scalars['Boolean']['output'];
+  /** Null when every day of it came from fewer than 5 distinct accounts. */
+  value: Maybe<Scalars['Int']['output']>;
 };
 
 /** An allowed domain and its proof state: only a verified domain auto-joins accounts. */
@@ -1149,6 +1293,24 @@ export type TeamStatus = {
   id: Maybe<Scalars['ID']['output']>;
   status: Scalars['String']['output'];
   user_id: Maybe<Scalars['ID']['output']>;
+};
+
+export type TopDocumentType = {
+  country: Scalars['String']['output'];
+  fetches: SuppressibleCountType;
+  id: Scalars['String']['output'];
+  namespace: Scalars['String']['output'];
+  sourceId: Scalars['String']['output'];
+};
+
+/** A source's most fetched documents. */
+export type TopDocumentsType = {
+  documents: Array<TopDocumentType>;
+  from: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  /** Documents read by fewer than 5 distinct accounts on every day are left out. */
+  suppressed: Scalars['Boolean']['output'];
+  to: Scalars['String']['output'];
 };
 
 export type UsageDayType = {

@@ -36,12 +36,13 @@ export async function liveSubscriptionIds(em: EntityManager, userId: string): Pr
 }
 
 /** Usage rows and feedback reports stay, without the account's user and key ids (the usage totals' trigger takes them off the user's figures). */
-export async function anonymiseKeptRows(em: EntityManager, userId: string): Promise<void> {
+export async function anonymiseKeptRows(em: EntityManager, userId: string, erasedKey = `erased:${randomUUID()}`): Promise<void> {
   await sqlRun(em, 'update usage_event set user_id = null, api_key_id = null where user_id = ?', [userId]);
   await sqlRun(em, 'update feedback_report set user_id = null, api_key_id = null where user_id = ?', [userId]);
-  // analytics keep the erased account's days under one new random key: counts and distinct
-  // accounts stay exact, and nothing links them to the account any more
-  await sqlRun(em, 'update analytics_account_day set account = ? where account = ?', [`erased:${randomUUID()}`, userId]);
+  // analytics keep the erased account's days under one new random key (the one its still queued
+  // calls get too: UsageService.forgetAccount): counts and distinct accounts stay exact, and
+  // nothing links them to the account any more
+  await sqlRun(em, 'update analytics_account_day set account = ? where account = ?', [erasedKey, userId]);
 }
 
 /**

@@ -78,7 +78,7 @@ export class AccountDeletionService {
         owed = await liveSubscriptionIds(tx, userId);
         if (owed.length && this.canceller) await this.canceller.owe(tx, userId, owed);
         // (3) kept, anonymised
-        await anonymiseKeptRows(tx, userId);
+        await anonymiseKeptRows(tx, userId, forgotten.erasedKey);
         // (2) gone: keys, links, tokens, sessions, its seat, OAuth grants, billing rows, plan override
         await deleteAccountRows(tx, userId);
         // Its team workspace ends with it: the subscription paying for it is the erased account's and

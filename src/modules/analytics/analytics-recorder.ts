@@ -25,13 +25,18 @@ export interface AnalyticsRecorderOptions {
 
 const KIND = 'analytics_event';
 
+/** How many erased accounts the recorder remembers (as the usage recorder). */
+const FORGOTTEN_MAX = 10_000;
+
 export class AnalyticsRecorder implements UsageObserver {
   private readonly batches: DurableBatches;
+  /** Erased accounts -> the key their calls are written under (see forget). */
+  private readonly forgotten = new Map<string, string>();
 
   constructor(orm: MikroORM, logger: Pick<Logger, 'info' | 'warn' | 'error'>, options: AnalyticsRecorderOptions = {}) {
     const events: BatchKind<AnalyticsEvent> = {
       name: KIND,
-      write: (rows) => addAnalyticsBatch(backgroundEm(orm), batchKey(rows), rows),
+      write: (rows) => addAnalyticsBatch(backgroundEm(orm), batchKey(rows), rows.map((e) => this.pseudonymised(e))),
       revive: (json) => json as AnalyticsEvent,
     };
     this.batches = new DurableBatches([events as BatchKind<unknown>], {
@@ -51,7 +56,17 @@ export class AnalyticsRecorder implements UsageObserver {
   /** On the request path: builds the call's event and queues it (no I/O). */
   counted(call: CountedCall): void {
     const event = analyticsEventOf(call, randomUUID());
-    if (event) this.batches.add(KIND, event);
+    if (event) this.batches.add(KIND, this.pseudonymised(event));
+  }
+
+  /**
+   * An account is being erased: its queued events, and those of calls still running, are written
+   * under `erasedKey`, the key the erasure gives its stored days. `undo()` if the erasure fails.
+   */
+  forget(userId: string, erasedKey: string): { undo(): void } {
+    if (this.forgotten.size >= FORGOTTEN_MAX) this.forgotten.delete(this.forgotten.keys().next().value!);
+    this.forgotten.set(userId, erasedKey);
+    return { undo: () => void this.forgotten.delete(userId) };
   }
 
   /** Writes every queued event (tests and readers that need them now); never throws. */
@@ -63,13 +78,18 @@ export class AnalyticsRecorder implements UsageObserver {
     return this.batches.lag();
   }
 
+  private pseudonymised(event: AnalyticsEvent): AnalyticsEvent {
+    const key = this.forgotten.get(event.account);
+    return key ? { ...event, account: key } : event;
+  }
+
   /** Shutdown: the last events written, or spilled for the next start. */
   close(): Promise<void> {
     return this.batches.close();
   }
 }
 
-/** The same events give the same key, however often their batch is written. */
+/** The same events give the same key, however often their batch is written (the event ids, not the accounts). */
 function batchKey(events: readonly AnalyticsEvent[]): string {
   const hash = createHash('sha256');
   for (const id of events.map((e) => e.event_id).sort()) hash.update(id);

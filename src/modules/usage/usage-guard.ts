@@ -31,6 +31,8 @@ export interface CountedCall {
 /** Told of every counted billable call, on the request path: must only queue (see AnalyticsRecorder). */
 export interface UsageObserver {
   counted(call: CountedCall): void;
+  /** An account is being erased: its queued and later calls go under `erasedKey` (the key its stored rows get too). */
+  forget(userId: string, erasedKey: string): { undo(): void };
 }
 
 export interface UsageGuard {

@@ -8,6 +8,7 @@
  *  3. runs the work and records one usage row with its status: success and client errors (422,
  *     404) are counted; a server error gives the counted slot back and records nothing.
  */
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { type AccountCaller, backgroundEm, type Caller, isAccount, type PlanId, type RequestContext, requireAccount, UNAUTHENTICATED_DETAIL } from '../../context.js';
 import { DomainError, httpStatusOf } from '../../errors.js';
@@ -236,8 +237,18 @@ export class UsageService {
   }
 
   /** Account deletion: queued and later usage rows of `userId` are anonymised (see UsageRecorder.forget). */
-  forgetAccount(userId: string): { undo(): void } {
-    return this.deps.recorder.forget(userId);
+  forgetAccount(userId: string): { undo(): void; erasedKey: string } {
+    // one random key for the erased account's analytics: its stored days and its queued calls alike
+    const erasedKey = `erased:${randomUUID()}`;
+    const usage = this.deps.recorder.forget(userId);
+    const analytics = this.observer?.forget(userId, erasedKey);
+    return {
+      erasedKey,
+      undo: () => {
+        usage.undo();
+        analytics?.undo();
+      },
+    };
   }
 
   /** How far usage recording lags, and whether it is too far behind for the process to be ready. */

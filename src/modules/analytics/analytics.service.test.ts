@@ -77,6 +77,15 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
       resolutions: { value: null, suppressed: true }, // one account
       distinctAccounts: { value: 6, suppressed: false },
     });
+    const [country] = (await service.countryUsage(asAdmin(), { countries: ['DE'], from: '2026-03-02', to: '2026-03-02' })).periods;
+    expect(country).toMatchObject({
+      country: 'DE',
+      searches: { value: 6, suppressed: false }, // searches filtered by DE
+      hits: { value: 18, suppressed: false },
+      documentsFetched: { value: 5, suppressed: false },
+      resolutions: { value: null, suppressed: true },
+      distinctAccounts: { value: 6, suppressed: false },
+    });
     const tools = await db.orm.em.fork().getConnection().execute<{ n: number }[]>(
       `select sum(calls)::int as n from analytics_account_day where kind = 'tool' and item = 'get_document' and account in (${accounts.map(() => '?').join(', ')})`,
       accounts.map((a) => a.userId),

@@ -125,12 +125,13 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   const unit = chain.units[chain.units.length - 1];
   const words = actWords(index, chain, unit, doc.text.slice(designation.from, designation.to));
   if (words) return actContext(index, doc, reference(chain, articleNumber(unit), words), words, designation.from + words.length, hints);
+  // Words that name an act the corpus lacks (`Art. 12 BGFA`): unresolved, whatever came before.
+  if (designation.looksLikeAct) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
   const before = actBefore(doc.text, chain);
   if (before) {
     const named = actContext(index, doc, `${before.words}, ${singular(chain.designator)} ${articleNumber(unit)}`, before.words, chain.end, hints);
     if (named.entry || named.reason === 'foreign_act' || named.reason === 'ambiguous') return named;
   }
-  if (designation.looksLikeAct) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
   return 'bare';
 }
 
@@ -221,7 +222,7 @@ function trimRun(run: string): string {
   let out = run.replace(/[,;:!?]+$/u, '');
   const open = (out.match(/\(/g) ?? []).length;
   const close = (out.match(/\)/g) ?? []).length;
-  if (close > open) out = out.replace(/\)+$/u, '');
+  if (close > open) out = out.replace(/\)+(\.*)$/u, '$1');
   else if (open > close) out = out.slice(0, out.lastIndexOf('(')).trimEnd();
   return out.replace(/[,;:!?]+$/u, '');
 }

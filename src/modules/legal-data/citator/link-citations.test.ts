@@ -40,6 +40,7 @@ describe('linkCitations: grammar', () => {
 
   it('reads a number after a sub-unit and `und` as the same provision (`Abs. 1 und 3`)', () => {
     expect(links('gemäß § 823 Abs. 1 und 2 BGB')).toEqual([['§ 823 Abs. 1 und 2', 'bgb/823', 'Abs. 1 und 2', false]]);
+    expect(links('gemäß § 823 Abs. 1 Nr. 3 und Nr. 5 BGB')).toEqual([['§ 823 Abs. 1 Nr. 3 und Nr. 5', 'bgb/823', 'Abs. 1 Nr. 3 und Nr. 5', false]]);
   });
 
   it('goes on with a list after an act name (`§§ 823 BGB, 222 ZPO`)', () => {
@@ -47,6 +48,14 @@ describe('linkCitations: grammar', () => {
       ['§§ 823 Abs. 1', 'bgb/823'],
       ['222', 'zpo/222'],
     ]);
+  });
+
+  it('reads sub-unit lists and letters (`(1)(a) and (f)`, `5.1 .e)`) as the same provision', () => {
+    expect(links('§ 823 BGB; consent under Article 6(1)(a) and (f) GDPR', 'EU').map((l) => [l[0], l[1]])).toEqual([
+      ['§ 823', 'bgb/823'],
+      ['Article 6(1)(a) and (f)', '32016R0679/6'],
+    ]);
+    expect(links("à l'article 5.1 .e) du RGPD", 'LU').map((l) => [l[1], l[2]])).toEqual([['32016R0679/5', '.e)']]);
   });
 
   it('links the units written at the ends of a range', () => {

@@ -124,6 +124,8 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   if (designation.kind === 'same-act') return 'bare';
   const unit = chain.units[chain.units.length - 1];
   const words = actWords(index, chain, unit, doc.text.slice(designation.from, designation.to));
+  // An act is named further on, but not by this citation's own words: nothing to carry either.
+  if (words === NAMED_LATER) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
   if (words) return actContext(index, doc, reference(chain, articleNumber(unit), words), words, designation.from + words.length, hints);
   // Words that name an act the corpus lacks (`Art. 12 BGFA`): unresolved, whatever came before.
   if (designation.looksLikeAct) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
@@ -175,7 +177,7 @@ const MAX_ACT_WORDS = 16;
  * word still names the same acts, the act is named further on (`Article 29 Working Party's
  * Guidelines … under Regulation 2016/679`), not by this citation.
  */
-function actWords(index: ReferenceIndex, chain: CitationChain, unit: CitedUnit, after: string): string | null {
+function actWords(index: ReferenceIndex, chain: CitationChain, unit: CitedUnit, after: string): string | typeof NAMED_LATER | null {
   const ends: number[] = [];
   const word = /\S+/g;
   for (let w = word.exec(after); w && ends.length < MAX_ACT_WORDS; w = word.exec(after)) ends.push(w.index + w[0].length);
@@ -206,10 +208,13 @@ function actWords(index: ReferenceIndex, chain: CitationChain, unit: CitedUnit, 
       const shortest = named(m);
       if (shortest) return shortest;
     }
-    return null;
+    return NAMED_LATER;
   }
   return null;
 }
+
+/** actWords' answer when the run names an act only after words that are not the act's name. */
+const NAMED_LATER = Symbol('named later');
 
 /** The type word of an EU act cited by its number. */
 const EU_ACT_TYPE = /^(?:Regulation|Règlement|Verordnung|Directive|Richtlinie|Decision|Décision|Beschluss|Verordening|Richtlijn|Reglamento|Directiva|VO|RL)\b/iu;

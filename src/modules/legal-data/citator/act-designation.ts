@@ -21,8 +21,16 @@ const SAME_ACT =
 const COMMENTARY = /^,?\s*(?:Rn\.?|Rdnr\.?|Rz\.?|Randnr\.?|N\.?)\s*\d/u;
 /** `Article 1er : …` in a judgment's operative part. */
 const HEADING_COLON = /^\s*:/u;
-/** Words that introduce an act's name after a unit. */
-const CONNECTOR = /^,?\s*(?:of\s+the|of|du|de\s+la|de\s+l['’]|des|de|der|des|dem|van\s+de|van\s+het|van|del|de\s+los|della|dello|do|da)\s+\S/iu;
+/** Words that introduce an act's name after a unit (`in beiden Satzungen`, `aus Kapitel III` too). */
+const CONNECTOR = /^,?\s*(?:of\s+the|of|du|de\s+la|de\s+l['’]|des|de|der|des|dem|van\s+de|van\s+het|van|del|de\s+los|della|dello|do|da|in|im|aus)\s+\S/iu;
+/** Words naming a legal instrument: when one is named near a unit (`§, 1er de la convention`), the unit is that instrument's. */
+const INSTRUMENT =
+  String.raw`(?:convention|code|loi|décret|arrêté|ordonnance|directive|règlement|traité|charte|protocole|Act|Regulation|Directive|Treaty|Charter|Protocol|Convention|Code|Rules|Statute|\p{L}*gesetz\p{L}*|\p{L}*verordnung\p{L}*|\p{L}*richtlinie\p{L}*|\p{L}*satzung\p{L}*|\p{L}*abkommen\p{L}*|\p{L}*übereinkommen\p{L}*|\p{L}*ordnung\p{L}*)`;
+const INSTRUMENT_NAMED = new RegExp(String.raw`(?:^|[\s,;(])(?:de\s+la|du|des|de\s+l['’]|of\s+the|of|der|des|dem|the)\s+(?:\p{L}+\s+){0,2}?` + INSTRUMENT + String.raw`(?![\p{L}])`, 'iu');
+/** An instrument named anywhere in a stretch of text (between a citation and a unit carrying its act). */
+export const INSTRUMENT_WORD = new RegExp(String.raw`(?<![\p{L}])` + INSTRUMENT + String.raw`(?![\p{L}])`, 'u');
+/** A law report's collection keyed by provisions (`SozR 3-1500 § 160 Nr 31`, `Buchholz 310 § 132`): an entry, not a citation. */
+const REPORTER_BEFORE = /(?:SozR|Buchholz)\s+[\d\s.-]{1,12}$/u;
 /** An abbreviation-like token: at least two capitals (`ZPO`, `FamFG`, `EuKtPVO`, `BGFA`, `SGB`). */
 const ABBREVIATION = /^,?\s*(?:[A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}\d-]*|[A-ZÄÖÜ]{2,})(?![\p{L}])/u;
 /**
@@ -41,10 +49,10 @@ export function readDesignation(text: string, chain: CitationChain, nextStart: n
   const same = SAME_ACT.exec(after);
   if (same) return { kind: 'same-act', end: chain.end + same[0].length };
   const bare = chain.units.length === 1 && !chain.units[0].pinpoint;
-  if (COMMENTARY.test(after) || (bare && HEADING_COLON.test(after)) || (bare && startsLine(text, chain.start) && /^\s*(?:\n|$)/.test(after))) {
+  if (REPORTER_BEFORE.test(text.slice(Math.max(0, chain.start - 24), chain.start)) || COMMENTARY.test(after) || (bare && HEADING_COLON.test(after)) || (bare && startsLine(text, chain.start) && /^\s*(?:\n|$)/.test(after))) {
     return { kind: 'not-a-citation' };
   }
-  const looksLikeAct = CONNECTOR.test(after) || ABBREVIATION.test(after) || CAPITALISED.test(after);
+  const looksLikeAct = CONNECTOR.test(after) || ABBREVIATION.test(after) || CAPITALISED.test(after) || INSTRUMENT_NAMED.test(after.slice(0, 80));
   return { kind: 'words', from: chain.end, to: chain.end + after.length, looksLikeAct };
 }
 
@@ -64,9 +72,12 @@ export function actBefore(text: string, chain: CitationChain): { start: number; 
   return m ? { start: chain.start - before.length + before.lastIndexOf(m[1]), words: m[1] } : null;
 }
 
-/** `i.V.m.`, `und`, `,` between two chains: the act named after the second is the first's too. */
+/** `i.V.m.`, `und`, `, et l'`, `,` between two chains: the act named after the second is the first's too. */
 export function sharesNextAct(text: string, chain: CitationChain, next: CitationChain | undefined): boolean {
   if (!next) return false;
   const between = text.slice(chain.end, next.start);
-  return /^\s*(?:,|;)?\s*(?:i\.\s?V\.\s?m\.|iVm|in\s+Verbindung\s+mit|und|sowie|bzw\.|oder|and|or|et|ou|read\s+(?:in\s+conjunction\s+)?with|in\s+conjunction\s+with|combiné\s+avec)?\s*$/iu.test(between) && between.trim() !== ';';
+  return (
+    /^\s*(?:,|;)?\s*(?:i\.\s?V\.\s?m\.|iVm|in\s+Verbindung\s+mit|und|sowie|bzw\.|oder|and|or|et|ou|read\s+(?:in\s+conjunction\s+)?with|in\s+conjunction\s+with|combiné\s+avec|ensemble)?\s*(?:l['’]|les|the|des)?\s*$/iu.test(between) &&
+    between.trim() !== ';'
+  );
 }

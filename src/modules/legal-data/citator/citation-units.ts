@@ -38,18 +38,18 @@ const NUMBER = /^(?:[LRDA]\.?\s?)?\d+(?:\s?[a-z](?![\p{L}]))?(?:[-.]\d+[a-z]?)*(
 
 /** One sub-unit after a number: `Abs. 1`, `S. 2`, `Nr. 3`, `lit. a`, `(1)`, `(c)`, `, alinéa 2`, `I`, `Abs2`. */
 const SUB_UNIT = new RegExp(
-  String.raw`^(?:,?\s*(?:Abs\.?|Absatz|S\.|Satz|Nr\.?|Ziff\.|Ziffer|Z|lit\.?|litera|Buchst\.|Bst\.|UAbs\.|Unterabs\.|Halbsatz|Hs\.|Halbs\.|Alt\.|Var\.|al\.|alinéa|alinea|para\.|paragraphe|paragraph|point|§)(?<=\.|§|\b[\p{L}]+)(?![\p{L}])\s*(?:\d+(?:er|re|[a-z])?|\(\d+[a-z]?\)|[a-z](?![\p{L}])|premier)\.?` +
+  String.raw`^(?:,?\s*(?:Abs\.?|Absatz|S\.|S(?=\s+\d)|Satz|Nr\.?|Ziff\.|Ziffer|Z|lit\.?|litera|Buchst\.|Bst\.|UAbs\.|Unterabs\.|Halbsatz|Hs\.|Halbs\.?|Teils\.?|Alt\.|Var\.|al\.|alinéa|alinea|para\.|paragraphe|paragraph|point|sous|§)(?<=\.|§|[\p{L}])(?![\p{L}])\s*(?:\d+(?:er|re|[a-z])?|\(\d+[a-z]?\)|[a-z](?![\p{L}])|premier)\.?` +
     String.raw`|\s*\(\s*(?:\d+[a-z]?|[a-z]{1,4})\s*\)|\s+[IVX]{1,4}(?![\p{L}\p{N}])|\s?[.-]?[a-z]\)(?![\p{L}])|\s+(?:and|und|et|or|oder|ou)\s+\(\s*(?:\d+[a-z]?|[a-z]{1,4})\s*\)|\s?\d+°|,\s*\d+°` +
     String.raw`|,\s*(?:eerste|tweede|derde|vierde|vijfde|zesde)\s+lid|\s+letzter\s+Satz|\s?(?:lit|Abs|Z)[a-z\d]{1,3}(?![\p{L}\p{N}]))`,
   'u',
 );
-/** Between two units of a list or range. */
-const LIST_SEPARATOR = /^(?:\s*,\s*(?:(?:und|and|et|en|y|e|sowie)\s+)?|\s+(?:und|and|et|en|y|e|sowie|bzw\.|oder|or|ou)\s+|\s*(?:-|–|bis|to|à|au)\s*)(?=(?:[LRDA]\.?\s?)?\d)/u;
+/** Between two units of a list or range (`devenu`: the article's number since a recodification, also cited). */
+const LIST_SEPARATOR = /^(?:,?\s*devenu[es]*\s+|\s*,\s*(?:(?:und|and|et|en|y|e|sowie)\s+)?|\s+(?:und|and|et|en|y|e|sowie|bzw\.|oder|or|ou)\s+|\s*(?:-|–|bis|to|à|au)\s*)(?=(?:[LRDA]\.?\s?)?\d)/u;
 /** A connector followed by a bare number, read after a sub-unit: `Abs. 1 und 3` (the same provision). */
 const SUB_UNIT_CONTINUATION = /^\s+(?:und|and|et|en|y|sowie|oder|or|ou)\s+\d+[a-z]?(?:er)?(?![\p{L}\p{N}])|^\s*-\s*\d+(?![\p{L}\p{N}.-])/u;
 /** `i.V.m. Abs. 2 Satz 1`, `Nr. 3 und Nr. 5`, `al. 1 et al. 2`: a further sub-unit of the same provision. */
 const SUB_UNIT_LINK =
-  /^\s*(?:i\.\s?V\.\s?m\.|in Verbindung mit|,?\s*(?:und|and|et|sowie|oder|or|ou)|,)\s*(?=(?:Abs\.|Absatz|S\.|Satz|Nr\.|Ziff\.|lit\.|Buchst\.|UAbs\.|al\.|alinéa)\s*\d)/u;
+  /^\s*(?:i\.\s?V\.\s?m\.|in Verbindung mit|,?\s*(?:und|and|et|sowie|oder|or|ou)|,)\s*(?=(?:Abs\.?|Absatz|S\.?|Satz|Nr\.?|Ziff\.|lit\.|Buchst\.|UAbs\.|al\.|alinéa)\s*\d)/u;
 /** `ff.`, `f.`, `et s.`, `et suivants`: the following provisions (the first is the one cited). */
 const FOLLOWING = /^\s*(?:ff?\.|et\s+s(?:uiv(?:ants)?)?\.?)/u;
 
@@ -91,6 +91,8 @@ export function readChain(text: string, start: number, designator: string, numbe
       const continued = subUnits > 0 && (!plural || !/^\s*,/.test(rest)) ? SUB_UNIT_CONTINUATION.exec(rest) : null;
       const step = sub ?? continued;
       if (!step || step[0].length === 0) break;
+      // `article 95, § 1er` is a paragraph of the article; after `§ 63 Abs. 2`, `, § 52` is the next citation.
+      if (designator.startsWith('§') && step[0].includes('§')) break;
       if (sub) subUnits++;
       end += step[0].length;
     }
@@ -100,7 +102,7 @@ export function readChain(text: string, start: number, designator: string, numbe
     const separator = LIST_SEPARATOR.exec(text.slice(end, end + 20));
     // Without a plural designator a comma and a number is a sub-unit or the next sentence
     // (`Art. 6, 7` is rare; `Art. 6, 1998` is a date), but `und`/`et` still lists (`Art. 1 und 2`).
-    if (!separator || (!plural && /^\s*,/.test(separator[0]) && !/(?:und|and|et|en|y|sowie)\s*$/.test(separator[0]))) break;
+    if (!separator || (!plural && /^\s*,/.test(separator[0]) && !/(?:und|and|et|en|y|sowie|devenu[es]*)\s*$/.test(separator[0]))) break;
     unitStart = end + separator[0].length;
     at = unitStart;
   }

@@ -58,6 +58,13 @@ describe('linkCitations: grammar', () => {
     expect(links("à l'article 5.1 .e) du RGPD", 'LU').map((l) => [l[1], l[2]])).toEqual([['32016R0679/5', '.e)']]);
   });
 
+  it('links both numbers of `article 1147, devenu 1231-1`', () => {
+    expect(links("l'article 1240, devenu 815-9, du code civil", 'FR').map((l) => [l[0], l[1]])).toEqual([
+      ['article 1240', 'LEGITEXT000006070721/1240'],
+      ['815-9', 'LEGITEXT000006070721/815-9'],
+    ]);
+  });
+
   it('links the units written at the ends of a range', () => {
     expect(links('Articles 5 to 6 GDPR apply.', 'IE').map((l) => l[1])).toEqual(['32016R0679/5', '32016R0679/6']);
   });
@@ -86,6 +93,19 @@ describe('linkCitations: context', () => {
     ]);
   });
 
+  it('does not carry an act across another instrument named in between, nor beyond a paragraph', () => {
+    expect(links('§ 823 BGB. Die Satzung enthielt in § 5 eine Regel.').map((l) => l[1])).toEqual(['bgb/823']);
+    expect(links(`§ 823 BGB. ${'Lorem ipsum dolor sit amet. '.repeat(40)}Nach § 187 ist das anders.`).map((l) => l[1])).toEqual(['bgb/823']);
+    expect(links('§ 823 BGB. Nach § 187 ist das anders.').map((l) => [l[1], l[3]])).toEqual([
+      ['bgb/823', false],
+      ['bgb/187', true],
+    ]);
+  });
+
+  it('skips entries of law reports keyed by provisions (`SozR 3-1500 § 160 Nr 31`)', () => {
+    expect(links('§ 823 BGB (vgl. BSG SozR 3-1500 § 160 Nr 31 S 52)')).toEqual([['§ 823', 'bgb/823', '', false]]);
+  });
+
   it('follows `du même code` to the code cited before', () => {
     const text = "Vu l'article 1240 du code civil et l'article 815-9 du même code.";
     expect(links(text, 'FR').map((l) => [l[1], l[3]])).toEqual([
@@ -94,11 +114,11 @@ describe('linkCitations: context', () => {
     ]);
   });
 
-  it('carries an act the corpus lacks too, so the bare unit stays unresolved', () => {
+  it('leaves a bare unit after a citation of an act the corpus lacks unresolved, never linked elsewhere', () => {
     const text = 'under section 129 of the Road Traffic Act 1988. Section 129 empowers the Registrar; see also Article 5 GDPR.';
     expect(unresolved(text, 'UK')).toEqual([
       ['section 129', 'act_not_in_corpus'],
-      ['Section 129', 'act_not_in_corpus'],
+      ['Section 129', 'no_act'],
     ]);
     expect(links(text, 'UK').map((l) => l[1])).toEqual(['32016R0679/5']);
   });

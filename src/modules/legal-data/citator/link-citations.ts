@@ -22,7 +22,7 @@ import { cleanReference, unitKey } from '../resolver/normalise.js';
 import { parseCitation } from '../resolver/citation-grammar.js';
 import type { ActEntry, IndexedDoc, ReferenceIndex } from '../resolver/reference-index.js';
 import { actsFor, emptyParsed, resolveLegislation, type ResolveHints } from '../resolver/resolver.js';
-import { actBefore, readDesignation, sharesNextAct } from './act-designation.js';
+import { actBefore, INSTRUMENT_WORD, readDesignation, sharesNextAct } from './act-designation.js';
 import { findCitationChains, readChain, type CitationChain, type CitedUnit } from './citation-units.js';
 
 export interface CitatorDocument {
@@ -91,15 +91,23 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
     if (!own.has(chain)) own.set(chain, namedAct(index, doc, chain, chains[i + 1]?.start ?? doc.text.length, hints));
     return own.get(chain)!;
   };
+  /** `§ 68 i.V.m. § 66 GKG`, `Art. 2, Art. 12 und Art. 14 GG`: the act named after the run of units joined to this one. */
+  const sharedAct = (i: number): ActContext | null => {
+    for (let j = i; j + 1 < chains.length && sharesNextAct(doc.text, chains[j], chains[j + 1]); j++) {
+      const next = ownAct(j + 1);
+      if (typeof next === 'object') return next;
+      if (next === 'skip') return null;
+    }
+    return null;
+  };
   for (let i = 0; i < chains.length; i++) {
     const chain = chains[i];
     let context = ownAct(i);
     if (context === 'skip') continue;
     let carried = false;
     if (context === 'bare') {
-      const next = i + 1 < chains.length && sharesNextAct(doc.text, chain, chains[i + 1]) ? ownAct(i + 1) : null;
       carried = true;
-      context = next && typeof next === 'object' ? { ...next, words: next.words } : previous ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
+      context = sharedAct(i) ?? carriedAct(doc.text, previous, chain) ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
     } else {
       previous = context;
       const continued = continuation(doc.text, chain, context.end);
@@ -108,6 +116,19 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
     emit(index, doc, chain, context, carried, hints, result);
   }
   return result;
+}
+
+/** A bare unit reads the preceding citation's act this far at most (about a paragraph). */
+const CARRY_CHARS = 1000;
+
+/**
+ * The preceding citation's act for a bare unit, as a reader carries it: not across more than
+ * a paragraph, and not when another instrument is named in between (`… enthielt in § 5 Abs. 1`
+ * after `die Satzung`, `the Directive … Article 5`): then the reader cannot be sure either.
+ */
+function carriedAct(text: string, previous: ActContext | null, chain: CitationChain): ActContext | null {
+  if (!previous || chain.start - previous.end > CARRY_CHARS) return null;
+  return INSTRUMENT_WORD.test(text.slice(previous.end, chain.start)) ? null : previous;
 }
 
 /** `§§ 154 Abs. 2 VwGO, 83b AsylG`: the list goes on after the act with a unit of another act. */

@@ -26,7 +26,10 @@ const CONNECTOR = /^,?\s*(?:of\s+the|of|du|de\s+la|de\s+l['’]|des|de|der|des|d
 /** Words naming a legal instrument: when one is named near a unit (`§, 1er de la convention`), the unit is that instrument's. */
 const INSTRUMENT =
   String.raw`(?:convention|code|loi|décret|arrêté|ordonnance|directive|règlement|traité|charte|protocole|Act|Regulation|Directive|Treaty|Charter|Protocol|Convention|Code|Rules|Statute|\p{L}*gesetz\p{L}*|\p{L}*verordnung\p{L}*|\p{L}*richtlinie\p{L}*|\p{L}*satzung\p{L}*|\p{L}*abkommen\p{L}*|\p{L}*übereinkommen\p{L}*|\p{L}*ordnung\p{L}*)`;
-const INSTRUMENT_NAMED = new RegExp(String.raw`(?:^|[\s,;(])(?:de\s+la|du|des|de\s+l['’]|of\s+the|of|der|des|dem|the)\s+(?:\p{L}+\s+){0,2}?` + INSTRUMENT + String.raw`(?![\p{L}])`, 'iu');
+const INSTRUMENT_NAMED = new RegExp(
+  String.raw`(?:^|[\s,;(])(?:de\s+la|du|des|de\s+l['’]|of\s+the|of|der|des|dem|the)\s+(?:(?:\p{L}+\s+){0,2}?(?i:` + INSTRUMENT + String.raw`)(?![\p{L}])|[A-ZÄÖÜ]{2,}(?![\p{L}]))`,
+  'u',
+);
 /** An instrument named anywhere in a stretch of text (between a citation and a unit carrying its act). */
 export const INSTRUMENT_WORD = new RegExp(String.raw`(?<![\p{L}])` + INSTRUMENT + String.raw`(?![\p{L}])`, 'u');
 /** A law report's collection keyed by provisions (`SozR 3-1500 § 160 Nr 31`, `Buchholz 310 § 132`): an entry, not a citation. */

@@ -58,6 +58,20 @@ describe('linkCitations: grammar', () => {
     expect(links("à l'article 5.1 .e) du RGPD", 'LU').map((l) => [l[1], l[2]])).toEqual([['32016R0679/5', '.e)']]);
   });
 
+  it('reads `§ 1` after an article as its paragraph, never as a provision of its own', () => {
+    expect(links('les articles 5, sous b), 6, § 1, et 15, § 1, du RGPD', 'FR').map((l) => [l[0], l[1]])).toEqual([
+      ['articles 5, sous b)', '32016R0679/5'],
+      ['6, § 1', '32016R0679/6'],
+      ['15, § 1', '32016R0679/15'],
+    ]);
+  });
+
+  it('does not carry the act of the previous citation to a unit whose own act is named a few words on', () => {
+    const text = "l'article 6 du RGPD. Conformément à l'article 95, § 1 er, 4° de la LCA et à l'article 5 du RGPD";
+    expect(links(text, 'BE').map((l) => l[1])).toEqual(['32016R0679/6', '32016R0679/5']);
+    expect(unresolved(text, 'BE')).toEqual([['article 95, § 1 er, 4°', 'act_not_in_corpus']]);
+  });
+
   it('links both numbers of `article 1147, devenu 1231-1`', () => {
     expect(links("l'article 1240, devenu 815-9, du code civil", 'FR').map((l) => [l[0], l[1]])).toEqual([
       ['article 1240', 'LEGITEXT000006070721/1240'],

@@ -87,6 +87,7 @@ describe('linkCitations: grammar', () => {
     expect(links("le principe visé à l'article 5.1.f) du RGPD", 'LU')).toEqual([["l'article 5.1.f)".slice(2), '32016R0679/5', '.f)', false]]);
     expect(links("l'article 1240.1 du code civil", 'FR')).toEqual([]);
     expect(unresolved("l'article 1240.1 du code civil", 'FR')).toEqual([['article 1240.1', 'unit_not_in_corpus']]);
+    expect(links("l'article L. 761.1 du code de justice administrative", 'FR').map((l) => l[1])).toEqual(['LEGITEXT000006070933/L761-1']);
   });
 });
 

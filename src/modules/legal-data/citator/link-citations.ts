@@ -296,9 +296,7 @@ function unitIn(index: ReferenceIndex, context: ActContext, chain: CitationChain
 function unitNumbers(unit: CitedUnit, act: ActEntry): string[] {
   const base = articleNumber(unit);
   if (act.doc.country.toUpperCase() === 'EU' && base !== unit.number) return [base];
-  // `L. 521.3`: a French code's article with a dot typed for the hyphen.
-  const code = /^([LRDA]\.?\s?\d+)\.(\d+)$/.exec(unit.number);
-  if (code) return [`${code[1]}-${code[2]}`];
+  if (FRENCH_CODE_DOT.test(unit.number)) return [base];
   return /\d\.\d/.test(unit.number) ? [] : [unit.number];
 }
 
@@ -312,8 +310,12 @@ function reference(chain: CitationChain, number: string, words: string): string 
  */
 function articleNumber(unit: CitedUnit): string {
   const dotted = /^(\d+)[.-]\d+$/.exec(unit.number);
-  return dotted && (unit.number.includes('.') || /^[.-]/.test(unit.pinpoint)) ? dotted[1] : unit.number;
+  if (dotted && (unit.number.includes('.') || /^[.-]/.test(unit.pinpoint))) return dotted[1];
+  return unit.number.replace(FRENCH_CODE_DOT, '$1-$2');
 }
+
+/** `L. 521.3`: a French code's article with a dot typed for the hyphen. */
+const FRENCH_CODE_DOT = /^([LRDA]\.?\s?\d+)\.(\d+)$/;
 
 /** `§§` -> `§`, `Articles` -> `Article`, `arts.` -> `art.`: one unit is resolved at a time. */
 function singular(designator: string): string {

@@ -27,9 +27,11 @@ const CONNECTOR = /^,?\s*(?:of\s+the|of|du|de\s+la|de\s+l['’]|des|de|der|des|d
 const INSTRUMENT =
   String.raw`(?:convention|code|loi|décret|arrêté|ordonnance|directive|règlement|traité|charte|protocole|Act|Regulation|Directive|Treaty|Charter|Protocol|Convention|Code|Rules|Statute|\p{L}*gesetz\p{L}*|\p{L}*verordnung\p{L}*|\p{L}*richtlinie\p{L}*|\p{L}*satzung\p{L}*|\p{L}*abkommen\p{L}*|\p{L}*übereinkommen\p{L}*|\p{L}*ordnung\p{L}*)`;
 const INSTRUMENT_NAMED = new RegExp(
-  String.raw`(?:^|[\s,;(])(?:de\s+la|du|des|de\s+l['’]|of\s+the|of|der|des|dem|the)\s+(?:(?:\p{L}+\s+){0,2}?(?i:` + INSTRUMENT + String.raw`)(?![\p{L}])|[A-ZÄÖÜ]{2,}(?![\p{L}]))`,
+  String.raw`(?:^|[\s,;(])(?:de\s+la|du|des|de\s+l['’]|of\s+the|of|der|des|dem|the)\s+(?:(?:\p{L}+\s+){0,2}?(?i:` + INSTRUMENT + String.raw`)(?![\p{L}])|(?:[\p{L}\d]+\s+){0,3}?[A-ZÄÖÜ]{2,}(?![\p{L}]))`,
   'u',
 );
+/** Leading dashes, commas, page numbers (`- 20 -`) and sub-units (`Abs. 3`, `Satz 1`, `Nr. 1`) before what follows a unit. */
+const LEFT_SUB_UNITS = /^(?:[\s,–-]+|\d{1,4}(?=\s*[–-])|(?:Abs\.?|Absatz|Satz|S\.|Nr\.?|lit\.|Buchst\.|Halbs\.?|Alt\.)\s*\d*[a-z]?(?![\p{L}]))*/u;
 /** An instrument named anywhere in a stretch of text (between a citation and a unit carrying its act). */
 export const INSTRUMENT_WORD = new RegExp(String.raw`(?<![\p{L}])` + INSTRUMENT + String.raw`(?![\p{L}])`, 'u');
 /** A law report's collection keyed by provisions (`SozR 3-1500 § 160 Nr 31`, `Buchholz 310 § 132`): an entry, not a citation. */
@@ -55,7 +57,9 @@ export function readDesignation(text: string, chain: CitationChain, nextStart: n
   if (REPORTER_BEFORE.test(text.slice(Math.max(0, chain.start - 24), chain.start)) || COMMENTARY.test(after) || (bare && HEADING_COLON.test(after)) || (bare && startsLine(text, chain.start) && /^\s*(?:\n|$)/.test(after))) {
     return { kind: 'not-a-citation' };
   }
-  const looksLikeAct = CONNECTOR.test(after) || ABBREVIATION.test(after) || CAPITALISED.test(after) || INSTRUMENT_NAMED.test(after.slice(0, 80));
+  // Sub-units the grammar left (`- Abs. 3 Satz 1 Nr. 1 HmbVwVfG`) do not hide the act after them.
+  const rest = after.replace(LEFT_SUB_UNITS, '');
+  const looksLikeAct = [after, rest].some((t) => CONNECTOR.test(t) || ABBREVIATION.test(t) || CAPITALISED.test(t)) || INSTRUMENT_NAMED.test(after.slice(0, 80));
   return { kind: 'words', from: chain.end, to: chain.end + after.length, looksLikeAct };
 }
 
@@ -71,7 +75,7 @@ function startsLine(text: string, at: number): boolean {
  */
 export function actBefore(text: string, chain: CitationChain): { start: number; words: string } | null {
   const before = text.slice(Math.max(0, chain.start - 24), chain.start);
-  const m = /(?:^|[\s(;])((?:[A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}\d-]*|C\.\s?[a-zé]{2,6}\.)),?\s*$/u.exec(before);
+  const m = /(?:^|[\s(;])((?:[A-ZÄÖÜ][\p{L}-]*[A-ZÄÖÜ][\p{L}\d-]*|C\.\s?[a-zé]{2,6}\.)),?\s*\(?\s*$/u.exec(before);
   return m ? { start: chain.start - before.length + before.lastIndexOf(m[1]), words: m[1] } : null;
 }
 

@@ -103,9 +103,18 @@ export function readChain(text: string, start: number, designator: string, numbe
     // Without a plural designator a comma and a number is a sub-unit or the next sentence
     // (`Art. 6, 7` is rare; `Art. 6, 1998` is a date), but `und`/`et` still lists (`Art. 1 und 2`).
     if (!separator || (!plural && /^\s*,/.test(separator[0]) && !/(?:und|and|et|en|y|sowie|devenu[es]*)\s*$/.test(separator[0]))) break;
+    // A range goes up (`§§ 28-35`); `§ 49 - 20 - Abs. 3` is a page number in the text, not a range.
+    if (/^\s*(?:-|–|bis|to|à|au)\s*$/.test(separator[0]) && !ascends(number[0], text.slice(end + separator[0].length, end + separator[0].length + 12))) break;
     unitStart = end + separator[0].length;
     at = unitStart;
   }
   if (!units.length) return null;
   return { start, end: units[units.length - 1].end, designator, plural, units };
+}
+
+/** Whether the number at the start of `next` is above `from` (both read as their leading integers). */
+function ascends(from: string, next: string): boolean {
+  const a = /\d+/.exec(from);
+  const b = /^\D{0,4}?(\d+)/.exec(next);
+  return Boolean(a && b && Number(b[1]) > Number(a[0]));
 }

@@ -117,6 +117,15 @@ describe('linkCitations: context', () => {
     ]);
   });
 
+  it('carries an act only to a unit cited the way that act is cited (`section 20(3)` is not the GDPR’s)', () => {
+    expect(links('Article 6 GDPR applies; in accordance with section 20(3) the dealer is liable.', 'IE').map((l) => l[1])).toEqual(['32016R0679/6']);
+  });
+
+  it('does not carry an act past an act named a few words on, nor read a page number as a range', () => {
+    expect(links('§ 823 BGB. Ebenso § 187 und die Kapitel 3 bis 6 des Teils 2 SGB IX.').map((l) => l[1])).toEqual(['bgb/823']);
+    expect(links('§ 823 BGB. Nicht im Sinne des § 187 - 20 - Abs. 3 Satz 1 HmbVwVfG.').map((l) => l[1])).toEqual(['bgb/823']);
+  });
+
   it('skips entries of law reports keyed by provisions (`SozR 3-1500 § 160 Nr 31`)', () => {
     expect(links('§ 823 BGB (vgl. BSG SozR 3-1500 § 160 Nr 31 S 52)')).toEqual([['§ 823', 'bgb/823', '', false]]);
   });
@@ -171,7 +180,7 @@ describe('linkCitations: jurisdiction and strictness', () => {
     expect(unresolved('§ 9999 BGB, Art. 12 BGFA und § 5 ist anwendbar.', 'DE')).toEqual([
       ['§ 9999', 'unit_not_in_corpus'],
       ['Art. 12', 'act_not_in_corpus'],
-      ['§ 5', 'act_not_in_corpus'],
+      ['§ 5', 'no_act'],
     ]);
     expect(link('Nach § 5 ist das so.', 'DE')).toEqual({ links: [], unresolved: [{ start: 5, end: 8, citation: '§ 5', reason: 'no_act' }] });
   });

@@ -84,7 +84,7 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
   const hints: ResolveHints = { country: doc.country, type: 'legislation' };
   const chains = findCitationChains(doc.text);
   const result: CitatorResult = { links: [], unresolved: [] };
-  let previous: ActContext | null = null;
+  let previous: { context: ActContext; chain: CitationChain } | null = null;
   const own = new Map<CitationChain, ActContext | 'bare' | 'skip'>();
   const ownAct = (i: number) => {
     const chain = chains[i];
@@ -109,7 +109,7 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
       carried = true;
       context = sharedAct(i) ?? carriedAct(doc.text, previous, chain) ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
     } else {
-      previous = context;
+      previous = { context, chain };
       const continued = continuation(doc.text, chain, context.end);
       if (continued) chains.splice(i + 1, 0, continued);
     }
@@ -126,9 +126,19 @@ const CARRY_CHARS = 1000;
  * a paragraph, and not when another instrument is named in between (`… enthielt in § 5 Abs. 1`
  * after `die Satzung`, `the Directive … Article 5`): then the reader cannot be sure either.
  */
-function carriedAct(text: string, previous: ActContext | null, chain: CitationChain): ActContext | null {
-  if (!previous || chain.start - previous.end > CARRY_CHARS) return null;
-  return INSTRUMENT_WORD.test(text.slice(previous.end, chain.start)) ? null : previous;
+function carriedAct(text: string, previous: { context: ActContext; chain: CitationChain } | null, chain: CitationChain): ActContext | null {
+  if (!previous || chain.start - previous.context.end > CARRY_CHARS || designatorKind(previous.chain.designator) !== designatorKind(chain.designator)) return null;
+  return INSTRUMENT_WORD.test(text.slice(previous.context.end, chain.start)) ? null : previous.context;
+}
+
+/**
+ * `§`, `article`/`Art.`, `section`/`s.`: acts are cited with one kind (a German act by `§`, an EU
+ * act by `Article`, an Irish one by `section`), so `section 20(3)` after `Article 4 of the VAT
+ * Directive` is another act's.
+ */
+function designatorKind(designator: string): string {
+  if (designator.startsWith('§') || /^Paragra/u.test(designator)) return '§';
+  return /^(?:[Ss]ection|ss?\.)/u.test(designator) ? 'section' : 'article';
 }
 
 /** `§§ 154 Abs. 2 VwGO, 83b AsylG`: the list goes on after the act with a unit of another act. */
@@ -150,11 +160,9 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   if (words) return actContext(index, doc, reference(chain, articleNumber(unit), words), words, designation.from + words.length, hints);
   // Words that name an act the corpus lacks (`Art. 12 BGFA`): unresolved, whatever came before.
   if (designation.looksLikeAct) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
+  // `ABGB §914`, `SGB IX (§§ 28-35)`: an act named right before; one the corpus lacks is not replaced by the context's.
   const before = actBefore(doc.text, chain);
-  if (before) {
-    const named = actContext(index, doc, `${before.words}, ${singular(chain.designator)} ${articleNumber(unit)}`, before.words, chain.end, hints);
-    if (named.entry || named.reason === 'foreign_act' || named.reason === 'ambiguous') return named;
-  }
+  if (before) return actContext(index, doc, `${before.words}, ${singular(chain.designator)} ${articleNumber(unit)}`, before.words, chain.end, hints);
   return 'bare';
 }
 

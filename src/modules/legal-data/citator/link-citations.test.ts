@@ -4,7 +4,7 @@ import { referenceIndexOf } from '../../../../test/fixtures/reference-index.js';
 import type { ReferenceIndex } from '../resolver/reference-index.js';
 import { linkCitations, type CitatorResult } from './link-citations.js';
 
-const DE_IDS = ['bgb', 'bgb/187', 'bgb/188', 'bgb/823', 'zpo', 'zpo/222', 'gkg_2004', 'gkg_2004/66', 'gkg_2004/68', 'vwvg', 'vwvg/5'];
+const DE_IDS = ['bgb', 'bgb/187', 'bgb/188', 'bgb/823', 'zpo', 'zpo/222', 'gkg_2004', 'gkg_2004/66', 'gkg_2004/68', 'vwvg', 'vwvg/5', 'vwvfg', 'vwvfg/5'];
 const FR_IDS = ['LEGITEXT000006070721', 'LEGITEXT000006070721/1240', 'LEGITEXT000006070721/815-9', 'LEGITEXT000006070933', 'LEGITEXT000006070933/L761-1'];
 const EU_IDS = ['32016R0679', '32016R0679/5', '32016R0679/6', '32016R0679/15', '32016R0679/51'];
 const CH_IDS = ['cc-1969-737_757_755', 'cc-1969-737_757_755/5', 'cc-1969-737_757_755/52'];
@@ -124,6 +124,12 @@ describe('linkCitations: context', () => {
   it('does not carry an act past an act named a few words on, nor read a page number as a range', () => {
     expect(links('§ 823 BGB. Ebenso § 187 und die Kapitel 3 bis 6 des Teils 2 SGB IX.').map((l) => l[1])).toEqual(['bgb/823']);
     expect(links('§ 823 BGB. Nicht im Sinne des § 187 - 20 - Abs. 3 Satz 1 HmbVwVfG.').map((l) => l[1])).toEqual(['bgb/823']);
+  });
+
+  it('leaves `§ 5 (Hmb)VwVfG` (a Land act or the federal one) unresolved', () => {
+    expect(links('§ 5 (Hmb)VwVfG und § 5 VwVG')).toEqual([['§ 5', 'vwvg/5', '', false]]);
+    expect(links('§ 5 VwVfG').map((l) => l[1])).toEqual(['vwvfg/5']);
+    expect(unresolved('§ 5 (Hmb)VwVfG und § 5 VwVG')).toEqual([['§ 5', 'ambiguous']]);
   });
 
   it('skips entries of law reports keyed by provisions (`SozR 3-1500 § 160 Nr 31`)', () => {

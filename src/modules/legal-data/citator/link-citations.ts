@@ -157,6 +157,8 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   const words = actWords(index, chain, unit, doc.text.slice(designation.from, designation.to));
   // An act is named further on, but not by this citation's own words: nothing to carry either.
   if (words === NAMED_LATER) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
+  // `§ 49 (Hmb)VwVfG`, `Art. 5 (Bay)VwVfG`: a Land's act or the federal one alike, so neither for sure.
+  if (words && LAND_VARIANT.test(words)) return { entry: null, reason: 'ambiguous', words, end: designation.from + words.length };
   if (words) return actContext(index, doc, reference(chain, articleNumber(unit), words), words, designation.from + words.length, hints);
   // Words that name an act the corpus lacks (`Art. 12 BGFA`): unresolved, whatever came before.
   if (designation.looksLikeAct) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
@@ -241,6 +243,9 @@ function actWords(index: ReferenceIndex, chain: CitationChain, unit: CitedUnit, 
   }
   return null;
 }
+
+/** A German Land's prefix in brackets glued to an act's abbreviation: `(Hmb)VwVfG`, `(Nds.)VwVfG`. */
+const LAND_VARIANT = /^[\s,]*\(\p{Lu}\p{Ll}{1,4}\.?\)\p{Lu}/u;
 
 /** actWords' answer when the run names an act only after words that are not the act's name. */
 const NAMED_LATER = Symbol('named later');

@@ -38,7 +38,7 @@ const NUMBER = /^(?:[LRDA]\.?\s?)?\d+(?:\s?[a-z](?![\p{L}]))?(?:[-.]\d+[a-z]?)*(
 
 /** One sub-unit after a number: `Abs. 1`, `S. 2`, `Nr. 3`, `lit. a`, `(1)`, `(c)`, `, alinéa 2`, `I`, `Abs2`. */
 const SUB_UNIT = new RegExp(
-  String.raw`^(?:,?\s*(?:Abs\.?|Absatz|S\.|S(?=\s+\d)|Satz|Nr\.?|Ziff\.|Ziffer|Z|lit\.?|litera|Buchst\.|Bst\.|UAbs\.|Unterabs\.|Halbsatz|Hs\.|Halbs\.?|Teils\.?|Alt\.|Var\.|al\.|alinéa|alinea|para\.|paragraphe|paragraph|point|sous|§)(?<=\.|§|[\p{L}])(?![\p{L}])\s*(?:\d+\s(?:er|re)(?![\p{L}])|\d+(?:er|re|[a-z])?|\(\d+[a-z]?\)|[a-z](?![\p{L}])\)?|premier)\.?` +
+  String.raw`^(?:,?\s*(?:Abs\.?|Absatz|S\.|S(?=\s+\d)|Satz|Nr\.?|Ziff\.|Ziffer|Z|lit\.?|litera|Buchst\.|Bst\.|UAbs\.|Unterabs\.|Halbsatz|Hs\.|Halbs\.?|Teils\.?|Alt\.|Var\.|al\.|alinéa|alinea|para\.|paragraphe|paragraph|point|sous|§)(?<=\.|§|[\p{L}])(?![\p{L}])\s*(?:\d+\s(?:er|re)(?![\p{L}])|\d+(?:bis|ter|quater|er|re|[a-z])?|\(\d+[a-z]?\)|[a-z](?![\p{L}])\)?|premier)\.?` +
     String.raw`|\s*\(\s*(?:\d+[a-z]?|[a-z]{1,4})\s*\)|\s+[IVX]{1,4}(?![\p{L}\p{N}])|\s?[.-]?[a-z]\)(?![\p{L}])|\s+(?:and|und|et|or|oder|ou)\s+\(\s*(?:\d+[a-z]?|[a-z]{1,4})\s*\)|\s?\d+°|,\s*\d+°` +
     String.raw`|,\s*(?:eerste|tweede|derde|vierde|vijfde|zesde)\s+lid|\s+letzter\s+Satz|\s?(?:lit|Abs|Z)[a-z\d]{1,3}(?![\p{L}\p{N}]))`,
   'u',

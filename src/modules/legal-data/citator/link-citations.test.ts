@@ -40,6 +40,7 @@ describe('linkCitations: grammar', () => {
 
   it('reads a number after a sub-unit and `und` as the same provision (`Abs. 1 und 3`)', () => {
     expect(links('gemäß § 823 Abs. 1 und 2 BGB')).toEqual([['§ 823 Abs. 1 und 2', 'bgb/823', 'Abs. 1 und 2', false]]);
+    expect(links('Art. 52 Abs. 1bis VwVG', 'CH')).toEqual([['Art. 52 Abs. 1bis', 'cc-1969-737_757_755/52', 'Abs. 1bis', false]]);
     expect(links('gemäß § 823 Abs. 1 Nr. 3 und Nr. 5 BGB')).toEqual([['§ 823 Abs. 1 Nr. 3 und Nr. 5', 'bgb/823', 'Abs. 1 Nr. 3 und Nr. 5', false]]);
   });
 

@@ -270,6 +270,9 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     await client.PATCH('/v1/admin/feedback/{report_id}', { ...as, params: { path: { report_id: report } }, body: { status: 'dismissed' } });
     await client.POST('/v1/admin/feedback/{report_id}/mark-forwarded', { ...as, params: { path: { report_id: report } }, body: { url: 'https://example.org/issue/1' } });
     await client.GET('/v1/admin/audit', { ...as, params: { query: { limit: 5 } } });
+    const partner = await client.PUT('/v1/admin/users/{user_id}/partner', { ...as, params: { path: { user_id: target.id } }, body: { sources: ['DE/BGH'], countries: ['DE'], reason: 'typed client test' } });
+    expect(partner.data?.sources).toEqual(['DE/BGH']);
+    await client.DELETE('/v1/admin/users/{user_id}/partner', { ...as, params: { path: { user_id: target.id } }, body: { reason: 'typed client test' } });
     await client.DELETE('/v1/admin/users/{user_id}', { ...as, params: { path: { user_id: target.id } }, body: { reason: 'typed client test' } });
     allMatch(from, {
       'GET /v1/admin/stats': 200,
@@ -280,6 +283,8 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       'PATCH /v1/admin/feedback/{report_id}': 404,
       'POST /v1/admin/feedback/{report_id}/mark-forwarded': 404,
       'GET /v1/admin/audit': 200,
+      'PUT /v1/admin/users/{user_id}/partner': 200,
+      'DELETE /v1/admin/users/{user_id}/partner': 200,
       'DELETE /v1/admin/users/{user_id}': 200,
     });
   });

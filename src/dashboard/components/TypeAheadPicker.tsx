@@ -6,7 +6,18 @@
 import { type KeyboardEvent, useId, useState } from 'react';
 import type { Choice } from './catalogue';
 
-const SHOWN = 8;
+const SHOWN = 10;
+
+/** The choices containing the typed text: exact matches first, then those starting with it, then the rest (each in catalogue order). */
+function rank(choices: Choice[], needle: string): Choice[] {
+  const score = (c: Choice) => {
+    const [value, label] = [c.value.toLowerCase(), c.label.toLowerCase()];
+    if (value === needle || label === needle) return 0;
+    if (value.startsWith(needle) || label.startsWith(needle) || value.includes(`/${needle}`)) return 1;
+    return value.includes(needle) || label.includes(needle) ? 2 : 3;
+  };
+  return choices.map((c) => ({ c, s: score(c) })).filter((x) => x.s < 3).sort((a, b) => a.s - b.s).map((x) => x.c);
+}
 
 export function TypeAheadPicker({ id, label, hint, choices, values, onChange, error, max = 100 }: {
   id: string;
@@ -23,9 +34,7 @@ export function TypeAheadPicker({ id, label, hint, choices, values, onChange, er
   const [active, setActive] = useState(0);
   const listId = useId();
   const needle = text.trim().toLowerCase();
-  const matches = needle
-    ? choices.filter((c) => !values.includes(c.value) && (c.value.toLowerCase().includes(needle) || c.label.toLowerCase().includes(needle))).slice(0, SHOWN)
-    : [];
+  const matches = needle ? rank(choices.filter((c) => !values.includes(c.value)), needle).slice(0, SHOWN) : [];
   const expanded = open && matches.length > 0;
   const labelOf = (value: string) => choices.find((c) => c.value === value)?.label ?? value;
 

@@ -28,7 +28,8 @@ function refusalOf(error: ApiError, dimension: Dimension): { field: string; mess
   if (error.kind !== 'validation') return null;
   for (const field of ['from', 'to', dimension]) {
     const message = error.fieldMessage(field);
-    if (message) return { field, message: `${field === 'to' ? 'To' : field === 'from' ? 'From' : 'These'}: ${message}` };
+    // the server's validator prefixes custom rules with "Value error, "
+    if (message) return { field, message: `${field === 'to' ? 'To' : field === 'from' ? 'From' : 'These'}: ${message.replace(/^Value error, /, '')}` };
   }
   return { field: 'to', message: error.message };
 }

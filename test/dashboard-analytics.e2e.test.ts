@@ -14,7 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Platform } from '../src/platform.js';
 import type { AccountCaller } from '../src/context.js';
 import type { CountedCall, UsageFacts } from '../src/modules/usage/usage-guard.js';
-import { expectAccessible, launchChromium, screenshot, type TestBrowser } from './helpers/chromium.js';
+import { expectAccessible, launchChromium, overflowsHorizontally, screenshot, type TestBrowser } from './helpers/chromium.js';
 import { expectHeading, startDashboardPlatform } from './helpers/dashboard.js';
 import { call, cookieFrom } from './helpers/http.js';
 
@@ -178,6 +178,14 @@ describe('web dashboard: partner analytics and the partner editor', () => {
     expect(csv.slice(1)).toEqual(expected);
     expect(csv).toContain(`${SOURCE},${WITHHELD},${WITHHELD},,true`);
     expect(csv).toContain(`${SOURCE},${RELEASED},${RELEASED},5,false`);
+
+    // on a 390-pixel phone the page does not scroll sideways
+    await page.setViewportSize({ width: 390, height: 860 });
+    // the chart follows the new width on its next resize observation
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="analytics-chart"] svg')?.getBoundingClientRect().width < 390).catch(() => {});
+    // `wide`: what sticks out past the viewport, printed when the check fails
+    const wide = await page.evaluate(() => [...(globalThis as any).document.querySelectorAll('main *')].filter((e: any) => e.getBoundingClientRect().right > (globalThis as any).innerWidth + 1).slice(0, 5).map((e: any) => `${e.tagName}.${e.className}`));
+    expect([await overflowsHorizontally(page), wide]).toEqual([false, wide]);
   });
 
   it('says in words, next to the field, when the range is too long or a source is outside the scope', async () => {

@@ -26,7 +26,7 @@ function useFocusHeadingOnNavigate() {
 
 export function Shell() {
   const { me, clear } = useSession();
-  const analytics = useAnalyticsAccess(me);
+  const analytics = useAnalyticsAccess(me).allowed;
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const location = useLocation();

@@ -25,7 +25,14 @@ const GRANULARITIES: { value: AnalyticsGranularity; label: string }[] = [
 
 export default function AnalyticsPage() {
   const { me } = useSession();
-  const allowed = useAnalyticsAccess(me);
+  const { allowed, error } = useAnalyticsAccess(me);
+  if (error) {
+    return (
+      <Page title="Analytics">
+        <ErrorState error={error} onRetry={() => window.location.reload()} />
+      </Page>
+    );
+  }
   if (allowed === undefined) return <Loading label="Checking your access…" />;
   if (!allowed) {
     return (

@@ -9,6 +9,7 @@ import { auth } from '../api/auth';
 import { config } from './config';
 import { navItems } from './areas';
 import { useSession } from './session';
+import { useAnalyticsAccess } from './analytics-access';
 
 function useFocusHeadingOnNavigate() {
   const location = useLocation();
@@ -25,13 +26,14 @@ function useFocusHeadingOnNavigate() {
 
 export function Shell() {
   const { me, clear } = useSession();
+  const analytics = useAnalyticsAccess(me).allowed;
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const location = useLocation();
   useFocusHeadingOnNavigate();
   useEffect(() => setOpen(false), [location.pathname]);
   const items = navItems.filter(
-    (i) => (i.access !== 'admin' || me?.user.is_admin) && (!i.requiresBilling || config.billing) && (i.access === 'public' || me),
+    (i) => (i.access !== 'admin' || me?.user.is_admin) && (i.access !== 'analytics' || analytics === true) && (!i.requiresBilling || config.billing) && (i.access === 'public' || me),
   );
   return (
     <Frame>

@@ -11,7 +11,9 @@ export type Access =
   /** Signed in (the default): signed-out visitors are sent to sign-in and back. */
   | 'account'
   /** Administrators only: others get "not found" and never see the link. */
-  | 'admin';
+  | 'admin'
+  /** Signed in; the link only for administrators and partners (the page tells anyone else why). */
+  | 'analytics';
 
 export interface PageRoute {
   /** Relative to /dashboard, no leading slash ('' = the overview; 'keys'; 'team/join'). */

@@ -1403,6 +1403,18 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } | null };
 
+export type CatalogueCountriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CatalogueCountriesQuery = { countries: Array<{ code: string }> };
+
+export type CatalogueSourcesQueryVariables = Exact<{
+  country: Scalars['String']['input'];
+}>;
+
+
+export type CatalogueSourcesQuery = { sources: Array<{ source_id: string, country: string }> };
+
 export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1476,6 +1488,70 @@ export type AdminAuditQueryVariables = Exact<{
 
 
 export type AdminAuditQuery = { adminAudit: { total: number, items: Array<{ id: string, actor_email: string, action: string, target_type: string, target_id: string, before_json: string | null, after_json: string | null, reason: string | null, created_at: string }> } | null };
+
+export type AdminSetPartnerMutationVariables = Exact<{
+  userId: Scalars['String']['input'];
+  sources: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
+  countries: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
+  reason: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminSetPartnerMutation = { adminSetPartner: { user_id: string, sources: Array<string>, countries: Array<string>, updated_at: string } };
+
+export type AdminRemovePartnerMutationVariables = Exact<{
+  userId: Scalars['String']['input'];
+  reason: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminRemovePartnerMutation = { adminRemovePartner: { user_id: string, removed: boolean } };
+
+export type SourceUsageQueryVariables = Exact<{
+  sources: Array<Scalars['String']['input']> | Scalars['String']['input'];
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+  granularity: InputMaybe<AnalyticsGranularity>;
+}>;
+
+
+export type SourceUsageQuery = { sourceUsage: { from: string, to: string, granularity: AnalyticsGranularity, periods: Array<{ source: string, periodStart: string, periodEnd: string, searches: { value: number | null, suppressed: boolean }, hits: { value: number | null, suppressed: boolean }, documentsFetched: { value: number | null, suppressed: boolean }, resolutions: { value: number | null, suppressed: boolean }, distinctAccounts: { value: number | null, suppressed: boolean } }> } | null };
+
+export type CountryUsageQueryVariables = Exact<{
+  countries: Array<Scalars['String']['input']> | Scalars['String']['input'];
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+  granularity: InputMaybe<AnalyticsGranularity>;
+}>;
+
+
+export type CountryUsageQuery = { countryUsage: { from: string, to: string, granularity: AnalyticsGranularity, periods: Array<{ country: string, periodStart: string, periodEnd: string, searches: { value: number | null, suppressed: boolean }, hits: { value: number | null, suppressed: boolean }, documentsFetched: { value: number | null, suppressed: boolean }, resolutions: { value: number | null, suppressed: boolean }, distinctAccounts: { value: number | null, suppressed: boolean } }> } | null };
+
+export type TopDocumentsQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+  limit: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type TopDocumentsQuery = { topDocuments: { source: string, suppressed: boolean, documents: Array<{ id: string, sourceId: string, namespace: string, country: string, fetches: { value: number | null, suppressed: boolean } }> } | null };
+
+export type ResolverOutcomesQueryVariables = Exact<{
+  countries: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+}>;
+
+
+export type ResolverOutcomesQuery = { resolverOutcomes: { from: string, to: string, outcomes: Array<{ country: string | null, matchType: string, resolutions: { value: number | null, suppressed: boolean } }> } | null };
+
+export type AnalyticsAccessQueryVariables = Exact<{
+  day: Scalars['String']['input'];
+}>;
+
+
+export type AnalyticsAccessQuery = { resolverOutcomes: { from: string } | null };
 
 export type BillingOverviewQueryVariables = Exact<{
   audience: InputMaybe<Audience>;
@@ -1736,6 +1812,21 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const CatalogueCountriesDocument = new TypedDocumentString(`
+    query CatalogueCountries {
+  countries {
+    code
+  }
+}
+    `) as unknown as TypedDocumentString<CatalogueCountriesQuery, CatalogueCountriesQueryVariables>;
+export const CatalogueSourcesDocument = new TypedDocumentString(`
+    query CatalogueSources($country: String!) {
+  sources(country: $country, includeEmpty: true) {
+    source_id
+    country
+  }
+}
+    `) as unknown as TypedDocumentString<CatalogueSourcesQuery, CatalogueSourcesQueryVariables>;
 export const AdminStatsDocument = new TypedDocumentString(`
     query AdminStats {
   adminStats {
@@ -1880,6 +1971,143 @@ export const AdminAuditDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AdminAuditQuery, AdminAuditQueryVariables>;
+export const AdminSetPartnerDocument = new TypedDocumentString(`
+    mutation AdminSetPartner($userId: String!, $sources: [String!], $countries: [String!], $reason: String) {
+  adminSetPartner(
+    userId: $userId
+    sources: $sources
+    countries: $countries
+    reason: $reason
+  ) {
+    user_id
+    sources
+    countries
+    updated_at
+  }
+}
+    `) as unknown as TypedDocumentString<AdminSetPartnerMutation, AdminSetPartnerMutationVariables>;
+export const AdminRemovePartnerDocument = new TypedDocumentString(`
+    mutation AdminRemovePartner($userId: String!, $reason: String) {
+  adminRemovePartner(userId: $userId, reason: $reason) {
+    user_id
+    removed
+  }
+}
+    `) as unknown as TypedDocumentString<AdminRemovePartnerMutation, AdminRemovePartnerMutationVariables>;
+export const SourceUsageDocument = new TypedDocumentString(`
+    query SourceUsage($sources: [String!]!, $from: String!, $to: String!, $granularity: AnalyticsGranularity) {
+  sourceUsage(sources: $sources, from: $from, to: $to, granularity: $granularity) {
+    from
+    to
+    granularity
+    periods {
+      source
+      periodStart
+      periodEnd
+      searches {
+        value
+        suppressed
+      }
+      hits {
+        value
+        suppressed
+      }
+      documentsFetched {
+        value
+        suppressed
+      }
+      resolutions {
+        value
+        suppressed
+      }
+      distinctAccounts {
+        value
+        suppressed
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SourceUsageQuery, SourceUsageQueryVariables>;
+export const CountryUsageDocument = new TypedDocumentString(`
+    query CountryUsage($countries: [String!]!, $from: String!, $to: String!, $granularity: AnalyticsGranularity) {
+  countryUsage(
+    countries: $countries
+    from: $from
+    to: $to
+    granularity: $granularity
+  ) {
+    from
+    to
+    granularity
+    periods {
+      country
+      periodStart
+      periodEnd
+      searches {
+        value
+        suppressed
+      }
+      hits {
+        value
+        suppressed
+      }
+      documentsFetched {
+        value
+        suppressed
+      }
+      resolutions {
+        value
+        suppressed
+      }
+      distinctAccounts {
+        value
+        suppressed
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CountryUsageQuery, CountryUsageQueryVariables>;
+export const TopDocumentsDocument = new TypedDocumentString(`
+    query TopDocuments($source: String!, $from: String!, $to: String!, $limit: Int) {
+  topDocuments(source: $source, from: $from, to: $to, limit: $limit) {
+    source
+    suppressed
+    documents {
+      id
+      sourceId
+      namespace
+      country
+      fetches {
+        value
+        suppressed
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TopDocumentsQuery, TopDocumentsQueryVariables>;
+export const ResolverOutcomesDocument = new TypedDocumentString(`
+    query ResolverOutcomes($countries: [String!], $from: String!, $to: String!) {
+  resolverOutcomes(countries: $countries, from: $from, to: $to) {
+    from
+    to
+    outcomes {
+      country
+      matchType
+      resolutions {
+        value
+        suppressed
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ResolverOutcomesQuery, ResolverOutcomesQueryVariables>;
+export const AnalyticsAccessDocument = new TypedDocumentString(`
+    query AnalyticsAccess($day: String!) {
+  resolverOutcomes(from: $day, to: $day) {
+    from
+  }
+}
+    `) as unknown as TypedDocumentString<AnalyticsAccessQuery, AnalyticsAccessQueryVariables>;
 export const BillingOverviewDocument = new TypedDocumentString(`
     query BillingOverview($audience: Audience) {
   billingStatus {

@@ -1,6 +1,6 @@
 /**
  * Administration: the users table (search, sort, paging) and, per user, the top endpoints, the
- * plan override and erasure with a typed confirmation (the user's e-mail address).
+ * plan override, the partner editor (PartnerEditor.tsx) and erasure with a typed confirmation (the user's e-mail address).
  */
 import type { Answered } from '../../api/client';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { Field, Page } from '../../components/Page';
 import { Empty, FormError, QueryState } from '../../components/states';
 import { AdminEraseUserDocument, AdminSetPlanOverrideDocument, AdminUserEndpointsDocument, AdminUsersDocument, type AdminUserSort, type AdminUsersQuery, type OverridePlan } from '../../gql/graphql';
 import { AdminNav, PLAN_CHOICES } from './AdminNav';
+import { PartnerEditor } from './PartnerEditor';
 
 type User = Answered<AdminUsersQuery>['adminUsers']['users'][number];
 const PAGE_SIZE = 25;
@@ -140,6 +141,7 @@ function UserDetail({ user: u, onChanged, onErased }: { user: User; onChanged():
       <TopEndpoints user={u} />
       <div className="stack">
         <PlanOverrideForm user={u} onChanged={onChanged} />
+        <PartnerEditor user={u} />
         <EraseForm user={u} onErased={onErased} />
       </div>
     </div>

@@ -1880,6 +1880,8 @@ export interface components {
             extra: {
                 [key: string]: unknown;
             };
+            /** @description Extension (REST document reads): how many documents of the corpus cite this one (citator). */
+            cited_by_count?: number;
         };
         LoginBody: {
             email: string;

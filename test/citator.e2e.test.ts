@@ -3,15 +3,20 @@
  * (a few BGB and ZPO articles) and decisions written for the test with known citations; its
  * startup ingest builds the citation graph, and the REST doors serve it: cited-by with filters,
  * sort and cursor paging, cites, `cited_by_count` in the document, 404 and 422, and every call
- * billed as a document read.
+ * billed as a document read; GraphQL's `Document.citedBy`/`cites` agree with REST, and the counts of
+ * a list of documents cost one SQL statement (DataLoader).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { graphql } from 'graphql';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { gzipLines, readRecords, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { makeTestDataDir } from './helpers/pglite-template.js';
+import { countStatements } from './helpers/test-databases.js';
+import { graphqlContext } from '../src/graphql/context.js';
+import { buildLegalDataSubgraph } from '../subgraphs/legal-data/index.js';
 
 const ACTS = new Set(['bgb', 'bgb/535', 'bgb/536', 'bgb/543', 'bgb/823', 'zpo', 'zpo/587']);
 const BGB_536 = '/v1/documents/DE/GesetzeImInternet/bgb/536';
@@ -149,5 +154,51 @@ describe('citator REST doors on a slice of the real corpus', () => {
     await get('/v1/documents/DE/BGH/cit-1/cites');
     await get(`${BGB_536}/cited-by?court_tier=9`);
     expect(await documentsCalls()).toBe(before + 6);
+  });
+
+  it('answers the same through GraphQL, Document.citedBy and Document.cites', async () => {
+    const gql = async (query: string) => {
+      const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      return (await res.json()) as any;
+    };
+    const rest = await get(`${BGB_536}/cited-by?court_tier=1&limit=1`);
+    const answer = await gql(`{ document(source: "DE/GesetzeImInternet", sourceId: "bgb/536") {
+      cited_by_count
+      citedBy(courtTier: 1, first: 1) { cited_by_count total next_cursor items { document { id court court_tier date } snippet highlight { start end } pinpoint citation start end occurrences } }
+    } }`);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.document.cited_by_count).toBe(4);
+    const { document: restDocument, ...restItem } = rest.body.items[0];
+    const { document: gqlDocument, ...gqlItem } = answer.data.document.citedBy.items[0];
+    expect(gqlItem).toEqual(restItem);
+    expect(gqlDocument).toEqual({ id: restDocument.id, court: restDocument.court, court_tier: restDocument.court_tier, date: restDocument.date });
+    expect(answer.data.document.citedBy).toMatchObject({ cited_by_count: 4, total: 2, next_cursor: rest.body.next_cursor });
+    const cites = await gql(`{ document(source: "DE/BGH", sourceId: "cit-4") { cites { links { cited { id source source_id } start end pinpoint citation carried } unresolved { start end citation reason } } } }`);
+    expect(cites.data.document.cites).toEqual((await get('/v1/documents/DE/BGH/cit-4/cites')).body);
+    const refused = await gql(`{ document(source: "DE/GesetzeImInternet", sourceId: "bgb/536") { citedBy(courtTier: 7) { total } } }`);
+    expect(refused.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('counts the citing documents of a list of documents in one SQL statement (DataLoader)', async () => {
+    const schema = await buildLegalDataSubgraph(platform.legalData);
+    const source = `query Entities($representations: [_Any!]!) { _entities(representations: $representations) { ... on Document { id cited_by_count } } }`;
+    const counted = async (ids: string[]) => {
+      let result: any;
+      const statements = await countStatements(platform.orm, async () => {
+        const contextValue = graphqlContext(platform.contexts.anonymous());
+        result = await graphql({ schema, source, variableValues: { representations: ids.map((id) => ({ __typename: 'Document', id })) }, contextValue });
+      });
+      expect(result.errors).toBeUndefined();
+      return { counts: result.data._entities.map((e: any) => e.cited_by_count), statements };
+    };
+    const acts = ['bgb/536', 'bgb/543', 'bgb/535', 'bgb/823', 'zpo/587'].map((id) => `DE/GesetzeImInternet/${id}`);
+    await counted(acts.slice(0, 1)); // the first billed read of the caller reads its usage windows (a few statements, once)
+    const two = await counted(acts.slice(0, 2));
+    const five = await counted(acts);
+    expect(two.counts).toEqual([4, 1]);
+    expect(five.counts).toEqual([4, 1, 1, 0, 0]);
+    // the same statements for 2 documents as for 5: the counts are one batched query, never one per document
+    expect(five.statements).toBe(two.statements);
+    expect(five.statements).toBe(1);
   });
 });

@@ -129,6 +129,10 @@ class InMemoryLegalData implements LegalDataApi {
     throw new Error('not used by these tests');
   }
 
+  async citedByCounts(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
   async readiness(): Promise<Readiness> {
     return {
       status: this.ready ? 'ready' : 'indexing',

@@ -58,6 +58,8 @@ export interface LegalDataApi {
   citedBy(ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse>;
   /** What a document cites: resolved links in order of appearance, then the unresolved citations; billed as a documents read. */
   cites(ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse>;
+  /** How many documents cite each of `ids` (0 for none), in one read; not billed (asked for documents already read). */
+  citedByCounts(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>>;
   /** The spec's CountriesResponse: jurisdictions with documents. */
   countries(ctx: RequestContext): Promise<CountriesResponse>;
   /**

@@ -30,6 +30,7 @@ import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/reques
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
 import { citedBy, cites, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
+import { citedByCounts } from './citator/citator.queries.js';
 import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
 import type { SearchResponse } from './search.schema.js';
 
@@ -282,13 +283,10 @@ export class LegalDataService implements LegalDataApi {
     return this.deps.usage.charge(ctx, 'documents', async () => ({ document: await withCitedByCount(ctx, doc), version, billed: true }), (read) => documentFacts([read.document]));
   }
 
-  citedBy(ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> {
-    return citedBy(this.citator, ctx, source, sourceId, input);
-  }
-
-  cites(ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse> {
-    return cites(this.citator, ctx, source, sourceId);
-  }
+  // The citator's reads (citator/citator.service.ts); the counts are not billed: they come with documents already read.
+  readonly citedBy = (ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> => citedBy(this.citator, ctx, source, sourceId, input);
+  readonly cites = (ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse> => cites(this.citator, ctx, source, sourceId);
+  readonly citedByCounts = (ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>> => citedByCounts(ctx.em, ids);
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {
     return this.agentBillable(ctx, 'discover_countries', async () => ({ countries: (await this.catalog()).countries() }));

@@ -19,7 +19,9 @@ import { corpusFingerprint } from '../src/modules/legal-data/ingest/citation-cou
 import { actsFingerprint, updateCitationGraph } from '../src/modules/legal-data/ingest/citation-graph-phase.js';
 import { referenceIndexOfCorpus } from '../src/modules/legal-data/training/citation-pairs.js';
 import { copyPgliteTemplate } from '../test/helpers/pglite-template.js';
-import { printCalibration } from './lib.js';
+import { citedByPage } from '../src/modules/legal-data/citator/citator.queries.js';
+import { citedByQuerySchema } from '../src/modules/legal-data/citator/citator.schema.js';
+import { percentile, printCalibration } from './lib.js';
 
 const { values } = parseArgs({ options: { files: { type: 'string' } } });
 const corpus = path.resolve(process.env.SHARED_CORPUS_DIR ?? '../shared/corpus');
@@ -53,6 +55,19 @@ try {
       [],
       'all',
     )) as { bytes: string }[];
+  // cited-by of the most-cited document, unfiltered and with filters, as the REST door runs it
+  const [top] = (await orm.em.getConnection().execute(`select cited_id, count(distinct citing_id) as n from citation_link group by cited_id order by n desc limit 1`, [], 'all')) as { cited_id: string; n: string }[];
+  const queries = [{}, { sort: 'court_tier' }, { court_tier: 1, date_start: '2015-01-01' }, { country: 'DE', namespace: 'case_law', limit: 50 }];
+  const times: number[] = [];
+  for (let round = 0; round < 25; round++) {
+    for (const q of queries) {
+      const started = performance.now();
+      await citedByPage(orm.em.fork(), top.cited_id, citedByQuerySchema.parse(q));
+      times.push(performance.now() - started);
+    }
+  }
+  times.sort((a, b) => a - b);
+  console.log(`cited-by of the most-cited document (${top.cited_id}, ${top.n} citing): ${times.length} queries, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`);
   console.log(`citing files ${keep.size}/${citing.length}; reference index ${indexSeconds.toFixed(1)} s (shared with the citation counts)`);
   console.log(`graph build ${buildSeconds.toFixed(1)} s: ${outcome?.documents} documents, ${outcome?.links} links, ${outcome?.unresolved} unresolved`);
   console.log(`re-run on the same files ${rerunSeconds.toFixed(1)} s, ${again?.relinked} relinked; storage ${(Number(size.bytes) / 2 ** 20).toFixed(1)} MiB`);

@@ -48,7 +48,7 @@ function filterSql(query: CitedByQuery): { sql: string; params: unknown[] } {
   if (query.country) add('upper(d.country) = upper(?)', query.country);
   if (query.court) add('d.court = ?', query.court);
   if (query.court_tier) add('d.court_tier = ?', query.court_tier);
-  // A date written as a year or year-month compares as its first day: `2024` is within 2024-01-01…
+  // Compared as ISO text: `2024` (a year alone) falls before `2024-01-01`; `<= end || '~'` keeps a datetime of the end day.
   if (query.date_start) add('d.date >= ?', query.date_start);
   if (query.date_end) add("d.date <= cast(? as text) || '~'", query.date_end);
   return { sql: clauses.map((c) => ` and ${c}`).join(''), params };

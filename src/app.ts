@@ -19,6 +19,7 @@ import { identityProviderRouter } from './rest/identity-provider.routes.js';
 import { authenticateRequests } from './http/request-context.js';
 import { errorHandler, notFoundHandler } from './rest/errors.js';
 import { legalDataRouter } from './rest/legal-data.routes.js';
+import { citatorRouter } from './rest/citator.routes.js';
 import { resolveRouter } from './rest/resolve.routes.js';
 import { RestApi } from './rest/rest-api.js';
 import { systemRouter } from './rest/system.routes.js';
@@ -160,6 +161,7 @@ function restRouters(services: AppServices, baseUrl: string, rest: RestApi): exp
     identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl }, rest),
     ...(services.billing ? [billingRouter(services.billing, rest)] : []),
     ...(services.teams ? [teamsRouter(services.teams, rest)] : []),
+    citatorRouter(services.legalData, rest),
     legalDataRouter(services.legalData, rest),
     ...(services.contributors ? [contributorsRouter(services.contributors, rest)] : []),
     ...(services.admin ? [adminRouter(services.admin, rest), partnersRouter(services.admin.partners, rest)] : []),

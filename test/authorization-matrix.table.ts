@@ -165,6 +165,8 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   'POST /v1/team/seats': { request: send('POST', '/v1/team/seats', { quantity: 100 }), expect: OWNER },
   'POST /v1/search': { request: send('POST', '/v1/search', { q: 'Schadensersatz' }), expect: ACCOUNT },
   'GET /v1/documents/{country}/{source_name}/{source_id}': { request: get('/v1/documents/DE/GesetzeImInternet/bgb/823'), expect: ACCOUNT },
+  'GET /v1/documents/{country}/{source_name}/{source_id}/cited-by': { request: get('/v1/documents/DE/GesetzeImInternet/bgb/823/cited-by'), expect: ACCOUNT },
+  'GET /v1/documents/{country}/{source_name}/{source_id}/cites': { request: get('/v1/documents/DE/GesetzeImInternet/bgb/823/cites'), expect: ACCOUNT },
   'GET /v1/documents/{country}/{source_name}': { request: get('/v1/documents/DE/GesetzeImInternet?source_id=bgb/823'), expect: ACCOUNT },
   'GET /v1/discover/countries': { request: get('/v1/discover/countries'), expect: OPEN },
   'GET /v1/discover/countries/{country_code}/sources': { request: get('/v1/discover/countries/DE/sources'), expect: OPEN },

@@ -166,6 +166,10 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       params: { path: { country, source_name: sourceName }, query: { source_id: hit.source_id } },
     });
     expect(byQuery.response.status).toBe(304);
+    const path = { country, source_name: sourceName, source_id: hit.source_id };
+    const citedBy = await client.GET('/v1/documents/{country}/{source_name}/{source_id}/cited-by', { ...bearer(key), params: { path, query: { sort: 'court_tier', limit: 5 } } });
+    expect(citedBy.data?.cited_by_count).toBe(document.data?.cited_by_count);
+    await client.GET('/v1/documents/{country}/{source_name}/{source_id}/cites', { ...bearer(key), params: { path } });
     await client.POST('/v1/resolve', { ...bearer(key), body: { reference: 'Directive 85/374/EEC' } });
     await client.GET('/v1/resolve/coverage', bearer(key));
     await client.GET('/v1/discover/countries');
@@ -178,6 +182,8 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       'POST /v1/search': 200,
       'GET /v1/documents/{country}/{source_name}/{source_id}': 200,
       'GET /v1/documents/{country}/{source_name}': 304,
+      'GET /v1/documents/{country}/{source_name}/{source_id}/cited-by': 200,
+      'GET /v1/documents/{country}/{source_name}/{source_id}/cites': 200,
       'POST /v1/resolve': 200,
       'GET /v1/resolve/coverage': 200,
       'GET /v1/discover/countries': 200,

@@ -33,7 +33,7 @@ const NOT_FUZZED: Record<string, string> = {
  * Billable operations count a call that reached the service even when it is refused (422, 404:
  * src/modules/usage/usage.service.ts), so their usage rows are left out of the comparison.
  */
-const BILLABLE = new Set(['POST /v1/search', 'POST /v1/resolve', 'GET /v1/documents/{country}/{source_name}/{source_id}', 'GET /v1/documents/{country}/{source_name}']);
+const BILLABLE = new Set(['POST /v1/search', 'POST /v1/resolve', 'GET /v1/documents/{country}/{source_name}/{source_id}', 'GET /v1/documents/{country}/{source_name}', 'GET /v1/documents/{country}/{source_name}/{source_id}/cited-by', 'GET /v1/documents/{country}/{source_name}/{source_id}/cites']);
 
 interface Fuzzer {
   credential: Credential;

@@ -29,6 +29,12 @@ const store: IngestStore = {
   upsertSources: (sources) => call('upsertSources', [sources]) as ReturnType<IngestStore['upsertSources']>,
   getFile: (relativePath) => call('getFile', [relativePath]) as ReturnType<IngestStore['getFile']>,
   saveFile: (record) => call('saveFile', [record]) as ReturnType<IngestStore['saveFile']>,
+  citationGraphState: () => call('citationGraphState', []) as ReturnType<IngestStore['citationGraphState']>,
+  setCitationGraphState: (state) => call('setCitationGraphState', [state]) as ReturnType<IngestStore['setCitationGraphState']>,
+  citationCheckpoints: () => call('citationCheckpoints', []) as ReturnType<IngestStore['citationCheckpoints']>,
+  replaceCitationGraphs: (graphs) => call('replaceCitationGraphs', [graphs]) as ReturnType<IngestStore['replaceCitationGraphs']>,
+  removeCitingDocuments: (ids) => call('removeCitingDocuments', [ids]) as ReturnType<IngestStore['removeCitingDocuments']>,
+  citationGraphSize: () => call('citationGraphSize', []) as ReturnType<IngestStore['citationGraphSize']>,
 };
 const logger = createLogger('info', (line) => {
   try {

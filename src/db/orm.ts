@@ -29,6 +29,7 @@ import { SigningKeyEntity } from '../oauth/signing-key.entity.js';
 import { BillingAccountEntity, CheckoutSessionEntity, CreditEntryEntity, LegalAssentEntity, ProcessedEventEntity, SubscriptionEntity } from '../modules/billing/billing.entities.js';
 import { WorkspaceDomainEntity, WorkspaceEntity, WorkspaceInviteEntity, WorkspaceMemberEntity } from '../modules/teams/workspace.entity.js';
 import { AnalyticsAccountDayEntity, AnalyticsDocumentEntity, AnalyticsPartnerEntity, AnalyticsWrittenBatchEntity } from '../modules/analytics/analytics.entities.js';
+import { CitationLinkEntity, CitingDocumentEntity, UnresolvedCitationEntity } from '../modules/legal-data/citator/citation-graph.entities.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 export type Orm = MikroORM;
@@ -69,6 +70,9 @@ export const ENTITIES = [
   AnalyticsDocumentEntity,
   AnalyticsWrittenBatchEntity,
   AnalyticsPartnerEntity,
+  CitingDocumentEntity,
+  CitationLinkEntity,
+  UnresolvedCitationEntity,
 ];
 
 /** Folder of the migration classes and the committed schema snapshot. */

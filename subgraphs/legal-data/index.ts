@@ -7,12 +7,13 @@ import { buildTypeGraphqlSubgraph, type SubgraphBuildOptions } from '../../src/g
 import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.js';
 import { LegalDataResolver, resolveDocumentReference } from './legal-data.resolver.js';
 import { ResolveResolver } from './resolve.resolver.js';
+import { CitatorResolver } from './citator.resolver.js';
 
 export function buildLegalDataSubgraph(api: LegalDataApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
   return buildTypeGraphqlSubgraph({
     ...options,
-    resolvers: [LegalDataResolver, ResolveResolver],
-    instances: [new LegalDataResolver(api), new ResolveResolver(api)],
+    resolvers: [LegalDataResolver, ResolveResolver, CitatorResolver],
+    instances: [new LegalDataResolver(api), new ResolveResolver(api), new CitatorResolver(api)],
     referenceResolvers: {
       Document: (reference: { id?: unknown }, context: unknown) => resolveDocumentReference(api, reference, context),
     },

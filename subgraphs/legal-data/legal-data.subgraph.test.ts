@@ -256,6 +256,18 @@ class InMemoryLegalData implements LegalDataApi {
     throw new Error('not used by these tests');
   }
 
+  async citedBy(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
+  async cites(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
+  async citedByCounts(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
   async readiness(): Promise<Readiness> {
     return { status: 'ready', stores: { database: true, index: true }, ingest: null };
   }

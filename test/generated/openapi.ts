@@ -815,6 +815,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{country}/{source_name}/{source_id}/cited-by": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document Cited By
+         * @description The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article), one item per citing document with the passage of its first citation highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first) and cursor paging. Billed as a document read.
+         */
+        get: operations["document_cited_by_v1_documents__country___source_name___source_id__cited_by_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{country}/{source_name}/{source_id}/cites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document Cites
+         * @description What this document cites: the resolved links in order of appearance, then the citations resolving to nothing sure, as text with the reason. Billed as a document read.
+         */
+        get: operations["document_cites_v1_documents__country___source_name___source_id__cites_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -1540,6 +1580,70 @@ export interface components {
         CheckoutVerificationRequest: {
             session_id: string;
         };
+        CitedByItem: {
+            /** @description The citing document's metadata. */
+            document: {
+                id: string;
+                source: string;
+                source_id: string;
+                namespace: string;
+                country: string;
+                language: string | null;
+                court: string | null;
+                court_tier: number | null;
+                date: string | null;
+                title: string;
+            };
+            /** @description The passage of its first citation of the document. */
+            snippet: string;
+            /** @description Where the citation stands in `snippet` (UTF-16 offsets). */
+            highlight: {
+                start: number;
+                end: number;
+            };
+            /** @description Sub-units as written (`Abs. 1 S. 2`, `(1)(c)`); empty when none. */
+            pinpoint: string;
+            /** @description The citation as written, act included. */
+            citation: string;
+            /** @description Offset of the citation in the citing text. */
+            start: number;
+            end: number;
+            /** @description How many times the document cites it. */
+            occurrences: number;
+        };
+        CitedByResponse: {
+            /** @description Citing documents in all, before filters. */
+            cited_by_count: number;
+            /** @description Citing documents that pass the filters. */
+            total: number;
+            items: components["schemas"]["CitedByItem"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        CitesResponse: {
+            /** @description Resolved citations, in order of appearance. */
+            links: {
+                cited: {
+                    id: string;
+                    source: string;
+                    source_id: string;
+                };
+                start: number;
+                end: number;
+                pinpoint: string;
+                citation: string;
+                /** @description The act came from context (a preceding citation), not from the citation itself. */
+                carried: boolean;
+            }[];
+            /** @description Citations resolving to nothing sure, as text with the reason, in order of appearance. */
+            unresolved: {
+                start: number;
+                end: number;
+                citation: string;
+                /** @enum {string} */
+                reason: "act_not_in_corpus" | "unit_not_in_corpus" | "ambiguous" | "foreign_act" | "no_act";
+            }[];
+        };
         ContributorCredit: {
             /** @description GitHub login; for a commit without a known login, the author name as committed */
             login: string;
@@ -1776,6 +1880,8 @@ export interface components {
             extra: {
                 [key: string]: unknown;
             };
+            /** @description Extension (REST document reads): how many documents of the corpus cite this one (citator). */
+            cited_by_count?: number;
         };
         LoginBody: {
             email: string;
@@ -6072,6 +6178,221 @@ export interface operations {
             /** @description Stripe failed */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    document_cited_by_v1_documents__country___source_name___source_id__cited_by_get: {
+        parameters: {
+            query?: {
+                /** @description Only citing documents of this namespace (case_law, doctrine). */
+                namespace?: "case_law" | "legislation" | "doctrine" | null;
+                /** @description Only citing documents of this jurisdiction code. */
+                country?: string | null;
+                /** @description Only citing decisions of this court (as the documents name it). */
+                court?: string | null;
+                /** @description Only citing decisions of this tier: 1 = supreme/apex, 2 = appellate, 3 = first instance. */
+                court_tier?: number | null;
+                /** @description Inclusive lower bound on the citing document date (YYYY-MM-DD). */
+                date_start?: string | null;
+                /** @description Inclusive upper bound on the citing document date (YYYY-MM-DD). */
+                date_end?: string | null;
+                /** @description `date`: newest first; `court_tier`: highest court first, then newest. */
+                sort?: "date" | "court_tier";
+                /** @description Items per page (1-100). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string | null;
+            };
+            header?: never;
+            path: {
+                country: string;
+                source_name: string;
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The window with the fewest requests left: `"minute";r=9;t=42` (draft-ietf-httpapi-ratelimit-headers). Only where a limit is enforced: not for administrators, nor with `RATE_LIMITS=off` */
+                    RateLimit?: string;
+                    /** @description Every window of the plan: `"minute";q=10;w=60, "day";q=100;w=86400`. Only where a limit is enforced */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitedByResponse"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Unknown document */
+            404: {
+                headers: {
+                    /** @description The window with the fewest requests left: `"minute";r=9;t=42` (draft-ietf-httpapi-ratelimit-headers). Only where a limit is enforced: not for administrators, nor with `RATE_LIMITS=off` */
+                    RateLimit?: string;
+                    /** @description Every window of the plan: `"minute";q=10;w=60, "day";q=100;w=86400`. Only where a limit is enforced */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a plan limit (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    /** @description The window with the fewest requests left: `"minute";r=9;t=42` (draft-ietf-httpapi-ratelimit-headers). Only where a limit is enforced: not for administrators, nor with `RATE_LIMITS=off` */
+                    RateLimit?: string;
+                    /** @description Every window of the plan: `"minute";q=10;w=60, "day";q=100;w=86400`. Only where a limit is enforced */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    document_cites_v1_documents__country___source_name___source_id__cites_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                country: string;
+                source_name: string;
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description The window with the fewest requests left: `"minute";r=9;t=42` (draft-ietf-httpapi-ratelimit-headers). Only where a limit is enforced: not for administrators, nor with `RATE_LIMITS=off` */
+                    RateLimit?: string;
+                    /** @description Every window of the plan: `"minute";q=10;w=60, "day";q=100;w=86400`. Only where a limit is enforced */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitesResponse"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Unknown document */
+            404: {
+                headers: {
+                    /** @description The window with the fewest requests left: `"minute";r=9;t=42` (draft-ietf-httpapi-ratelimit-headers). Only where a limit is enforced: not for administrators, nor with `RATE_LIMITS=off` */
+                    RateLimit?: string;
+                    /** @description Every window of the plan: `"minute";q=10;w=60, "day";q=100;w=86400`. Only where a limit is enforced */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Over a plan limit (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    /** @description The window with the fewest requests left: `"minute";r=9;t=42` (draft-ietf-httpapi-ratelimit-headers). Only where a limit is enforced: not for administrators, nor with `RATE_LIMITS=off` */
+                    RateLimit?: string;
+                    /** @description Every window of the plan: `"minute";q=10;w=60, "day";q=100;w=86400`. Only where a limit is enforced */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -61,6 +61,7 @@ export const documentSchema = z.object({
   subdivision: nullableString,
   short_names: z.array(z.string()),
   extra: z.record(z.string(), z.unknown()),
+  cited_by_count: z.number().int().optional().describe('Extension (REST document reads): how many documents of the corpus cite this one (citator).'),
 }).meta({ id: 'LegalDocument' });
 
 export const countryInfoSchema = z.object({

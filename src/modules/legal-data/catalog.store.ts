@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../errors.js';
 import { catalogSourceSchema } from './catalog.schema.js';
+import { createCitationGraphStore } from './citator/citation-graph.store.js';
 import { IndexStateEntity } from './index-state.entity.js';
 import { INGEST_FILE_STATUSES, IngestFileEntity, type IngestFile, type IngestFileStatus } from './ingest-file.entity.js';
 import { SourceEntity, type Source } from './source.entity.js';
@@ -253,6 +254,7 @@ export function createIngestStore(orm: { em: EntityManager }) {
     saveFile: async (record: IngestFileInput): Promise<void> => {
       await saveIngestFile(backgroundEm(orm), record);
     },
+    ...createCitationGraphStore(orm),
   };
 }
 

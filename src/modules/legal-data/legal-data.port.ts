@@ -2,6 +2,7 @@
  * What the doors (REST, GraphQL, MCP) may ask of the legal-data module. Each method takes
  * the request context first and validates its own input: a door only maps protocols.
  */
+import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
 import type { RequestContext } from '../../context.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
 import type { LegalDocument } from '../../domain/legal-document.js';
@@ -53,6 +54,12 @@ export interface LegalDataApi {
    * name no document are absent from the map; more ids than the bound is a ValidationError.
    */
   getDocuments(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, LegalDocument>>;
+  /** The documents citing a document (citator, issue 37): filters, sort and cursor of citedByQuerySchema; billed as a documents read; NotFoundError when unknown. */
+  citedBy(ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse>;
+  /** What a document cites: resolved links in order of appearance, then the unresolved citations; billed as a documents read. */
+  cites(ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse>;
+  /** How many documents cite each of `ids` (0 for none), in one read; not billed (asked for documents already read). */
+  citedByCounts(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>>;
   /** The spec's CountriesResponse: jurisdictions with documents. */
   countries(ctx: RequestContext): Promise<CountriesResponse>;
   /**

@@ -29,6 +29,9 @@ import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service
 import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/request-engine.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
+import { citedBy, cites, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
+import { citedByCounts } from './citator/citator.queries.js';
+import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
 import type { SearchResponse } from './search.schema.js';
 
 export interface LegalDataDeps {
@@ -88,6 +91,8 @@ export class LegalDataService implements LegalDataApi {
   private citationCounts: CitationCounts | null = null;
 
   private readonly resolver: ReferenceResolver;
+  /** The citator's reads (citator/citator.service.ts) over this service's usage guard and engine. */
+  private readonly citator: CitatorDeps = { usage: this.deps.usage, documents: (ctx, ids) => this.engineFor(ctx).getDocuments(ids) };
   /** What requests made the engine do: reads started, finished, dropped when abandoned, waiting (request-engine.ts). */
   readonly engineWork = new EngineWork();
 
@@ -275,8 +280,13 @@ export class LegalDataService implements LegalDataApi {
       this.deps.usage.recordUnbilled(ctx, 'documents.not_modified', 304);
       return { document: doc, version, billed: false };
     }
-    return this.deps.usage.charge(ctx, 'documents', async () => ({ document: doc, version, billed: true }), (read) => documentFacts([read.document]));
+    return this.deps.usage.charge(ctx, 'documents', async () => ({ document: await withCitedByCount(ctx, doc), version, billed: true }), (read) => documentFacts([read.document]));
   }
+
+  // The citator's reads (citator/citator.service.ts); the counts are not billed: they come with documents already read.
+  readonly citedBy = (ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> => citedBy(this.citator, ctx, source, sourceId, input);
+  readonly cites = (ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse> => cites(this.citator, ctx, source, sourceId);
+  readonly citedByCounts = (ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>> => citedByCounts(ctx.em, ids);
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {
     return this.agentBillable(ctx, 'discover_countries', async () => ({ countries: (await this.catalog()).countries() }));

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
 import { citationsByChunk, citesProvisions, referenceIndexOfCorpus } from '../training/citation-pairs.js';
 import type { Logger } from '../../../logger.js';
+import type { ReferenceIndex } from '../resolver/reference-index.js';
 import type { LegalDocument } from '../../../domain/legal-document.js';
 import { formatDuration, Progress } from './progress.js';
 
@@ -31,13 +32,21 @@ export function citationCountsFile(dataDir: string): string {
   return path.join(dataDir, FILE_NAME);
 }
 
+export interface CountOptions {
+  logger: Logger;
+  tty?: NodeJS.WriteStream;
+  signal?: AbortSignal;
+  /** The reference index of `files` when the caller has one (the ingest shares it with the citation graph). */
+  index?: () => Promise<ReferenceIndex>;
+}
+
 /** Counts, per cited provision, the documents of `files` that cite it (null when aborted). */
 export async function countCitations(
   files: CorpusFile[],
-  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal },
+  options: CountOptions,
 ): Promise<CitationCounts | null> {
   const started = Date.now();
-  const index = await referenceIndexOfCorpus(files, options.signal);
+  const index = await (options.index ?? (() => referenceIndexOfCorpus(files, options.signal)))();
   const counts = new Map<string, number>();
   const progress = new Progress('citation counts', null, { log: (l) => options.logger.info(l), tty: options.tty });
   let citing = 0;
@@ -72,7 +81,7 @@ export async function updateCitationCounts(
   file: string,
   files: CorpusFile[],
   hashes: ReadonlyMap<string, string>,
-  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal },
+  options: CountOptions,
 ): Promise<boolean | null> {
   const corpus = corpusFingerprint(hashes);
   if ((await readCountsFile(file))?.corpus === corpus) return false;
@@ -109,7 +118,7 @@ async function readCountsFile(file: string): Promise<CountsFile | null> {
 }
 
 /** One hash of every document file's path and content hash. */
-function corpusFingerprint(hashes: ReadonlyMap<string, string>): string {
+export function corpusFingerprint(hashes: ReadonlyMap<string, string>): string {
   const hash = createHash('sha256');
   for (const [file, sha256] of [...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${file}\0${sha256}\n`);
   return hash.digest('hex');

@@ -22,7 +22,10 @@ import {
   type CorpusFile,
 } from '../corpus/corpus-reader.js';
 import { countCorpusVocabulary } from './corpus-vocabulary.js';
-import { updateCitationCounts } from './citation-counts.js';
+import { corpusFingerprint, updateCitationCounts } from './citation-counts.js';
+import { actsFingerprint, formatCitationGraph, updateCitationGraph, type CitationGraphOutcome, type CitationGraphStore } from './citation-graph-phase.js';
+import { referenceIndexOfCorpus } from '../training/citation-pairs.js';
+import type { ReferenceIndex } from '../resolver/reference-index.js';
 import { indexBatch } from './index-batch.js';
 import { formatDuration, Progress } from './progress.js';
 import { reembedIfModelChanged } from './reembedding.js';
@@ -38,7 +41,7 @@ export interface IngestFileRecord {
 }
 
 /** What the ingest needs from the relational store (implemented over MikroORM). */
-export interface IngestStore {
+export interface IngestStore extends CitationGraphStore {
   upsertSources(sources: CatalogSource[]): Promise<{ inserted: number; updated: number; unchanged: number }>;
   getFile(relativePath: string): Promise<IngestFileRecord | null>;
   saveFile(record: IngestFileRecord): Promise<void>;
@@ -66,6 +69,8 @@ export interface IngestSummary {
   chunks: number;
   sources: { inserted: number; updated: number; unchanged: number };
   reembedded: number;
+  /** The citation graph phase (null: skipped, the graph was built from these files). */
+  citationGraph: CitationGraphOutcome | null;
   badLineCount: number;
   /** The first bad lines (all of them are logged). */
   badLines: BadLine[];
@@ -178,7 +183,7 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   summary.seconds = (Date.now() - startedAt) / 1000;
   summary.documentsPerSecond = summary.documents.indexed / Math.max(summary.seconds, 0.001);
 
-  if (options.citationCountsFile && !options.signal?.aborted) await refreshCitationCounts(run, options.citationCountsFile, plan, publish);
+  if (options.citationCountsFile && !options.signal?.aborted) await refreshCitations(run, options.citationCountsFile, plan, publish);
   publish('done');
   logger.info(formatSummary(summary));
   return summary;
@@ -191,6 +196,7 @@ function startRun(deps: IngestDeps, options: IngestOptions): IngestRun {
     chunks: 0,
     sources: { inserted: 0, updated: 0, unchanged: 0 },
     reembedded: 0,
+    citationGraph: null,
     badLineCount: 0,
     badLines: [],
     seconds: 0,
@@ -376,19 +382,26 @@ async function removeVanishedDocuments(engine: SearchEngine, seenByKey: Map<stri
 }
 
 /**
- * Phase 6: how often decisions and guidance documents cite each provision (read from the files,
- * only when they changed since the counts were made; search reads them on the refresh). Only a
- * refinement of the ranking: a failure is logged and the index stays as written.
+ * Phase 6: how often decisions and guidance documents cite each provision, and the citation graph
+ * (citation-graph-phase.ts), both read from the files only when they changed since last time, on
+ * one reference index built once. The counts only refine the ranking: their failure is logged and
+ * the index stays as written; the graph's failure fails the ingest like a batch's would.
  */
-async function refreshCitationCounts(run: IngestRun, citationCountsFile: string, plan: FilePlan, publish: Publish): Promise<void> {
-  const { logger } = run.deps;
+async function refreshCitations(run: IngestRun, citationCountsFile: string, plan: FilePlan, publish: Publish): Promise<void> {
+  const { logger, store } = run.deps;
+  const { tty, signal } = run.options;
   publish('citations');
+  let built: Promise<ReferenceIndex> | null = null;
+  const index = () => (built ??= referenceIndexOfCorpus(plan.files, signal));
   try {
-    const counted = await updateCitationCounts(citationCountsFile, plan.files, plan.hashes, { logger, tty: run.options.tty, signal: run.options.signal });
+    const counted = await updateCitationCounts(citationCountsFile, plan.files, plan.hashes, { logger, tty, signal, index });
     if (counted) await run.options.onIndexed?.();
   } catch (error) {
     logger.warn(`ingest: counting the corpus's citations failed; search keeps the counts it had (${(error as Error).message})`);
   }
+  if (signal?.aborted) return;
+  const fingerprints = { corpus: corpusFingerprint(plan.hashes), acts: actsFingerprint(plan.hashes) };
+  run.summary.citationGraph = await updateCitationGraph(plan.files, index, fingerprints, store, { logger, tty, signal });
 }
 
 async function hashFile(file: string): Promise<string> {
@@ -405,6 +418,7 @@ export function formatSummary(s: IngestSummary): string {
     `(${Math.round(s.documentsPerSecond).toLocaleString('en')} docs/s), ${s.chunks.toLocaleString('en')} chunks;`,
     `sources +${s.sources.inserted} ~${s.sources.updated};`,
     s.reembedded ? `${s.reembedded} chunks re-embedded;` : '',
+    s.citationGraph ? `${formatCitationGraph(s.citationGraph)};` : '',
     `${s.badLineCount} bad lines skipped`,
   ]
     .filter(Boolean)

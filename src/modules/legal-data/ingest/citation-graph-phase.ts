@@ -1,0 +1,108 @@
+/**
+ * The ingest's citation graph phase (issue 37, item 1): every decision and guidance document of
+ * the corpus is linked by the citator (citator/citation-graph.ts) and its rows are stored. A
+ * document whose checkpoint (text, stored metadata and the corpus's legislation files) is
+ * unchanged keeps its rows untouched, so re-ingesting a changed decision relinks that decision
+ * only; documents that left the corpus lose theirs. The phase is skipped outright when the corpus
+ * files are those the graph was last built from.
+ */
+import { createHash } from 'node:crypto';
+import type { LegalDocument } from '../../../domain/legal-document.js';
+import type { Logger } from '../../../logger.js';
+import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
+import type { ReferenceIndex } from '../resolver/reference-index.js';
+import { citingChecksum, graphOfDocument, linksCitations, type CitingDocumentGraph } from '../citator/citation-graph.js';
+import type { CitationGraphState } from '../citator/citation-graph.store.js';
+import { formatDuration, Progress } from './progress.js';
+
+/** What the phase needs from the relational store (citation-graph.store.ts; over IPC in the server's ingest). */
+export interface CitationGraphStore {
+  citationGraphState(): Promise<CitationGraphState | null>;
+  setCitationGraphState(state: CitationGraphState): Promise<void>;
+  citationCheckpoints(): Promise<Record<string, string>>;
+  replaceCitationGraphs(graphs: CitingDocumentGraph[]): Promise<void>;
+  removeCitingDocuments(ids: string[]): Promise<void>;
+  citationGraphSize(): Promise<{ documents: number; links: number; unresolved: number }>;
+}
+
+/** What the phase did (printed in the ingest summary). */
+export interface CitationGraphOutcome {
+  /** Citing documents linked anew (changed or new), and removed. */
+  relinked: number;
+  removed: number;
+  /** The stored graph after the phase. */
+  documents: number;
+  links: number;
+  unresolved: number;
+  seconds: number;
+}
+
+/** Citing documents written per transaction. */
+const WRITE_BATCH = 200;
+
+/** The fingerprint of the corpus's legislation files: what a citation can resolve to. */
+export function actsFingerprint(hashes: ReadonlyMap<string, string>): string {
+  const hash = createHash('sha256');
+  for (const [file, sha256] of [...hashes].filter(([f]) => f.split('/')[1] === 'legislation').sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${file}\0${sha256}\n`);
+  return hash.digest('hex');
+}
+
+/**
+ * Brings the stored graph up to date with `files` (`corpus`: their fingerprint). Null when the
+ * graph was already built from these files (nothing read) or when aborted (the next ingest
+ * goes on from the documents already written).
+ */
+export async function updateCitationGraph(
+  files: CorpusFile[],
+  index: () => Promise<ReferenceIndex>,
+  fingerprints: { corpus: string; acts: string },
+  store: CitationGraphStore,
+  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal },
+): Promise<CitationGraphOutcome | null> {
+  if ((await store.citationGraphState())?.corpus === fingerprints.corpus) return null;
+  const started = Date.now();
+  const references = await index();
+  const stored = new Map(Object.entries(await store.citationCheckpoints()));
+  const seen = new Set<string>();
+  const progress = new Progress('citation graph', null, { log: (l) => options.logger.info(l), tty: options.tty });
+  let batch: CitingDocumentGraph[] = [];
+  let relinked = 0;
+  const flush = async () => {
+    await store.replaceCitationGraphs(batch);
+    relinked += batch.length;
+    batch = [];
+  };
+  for (const [i, file] of files.entries()) {
+    if (!linksCitations(file.relativePath.split('/')[1])) continue;
+    const note = `${i + 1}/${files.length} ${file.relativePath.split('/').pop()}`;
+    for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
+      if (options.signal?.aborted) return null;
+      if (!entry.ok || !linksCitations(entry.value.namespace)) continue;
+      const doc: LegalDocument = entry.value;
+      seen.add(doc.id);
+      const checksum = citingChecksum(doc, fingerprints.acts);
+      progress.advance(1, note);
+      if (stored.get(doc.id) === checksum) continue;
+      batch.push(graphOfDocument(references, doc, checksum));
+      if (batch.length >= WRITE_BATCH) await flush();
+    }
+  }
+  await flush();
+  const gone = [...stored.keys()].filter((id) => !seen.has(id));
+  await store.removeCitingDocuments(gone);
+  await store.setCitationGraphState({ corpus: fingerprints.corpus });
+  progress.finish('done');
+  const size = await store.citationGraphSize();
+  const outcome = { relinked, removed: gone.length, ...size, seconds: (Date.now() - started) / 1000 };
+  options.logger.info(`ingest: ${formatCitationGraph(outcome)}`);
+  return outcome;
+}
+
+/** One line: the graph's size and what this ingest did to it. */
+export function formatCitationGraph(o: CitationGraphOutcome): string {
+  return (
+    `citation graph ${o.links.toLocaleString('en')} links and ${o.unresolved.toLocaleString('en')} unresolved citations ` +
+    `from ${o.documents.toLocaleString('en')} documents (${o.relinked.toLocaleString('en')} linked anew, ${o.removed} removed) ` +
+    `built in ${formatDuration(o.seconds)}`
+  );
+}

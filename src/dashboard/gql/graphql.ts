@@ -236,6 +236,77 @@ export type CheckoutVerificationType = {
   workspace_id: Maybe<Scalars['String']['output']>;
 };
 
+/** A resolved citation. */
+export type CitationLink = {
+  /** The act came from context. */
+  carried: Scalars['Boolean']['output'];
+  citation: Scalars['String']['output'];
+  cited: CitedDocument;
+  end: Scalars['Int']['output'];
+  pinpoint: Scalars['String']['output'];
+  start: Scalars['Int']['output'];
+};
+
+/** One citing document, with the passage of its first citation of the document. */
+export type CitedByItem = {
+  citation: Scalars['String']['output'];
+  document: CitingDocument;
+  end: Scalars['Int']['output'];
+  /** Where the citation stands in `snippet`. */
+  highlight: TextSpan;
+  /** How many times the document cites it. */
+  occurrences: Scalars['Int']['output'];
+  /** Sub-units as written; empty when none. */
+  pinpoint: Scalars['String']['output'];
+  snippet: Scalars['String']['output'];
+  start: Scalars['Int']['output'];
+};
+
+/** The documents citing a document, a page at a time (same as GET …/cited-by). */
+export type CitedByPage = {
+  /** Citing documents in all, before filters. */
+  cited_by_count: Scalars['Int']['output'];
+  items: Array<CitedByItem>;
+  /** Pass as `after` for the next page. */
+  next_cursor: Maybe<Scalars['String']['output']>;
+  /** Citing documents that pass the filters. */
+  total: Scalars['Int']['output'];
+};
+
+/** `date`: newest first; `court_tier`: highest court first, then newest. */
+export type CitedBySort =
+  | 'court_tier'
+  | 'date';
+
+/** The document a citation resolves to. */
+export type CitedDocument = {
+  id: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  source_id: Scalars['String']['output'];
+};
+
+/** What a document cites (same as GET …/cites). */
+export type Cites = {
+  /** In order of appearance. */
+  links: Array<CitationLink>;
+  /** In order of appearance. */
+  unresolved: Array<UnresolvedCitation>;
+};
+
+/** A citing document's metadata. */
+export type CitingDocument = {
+  country: Scalars['String']['output'];
+  court: Maybe<Scalars['String']['output']>;
+  court_tier: Maybe<Scalars['Int']['output']>;
+  date: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  language: Maybe<Scalars['String']['output']>;
+  namespace: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  source_id: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+};
+
 export type CountryInfo = {
   case_law_sources: Scalars['Int']['output'];
   code: Scalars['String']['output'];
@@ -320,6 +391,12 @@ export type Document = {
   canonical_path: Maybe<Scalars['String']['output']>;
   case_number: Maybe<Scalars['String']['output']>;
   chamber: Maybe<Scalars['String']['output']>;
+  /** The documents citing this one: filters, sort, cursor paging (GET …/cited-by). Billed as a document read. */
+  citedBy: CitedByPage;
+  /** How many documents of the corpus cite this one (citator). */
+  cited_by_count: Scalars['Int']['output'];
+  /** What this document cites: links in order of appearance, then the unresolved citations (GET …/cites). Billed as a document read. */
+  cites: Cites;
   country: Scalars['String']['output'];
   court: Maybe<Scalars['String']['output']>;
   court_tier: Maybe<Scalars['Int']['output']>;
@@ -354,6 +431,20 @@ export type Document = {
   unit_number: Maybe<Scalars['String']['output']>;
   unit_type: Maybe<Scalars['String']['output']>;
   url: Maybe<Scalars['String']['output']>;
+};
+
+
+/** A full document of the corpus. Entity: other subgraphs reference it by id. */
+export type DocumentCitedByArgs = {
+  after: InputMaybe<Scalars['String']['input']>;
+  country: InputMaybe<Scalars['String']['input']>;
+  court: InputMaybe<Scalars['String']['input']>;
+  courtTier: InputMaybe<Scalars['Int']['input']>;
+  dateEnd: InputMaybe<Scalars['String']['input']>;
+  dateStart: InputMaybe<Scalars['String']['input']>;
+  first: InputMaybe<Scalars['Int']['input']>;
+  namespace: InputMaybe<Namespace>;
+  sort: InputMaybe<CitedBySort>;
 };
 
 export type EndpointCountType = {
@@ -1295,6 +1386,12 @@ export type TeamStatus = {
   user_id: Maybe<Scalars['ID']['output']>;
 };
 
+/** UTF-16 offsets [start, end). */
+export type TextSpan = {
+  end: Scalars['Int']['output'];
+  start: Scalars['Int']['output'];
+};
+
 export type TopDocumentType = {
   country: Scalars['String']['output'];
   fetches: SuppressibleCountType;
@@ -1311,6 +1408,15 @@ export type TopDocumentsType = {
   /** Documents read by fewer than 5 distinct accounts on every day are left out. */
   suppressed: Scalars['Boolean']['output'];
   to: Scalars['String']['output'];
+};
+
+/** A citation resolving to nothing sure, with the reason. */
+export type UnresolvedCitation = {
+  citation: Scalars['String']['output'];
+  end: Scalars['Int']['output'];
+  /** act_not_in_corpus, unit_not_in_corpus, ambiguous, foreign_act or no_act */
+  reason: Scalars['String']['output'];
+  start: Scalars['Int']['output'];
 };
 
 export type UsageDayType = {

@@ -47,6 +47,26 @@ export function rollUp(days: readonly DayMeasure[]): SuppressibleCount {
   return { value: shown === 0 && withheld ? null : value, suppressed: withheld };
 }
 
+/** The released cells of a group on a day, summed: their sum, how many were shown, how many withheld. */
+export interface ReleasedPart {
+  sum: number;
+  shown: number;
+  withheld: number;
+}
+
+/** A period's value from its days' released parts (the rule of `rollUp`, the cells judged in SQL). */
+export function rollUpReleased(parts: readonly ReleasedPart[]): SuppressibleCount {
+  let value = 0;
+  let shown = 0;
+  let withheld = false;
+  for (const part of parts) {
+    value += part.sum;
+    shown += part.shown;
+    if (part.withheld > 0) withheld = true;
+  }
+  return { value: shown === 0 && withheld ? null : value, suppressed: withheld };
+}
+
 /** Distinct accounts of a period (counted over its released days only), under the same rule. */
 export function distinctAccountsValue(accounts: number, anyWithheld: boolean, anyActivity: boolean): SuppressibleCount {
   if (accounts === 0) return { value: anyActivity ? null : 0, suppressed: anyWithheld };

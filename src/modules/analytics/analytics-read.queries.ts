@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { placeholders, sqlRows } from '../../util/raw-sql.js';
 import type { CellKind, Measures } from './analytics-events.js';
-import type { DayMeasure } from './analytics-privacy.js';
+import type { DayMeasure, ReleasedPart } from './analytics-privacy.js';
 import { MIN_DISTINCT_ACCOUNTS } from './analytics-privacy.js';
 import type { Granularity } from './analytics.schema.js';
 
@@ -28,6 +28,10 @@ export interface CellFilter {
   scopes: readonly string[] | null;
   /** Null: every item. */
   item: string | null;
+  /** Grid cells only: the countries (first part of the item) to keep. */
+  gridCountries?: readonly string[];
+  /** Grid cells only: the detail kind to keep (`doc:`, `match:`). */
+  gridDetail?: string;
   from: string;
   to: string;
 }
@@ -43,6 +47,14 @@ function where(filter: CellFilter, alias = ''): { sql: string; params: unknown[]
   if (filter.item !== null) {
     parts.push(`${a}item = ?`);
     params.push(filter.item);
+  }
+  if (filter.gridCountries) {
+    parts.push(`split_part(${a}item, '|', 1) in (${placeholders(filter.gridCountries)})`);
+    params.push(...filter.gridCountries);
+  }
+  if (filter.gridDetail !== undefined) {
+    parts.push(`strpos(${a}item, ?) > 0`);
+    params.push(`|${filter.gridDetail}`);
   }
   return { sql: parts.join(' and '), params };
 }
@@ -63,6 +75,40 @@ export async function dayCells(em: EntityManager, filter: CellFilter): Promise<D
     accounts: Number(r.accounts),
     measures: Object.fromEntries(MEASURES.map((m) => [m, { sum: Number(r[m]), accounts: Number(r[`${m}_accounts`]) }])) as DayCell['measures'],
   }));
+}
+
+/** The released part of one group's cells on one day: see analytics-privacy.ts `rollUpReleased`. */
+export type GridMeasures = Record<'hits' | 'documents' | 'resolutions', ReleasedPart>;
+
+const GRID_MEASURES = ['hits', 'documents', 'resolutions'] as const;
+
+/**
+ * Hits, documents and resolutions per source or per country and day, each the sum of the released
+ * grid cells (source, country, detail, day) only: a cell is released when its measure comes from
+ * at least MIN_DISTINCT_ACCOUNTS accounts. `group → day → measures`.
+ */
+export async function gridSums(em: EntityManager, by: 'source' | 'country', keys: readonly string[], from: string, to: string): Promise<Map<string, Map<string, GridMeasures>>> {
+  const filter: CellFilter = { kind: 'grid', scopes: by === 'source' ? keys : null, item: null, from, to, ...(by === 'country' ? { gridCountries: keys } : {}) };
+  const { sql, params } = where(filter);
+  const perCell = GRID_MEASURES.map((m) => `sum(${m}) as ${m}, count(*) filter (where ${m} > 0) as ${m}_n`).join(', ');
+  const perGroup = GRID_MEASURES.map(
+    (m) => `coalesce(sum(${m}) filter (where ${m}_n >= ${MIN_DISTINCT_ACCOUNTS}), 0) as ${m}, count(*) filter (where ${m}_n >= ${MIN_DISTINCT_ACCOUNTS}) as ${m}_shown, count(*) filter (where ${m}_n between 1 and ${MIN_DISTINCT_ACCOUNTS - 1}) as ${m}_withheld`,
+  );
+  const group = by === 'source' ? 'scope' : "split_part(item, '|', 1)";
+  const rows = await sqlRows<Record<string, string | number>>(
+    em,
+    `with cells as (select scope, item, day, ${perCell} from analytics_account_day where ${sql} group by scope, item, day)
+     select ${group} as grp, to_char(day, 'YYYY-MM-DD') as day, ${perGroup.join(', ')} from cells group by 1, day`,
+    params,
+  );
+  const sums = new Map<string, Map<string, GridMeasures>>();
+  for (const r of rows) {
+    const days = sums.get(String(r.grp)) ?? new Map<string, GridMeasures>();
+    sums.set(String(r.grp), days);
+    const part = (m: string): ReleasedPart => ({ sum: Number(r[m]), shown: Number(r[`${m}_shown`]), withheld: Number(r[`${m}_withheld`]) });
+    days.set(String(r.day), { hits: part('hits'), documents: part('documents'), resolutions: part('resolutions') });
+  }
+  return sums;
 }
 
 const PERIOD_SQL: Record<Granularity, string> = {

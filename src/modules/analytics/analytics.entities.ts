@@ -3,14 +3,15 @@
  * query text nor a document's text: `analytics_account_day` holds one row per (dimension, day,
  * account) with what that account did there, so the distinct accounts of any period are exact
  * (count distinct over its days) and each day cell can be suppressed on its own before it is
- * rolled up (analytics-privacy.ts). A dimension is `kind` + `scope` + `item`:
+ * rolled up (analytics-privacy.ts). Every released hit, document and resolution figure is a sum
+ * of released `grid` cells only, so no two answers differ by a withheld cell; `source` and
+ * `country` cells give the searches and the distinct accounts. A dimension is `kind` + `scope` + `item`:
  *
  * | kind       | scope                  | item           | counted in                       |
  * |------------|------------------------|----------------|----------------------------------|
  * | `source`   | source (`DE/Gesetze…`) | ''             | searches, hits, documents, resolutions |
  * | `country`  | country code           | ''             | searches (filtered by it), hits, documents, resolutions |
- * | `document` | source                 | source id      | documents                        |
- * | `match`    | country ('' = none)    | match type     | resolutions                      |
+ * | `grid`     | source ('' = none)     | `<country>\|` hits, `<country>\|doc:<source id>`, `<country>\|match:<type>` | hits, documents, resolutions |
  * | `namespace`| namespace filter       | ''             | searches                         |
  * | `tool`     | ''                     | MCP tool name  | calls                            |
  */

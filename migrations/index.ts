@@ -19,6 +19,7 @@ import { Migration20261127132924_billing_duplicate_subscriptions } from './Migra
 import { Migration20261127140000_usage_event_id } from './Migration20261127140000_usage_event_id.js';
 import { Migration20261127170000_usage_event_billed } from './Migration20261127170000_usage_event_billed.js';
 import { Migration20261127200948_analytics } from './Migration20261127200948_analytics.js';
+import { Migration20261127220000_analytics_grid_index } from './Migration20261127220000_analytics_grid_index.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127140000_usage_event_id', class: Migration20261127140000_usage_event_id },
   { name: 'Migration20261127170000_usage_event_billed', class: Migration20261127170000_usage_event_billed },
   { name: 'Migration20261127200948_analytics', class: Migration20261127200948_analytics },
+  { name: 'Migration20261127220000_analytics_grid_index', class: Migration20261127220000_analytics_grid_index },
 ];

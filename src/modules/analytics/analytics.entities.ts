@@ -20,6 +20,8 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const AnalyticsAccountDayEntity = defineEntity({
   name: 'AnalyticsAccountDay',
   tableName: 'analytics_account_day',
+  // grid cells of a source over a range: its items (detail) come before the day in the primary key
+  indexes: [{ name: 'analytics_account_day_kind_scope_day_index', properties: ['kind', 'scope', 'day'] }],
   properties: {
     kind: p.text().primary(),
     scope: p.text().primary(),

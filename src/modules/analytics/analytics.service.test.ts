@@ -5,6 +5,9 @@
  * (a partner of source A is refused source B) and ranges are bounded (400 days).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { type AccountCaller, contextsWithoutDatabase, requestContexts, type RequestContext, type RequestContexts } from '../../context.js';
 import { DomainError, ValidationError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
@@ -17,6 +20,7 @@ import { AnalyticsService } from './analytics.service.js';
 import { MemoryCounterStore } from '../usage/counter-store.js';
 import { OperationLimiter } from '../usage/operation-limits.js';
 import { anonymiseKeptRows } from '../accounts/account-deletion.queries.js';
+import { spillBatch } from '../usage/batch-spill.js';
 
 let contexts: RequestContexts = contextsWithoutDatabase;
 
@@ -252,5 +256,41 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     // still one account for distinct counts, under one key that is not the account's id
     expect([...new Set(rows.map((r) => r.account))]).toEqual([erasedKey]);
     expect(rows.reduce((n, r) => n + r.searches, 0)).toBe(3);
+  });
+
+  it('replays spilled events of an account erased before the restart under a new key, never its id', async () => {
+    const src = source();
+    const [kept, erased] = [caller(), caller()];
+    await db.orm.em.fork().getConnection().execute('insert into app_user (id, email, email_lower, created_at) values (?, ?, ?, now())', [kept.userId, `${kept.userId}@example.org`, `${kept.userId}@example.org`]);
+    // left by a process stopped while the database was down; the erasure came before the restart
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'analytics-spill-'));
+    const spilled = [
+      call(kept, '2026-10-01', searchFacts(src)),
+      call(erased, '2026-10-01', searchFacts(src)),
+      call(erased, '2026-10-02', searchFacts(src)),
+      { ...call(kept, '2026-10-01', searchFacts(src)), caller: { kind: 'anonymous', ip: '192.0.2.7' } } as CountedCall,
+    ].map((c) => analyticsEventOf(c, randomUUID())!);
+    await spillBatch(dir, 'analytics_event', spilled.slice(0, 2), Date.now());
+    await spillBatch(dir, 'analytics_event', spilled.slice(2), Date.now() + 1);
+    const restarted = new AnalyticsRecorder(db.orm, createLogger('silent'), { spillDir: dir });
+    await restarted.start();
+    await restarted.flush();
+    await restarted.close();
+    const rows = await db.orm.em.fork().getConnection().execute<{ account: string; day: string; searches: number }[]>(
+      `select account, to_char(day, 'YYYY-MM-DD') as day, searches from analytics_account_day where kind = 'source' and scope = ? order by day, account`,
+      [src],
+    );
+    expect(rows.map((r) => r.account)).not.toContain(erased.userId);
+    const erasedKeys = [...new Set(rows.filter((r) => r.account.startsWith('erased:')).map((r) => r.account))];
+    expect(erasedKeys).toHaveLength(1); // both spill files: one key, one account for distinct counts
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { account: kept.userId, day: '2026-10-01', searches: 1 },
+        { account: 'anonymous', day: '2026-10-01', searches: 1 },
+        { account: erasedKeys[0], day: '2026-10-01', searches: 1 },
+        { account: erasedKeys[0], day: '2026-10-02', searches: 1 },
+      ]),
+    );
+    expect(rows).toHaveLength(4);
   });
 });

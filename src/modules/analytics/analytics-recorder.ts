@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.js';
 import { type BatchKind, type BatchLag, DurableBatches } from '../usage/durable-batches.js';
 import { existingUserIds } from '../usage/usage-event.queries.js';
 import type { CountedCall, UsageObserver } from '../usage/usage-guard.js';
+import { RECORDING_LAG_NOT_READY_SECONDS } from '../usage/usage-recorder.js';
 import { type AnalyticsEvent, analyticsEventOf } from './analytics-events.js';
 import { addAnalyticsBatch } from './analytics-write.queries.js';
 
@@ -59,6 +60,7 @@ export class AnalyticsRecorder implements UsageObserver {
       delayMs: options.delayMs ?? 1000,
       maxBatch: options.maxBatch ?? 2000,
       logger,
+      label: 'analytics',
     });
   }
 
@@ -90,6 +92,12 @@ export class AnalyticsRecorder implements UsageObserver {
 
   lag(): BatchLag {
     return this.batches.lag();
+  }
+
+  /** How far recording lags, and whether too far for the process to be ready (the usage rows' rule, for `/ready`). */
+  recordingLag(): { lag: BatchLag; tooFarBehind: boolean } {
+    const lag = this.batches.lag();
+    return { lag, tooFarBehind: (lag.oldest_pending_seconds ?? 0) > RECORDING_LAG_NOT_READY_SECONDS };
   }
 
   /**

@@ -113,11 +113,13 @@ export class AnalyticsService {
   private async usagePeriods(ctx: RequestContext, kind: CellKind, scopes: string[], query: { from: string; to: string; granularity: Granularity }): Promise<(UsagePeriod & { scope: string })[]> {
     await this.deps.pending.flush();
     const filter = { kind, scopes, item: '', from: query.from, to: query.to };
-    const [cells, distinct, grid] = await Promise.all([
+    const [cells, distinctOverDays, grid] = await Promise.all([
       dayCells(ctx.em, filter),
-      distinctAccountsByPeriod(ctx.em, filter, query.granularity),
+      // per day, a released day cell's accounts are the distinct accounts: no second read
+      query.granularity === 'DAY' ? null : distinctAccountsByPeriod(ctx.em, filter, query.granularity),
       gridSums(ctx.em, kind === 'source' ? 'source' : 'country', scopes, query.from, query.to),
     ]);
+    const distinct = distinctOverDays ?? new Map(cells.filter((c) => released({ sum: c.accounts, accounts: c.accounts })).map((c) => [`${c.scope}\u0000${periodKey(c.day, 'DAY')}`, c.accounts]));
     const byPeriod = groupBy(cells, (c) => `${c.scope}\u0000${periodKey(c.day, query.granularity)}`);
     const gridByPeriod = new Map<string, GridMeasures[]>();
     for (const [scope, days] of grid) {

@@ -12,6 +12,11 @@
  * per-day rule needs no such search and holds for any range by construction. The cost: a source
  * used by few accounts a day shows little even over a month; `suppressed` says when a value is
  * partial.
+ *
+ * Across dimensions the same holds through one grid: hits, documents and resolutions are summed,
+ * for a source, a country, a document or a match type alike, from released cells of
+ * (source, country, detail, day) only (analytics-events.ts `grid`), so a country minus its
+ * released sources, or a source minus its top documents, is again a sum of released cells.
  */
 import type { SuppressibleCount } from './analytics.schema.js';
 

@@ -122,15 +122,14 @@ const PERIOD_SQL: Record<Granularity, string> = {
  * dimension with at least MIN_DISTINCT_ACCOUNTS accounts): `scope\u0000periodStart` → count.
  */
 export async function distinctAccountsByPeriod(em: EntityManager, filter: CellFilter, granularity: Granularity): Promise<Map<string, number>> {
-  const inner = where(filter);
-  const outer = where(filter, 'a');
+  const { sql, params } = where(filter);
+  // one read: each row knows its day cell's accounts (a window over the cell), released rows are counted
   const rows = await sqlRows<{ scope: string; period: string; accounts: string | number }>(
     em,
-    `with shown as (select scope, item, day from analytics_account_day where ${inner.sql} group by scope, item, day having count(*) >= ${MIN_DISTINCT_ACCOUNTS})
-     select a.scope, to_char(${PERIOD_SQL[granularity]}, 'YYYY-MM-DD') as period, count(distinct a.account) as accounts
-     from analytics_account_day a join shown s on a.scope = s.scope and a.item = s.item and a.day = s.day
-     where ${outer.sql} group by a.scope, 2`,
-    [...inner.params, ...outer.params],
+    `select a.scope, to_char(${PERIOD_SQL[granularity]}, 'YYYY-MM-DD') as period, count(distinct a.account) as accounts
+     from (select scope, day, account, count(*) over (partition by scope, item, day) as cell_accounts from analytics_account_day where ${sql}) a
+     where a.cell_accounts >= ${MIN_DISTINCT_ACCOUNTS} group by a.scope, 2`,
+    params,
   );
   return new Map(rows.map((r) => [`${r.scope}\u0000${r.period}`, Number(r.accounts)]));
 }

@@ -136,6 +136,8 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     expect(wide!.hits.value! - narrow!.hits.value!).toBe(0);
     expect(wide!.distinctAccounts.value! - narrow!.distinctAccounts.value!).toBe(0);
     expect(narrow!.searches).toEqual({ value: 45, suppressed: false });
+    expect(narrow!.distinctAccounts).toEqual({ value: 5, suppressed: false });
+    expect(wide!.distinctAccounts).toEqual({ value: 5, suppressed: true });
     // the wide answer says that something was withheld, not what
     expect(wide!.searches).toEqual({ value: 45, suppressed: true });
     // weeks are ISO weeks from Monday, clipped to the range

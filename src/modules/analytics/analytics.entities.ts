@@ -21,7 +21,14 @@ export const AnalyticsAccountDayEntity = defineEntity({
   name: 'AnalyticsAccountDay',
   tableName: 'analytics_account_day',
   // grid cells of a source over a range: its items (detail) come before the day in the primary key
-  indexes: [{ name: 'analytics_account_day_kind_scope_day_index', properties: ['kind', 'scope', 'day'] }],
+  // and a country's grid cells over a range (the country is the item's first part)
+  indexes: [
+    { name: 'analytics_account_day_kind_scope_day_index', properties: ['kind', 'scope', 'day'] },
+    {
+      name: 'analytics_account_day_grid_country_day_index',
+      expression: `create index "analytics_account_day_grid_country_day_index" on "analytics_account_day" (split_part("item", '|', 1), "day") where "kind" = 'grid'`,
+    },
+  ],
   properties: {
     kind: p.text().primary(),
     scope: p.text().primary(),

@@ -4,7 +4,8 @@
  * half the cells fall under the 5-account rule; ~1.8 million rows of analytics_account_day) and
  * the same accounts' grid cells (hits, reads of 3 documents, resolutions: ~4.2 million more).
  * Prints p50/p95 of sourceUsage over 90 days for 50 sources (a different 50 each call) at each
- * granularity, over 50 calls after 5 warm-up (target: p95 ≤ 300 ms). Needs PostgreSQL
+ * granularity, over 50 calls after 5 warm-up (target: p95 ≤ 300 ms), and countryUsage of the
+ * one country all 1,000 sources belong to (its figures sum every grid cell of the range). Needs PostgreSQL
  * (TEST_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres); the database
  * is created and dropped.
  */

@@ -1,7 +1,7 @@
 /**
  * Reads of `analytics_account_day`: the day cells of a dimension over a range (each measure's sum
- * and its distinct accounts), and the distinct accounts per period over released day cells only.
- * Both walk the primary key (kind, scope, item, day, account). Counts come back as numbers here:
+ * and its distinct accounts, and the accounts of a released cell when asked, for distinct accounts
+ * over a week or month), and the released sums of the grid. Counts come back as numbers here:
  * PostgreSQL's bigint arrives as a string, PGlite's as a number.
  */
 import type { EntityManager } from '@mikro-orm/core';
@@ -9,7 +9,6 @@ import { placeholders, sqlRows } from '../../util/raw-sql.js';
 import type { CellKind, Measures } from './analytics-events.js';
 import type { DayMeasure, ReleasedPart } from './analytics-privacy.js';
 import { MIN_DISTINCT_ACCOUNTS } from './analytics-privacy.js';
-import type { Granularity } from './analytics.schema.js';
 
 export const MEASURES = ['searches', 'hits', 'documents', 'resolutions', 'calls'] as const satisfies readonly (keyof Measures)[];
 
@@ -20,6 +19,8 @@ export interface DayCell {
   day: string;
   accounts: number;
   measures: Record<keyof Measures, DayMeasure>;
+  /** The accounts of a released cell (asked for with `withAccounts`), for distinct accounts over a period. */
+  releasedAccounts?: string[];
 }
 
 export interface CellFilter {
@@ -60,12 +61,14 @@ function where(filter: CellFilter, alias = ''): { sql: string; params: unknown[]
 }
 
 /** The day cells of the dimensions `filter` selects. */
-export async function dayCells(em: EntityManager, filter: CellFilter): Promise<DayCell[]> {
+export async function dayCells(em: EntityManager, filter: CellFilter, withAccounts = false): Promise<DayCell[]> {
   const { sql, params } = where(filter);
   const measures = MEASURES.map((m) => `sum(${m}) as ${m}, count(*) filter (where ${m} > 0) as ${m}_accounts`).join(', ');
-  const rows = await sqlRows<Record<string, string | number>>(
+  // an account key holds no space (a uuid, `anonymous`, `erased:<uuid>`): the list travels as one string
+  const accounts = withAccounts ? `, case when count(*) >= ${MIN_DISTINCT_ACCOUNTS} then string_agg(account, ' ') end as released_accounts` : '';
+  const rows = await sqlRows<Record<string, string | number | null>>(
     em,
-    `select scope, item, to_char(day, 'YYYY-MM-DD') as day, count(*) as accounts, ${measures} from analytics_account_day where ${sql} group by scope, item, day`,
+    `select scope, item, to_char(day, 'YYYY-MM-DD') as day, count(*) as accounts, ${measures}${accounts} from analytics_account_day where ${sql} group by scope, item, day`,
     params,
   );
   return rows.map((r) => ({
@@ -74,6 +77,7 @@ export async function dayCells(em: EntityManager, filter: CellFilter): Promise<D
     day: String(r.day),
     accounts: Number(r.accounts),
     measures: Object.fromEntries(MEASURES.map((m) => [m, { sum: Number(r[m]), accounts: Number(r[`${m}_accounts`]) }])) as DayCell['measures'],
+    ...(typeof r.released_accounts === 'string' ? { releasedAccounts: r.released_accounts.split(' ') } : {}),
   }));
 }
 
@@ -109,29 +113,6 @@ export async function gridSums(em: EntityManager, by: 'source' | 'country', keys
     days.set(String(r.day), { hits: part('hits'), documents: part('documents'), resolutions: part('resolutions') });
   }
   return sums;
-}
-
-const PERIOD_SQL: Record<Granularity, string> = {
-  DAY: 'a.day',
-  WEEK: "date_trunc('week', a.day)::date",
-  MONTH: "date_trunc('month', a.day)::date",
-};
-
-/**
- * Distinct accounts per scope and period, over the released day cells only (a day of the
- * dimension with at least MIN_DISTINCT_ACCOUNTS accounts): `scope\u0000periodStart` → count.
- */
-export async function distinctAccountsByPeriod(em: EntityManager, filter: CellFilter, granularity: Granularity): Promise<Map<string, number>> {
-  const { sql, params } = where(filter);
-  // one read: each row knows its day cell's accounts (a window over the cell), released rows are counted
-  const rows = await sqlRows<{ scope: string; period: string; accounts: string | number }>(
-    em,
-    `select a.scope, to_char(${PERIOD_SQL[granularity]}, 'YYYY-MM-DD') as period, count(distinct a.account) as accounts
-     from (select scope, day, account, count(*) over (partition by scope, item, day) as cell_accounts from analytics_account_day where ${sql}) a
-     where a.cell_accounts >= ${MIN_DISTINCT_ACCOUNTS} group by a.scope, 2`,
-    params,
-  );
-  return new Map(rows.map((r) => [`${r.scope}\u0000${r.period}`, Number(r.accounts)]));
 }
 
 /** Namespace and country of fetched documents of `source`. */

@@ -11,7 +11,7 @@ import { analyticsScopeOf, requireInScope } from './analytics-access.js';
 import { type CellKind, GRID_DOCUMENT, GRID_MATCH, gridParts } from './analytics-events.js';
 import { distinctAccountsValue, type DayMeasure, released, rollUp, rollUpReleased } from './analytics-privacy.js';
 import { periodKey, periodsOf } from './analytics-periods.js';
-import { type DayCell, dayCells, distinctAccountsByPeriod, documentMetadata, type GridMeasures, gridSums } from './analytics-read.queries.js';
+import { type DayCell, dayCells, documentMetadata, type GridMeasures, gridSums } from './analytics-read.queries.js';
 import {
   type CountryUsageAnswer,
   countryUsageQuerySchema,
@@ -113,13 +113,12 @@ export class AnalyticsService {
   private async usagePeriods(ctx: RequestContext, kind: CellKind, scopes: string[], query: { from: string; to: string; granularity: Granularity }): Promise<(UsagePeriod & { scope: string })[]> {
     await this.deps.pending.flush();
     const filter = { kind, scopes, item: '', from: query.from, to: query.to };
-    const [cells, distinctOverDays, grid] = await Promise.all([
-      dayCells(ctx.em, filter),
-      // per day, a released day cell's accounts are the distinct accounts: no second read
-      query.granularity === 'DAY' ? null : distinctAccountsByPeriod(ctx.em, filter, query.granularity),
+    // per week or month, the released day cells bring their accounts along (distinct accounts over them)
+    const [cells, grid] = await Promise.all([
+      dayCells(ctx.em, filter, query.granularity !== 'DAY'),
       gridSums(ctx.em, kind === 'source' ? 'source' : 'country', scopes, query.from, query.to),
     ]);
-    const distinct = distinctOverDays ?? new Map(cells.filter((c) => released({ sum: c.accounts, accounts: c.accounts })).map((c) => [`${c.scope}\u0000${periodKey(c.day, 'DAY')}`, c.accounts]));
+    const distinct = distinctAccountsOf(cells, query.granularity);
     const byPeriod = groupBy(cells, (c) => `${c.scope}\u0000${periodKey(c.day, query.granularity)}`);
     const gridByPeriod = new Map<string, GridMeasures[]>();
     for (const [scope, days] of grid) {
@@ -149,6 +148,22 @@ export class AnalyticsService {
       }),
     );
   }
+}
+
+/** Distinct accounts per scope and period over its released day cells (per day: the cell's own accounts). */
+function distinctAccountsOf(cells: readonly DayCell[], granularity: Granularity): Map<string, number> {
+  const accounts = new Map<string, Set<string> | number>();
+  for (const cell of cells) {
+    if (!released({ sum: cell.accounts, accounts: cell.accounts })) continue;
+    const key = `${cell.scope}\u0000${periodKey(cell.day, granularity)}`;
+    if (granularity === 'DAY') accounts.set(key, cell.accounts);
+    else {
+      const seen = accounts.get(key) as Set<string> | undefined;
+      if (seen) for (const account of cell.releasedAccounts ?? []) seen.add(account);
+      else accounts.set(key, new Set(cell.releasedAccounts));
+    }
+  }
+  return new Map([...accounts].map(([key, value]) => [key, typeof value === 'number' ? value : value.size]));
 }
 
 function groupBy(cells: readonly DayCell[], keyOf: (cell: DayCell) => string): Map<string, DayCell[]> {

@@ -1,9 +1,11 @@
 /**
  * npm run bench:analytics: partner analytics' sourceUsage on a PostgreSQL database seeded with
  * 1,000 sources × 365 days of per-account day cells (1 to 9 accounts per source and day, so about
- * half the cells fall under the 5-account rule; ~1.8 million rows of analytics_account_day).
+ * half the cells fall under the 5-account rule; ~1.8 million rows of analytics_account_day) and
+ * the same accounts' grid cells (hits, reads of 3 documents, resolutions: ~4.2 million more).
  * Prints p50/p95 of sourceUsage over 90 days for 50 sources (a different 50 each call) at each
- * granularity, over 50 calls after 5 warm-up (target: p95 ≤ 300 ms). Needs PostgreSQL
+ * granularity, over 50 calls after 5 warm-up (target: p95 ≤ 300 ms), and countryUsage of the
+ * one country all 1,000 sources belong to (its figures sum every grid cell of the range). Needs PostgreSQL
  * (TEST_POSTGRES_ADMIN_URL, default postgres://postgres@127.0.0.1:5432/postgres); the database
  * is created and dropped.
  */
@@ -45,6 +47,17 @@ try {
               1 + (s + d + a) % 4, 1 + (s * d + a) % 9, (s + a) % 3, (d + a) % 2, 0
          from generate_series(${from}, ${from + 99}) s, generate_series(0, ${DAYS - 1}) d, generate_series(1, 9) a
         where a <= 1 + (s * 7 + d * 13) % 9`,
+    );
+    // the same accounts' grid cells (source, country, detail, day), which hits, documents and
+    // resolutions are summed from: hits, reads spread over 3 documents, exact resolutions
+    await sql(
+      `insert into analytics_account_day (kind, scope, item, day, account, searches, hits, documents, resolutions, calls)
+       select 'grid', 'BENCH/Source' || lpad(s::text, 4, '0'), g.item, date '${LAST_DAY}' - d, 'acct-' || ((s * 31 + d * 17 + a) % ${ACCOUNTS}),
+              0, case when g.item = 'BENCH|' then 1 + (s * d + a) % 9 else 0 end, case when g.item like 'BENCH|doc:%' then 1 else 0 end,
+              case when g.item = 'BENCH|match:exact' then 1 else 0 end, 0
+         from generate_series(${from}, ${from + 99}) s, generate_series(0, ${DAYS - 1}) d, generate_series(1, 9) a,
+              lateral (values ('BENCH|'), ('BENCH|doc:' || (a % 3)), ('BENCH|match:exact')) g(item)
+        where a <= 1 + (s * 7 + d * 13) % 9 and (g.item not like 'BENCH|doc:%' or (s + a) % 3 > 0) and (g.item <> 'BENCH|match:exact' or (d + a) % 2 = 1)`,
     );
   }
   await sql('analyze');
@@ -88,6 +101,15 @@ try {
     ms.sort((a, b) => a - b);
     console.log(`sourceUsage 50 sources × 90 days, ${granularity.padEnd(5)} p50 ${percentile(ms, 50).toFixed(1)} ms   p95 ${percentile(ms, 95).toFixed(1)} ms   (${RUNS} calls, ${periods} periods each)`);
   }
+  // countryUsage reads every grid cell of the country over the range (here: all 1,000 sources)
+  const countryMs: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    started = performance.now();
+    await service.countryUsage(contexts.forCaller({ ...admin, userId: randomUUID() }), { countries: ['BENCH'], from, to: LAST_DAY, granularity: 'WEEK' });
+    countryMs.push(performance.now() - started);
+  }
+  countryMs.sort((a, b) => a - b);
+  console.log(`countryUsage of the one country of all 1,000 sources × 90 days, WEEK: p50 ${percentile(countryMs, 50).toFixed(1)} ms   max ${countryMs.at(-1)!.toFixed(1)} ms   (10 calls)`);
 } finally {
   await db.dispose();
 }

@@ -20,6 +20,7 @@ import { Migration20261127140000_usage_event_id } from './Migration2026112714000
 import { Migration20261127170000_usage_event_billed } from './Migration20261127170000_usage_event_billed.js';
 import { Migration20261127200948_analytics } from './Migration20261127200948_analytics.js';
 import { Migration20261127210721_citation_graph } from './Migration20261127210721_citation_graph.js';
+import { Migration20261127220000_analytics_grid_index } from './Migration20261127220000_analytics_grid_index.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127170000_usage_event_billed', class: Migration20261127170000_usage_event_billed },
   { name: 'Migration20261127200948_analytics', class: Migration20261127200948_analytics },
   { name: 'Migration20261127210721_citation_graph', class: Migration20261127210721_citation_graph },
+  { name: 'Migration20261127220000_analytics_grid_index', class: Migration20261127220000_analytics_grid_index },
 ];

@@ -34,6 +34,7 @@ import { createTeamsModule, type TeamsModule } from './modules/teams/teams.modul
 import { createStripeClient } from './modules/billing/stripe-client.js';
 import { createAdminModule, type AdminModule } from './modules/admin/admin.module.js';
 import { type AnalyticsModule, createAnalyticsModule } from './modules/analytics/analytics.module.js';
+import type { AnalyticsRecorder } from './modules/analytics/analytics-recorder.js';
 import { ContributorsService } from './modules/legal-data/contributors/contributors.service.js';
 import { AccessTokenVerifier } from './oauth/access-token-verifier.js';
 import { createOAuthModule, type OAuthModule } from './oauth/oauth.module.js';
@@ -81,6 +82,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   const accessTokens = new AccessTokenVerifier({ publicJwk: signingKey.publicJwk, issuer: config.baseUrl });
   const accounts = await createAccountsModule(config, orm, logger, { accessTokens });
   const oauth = createOAuthModule({ baseUrl: config.baseUrl, termsVersion: config.accounts.termsVersion, orm, signingKey, accounts, logger, clientMetadataAllowPrivate: config.oauthClientMetadataAllowPrivate });
+  let analyticsRecorder: AnalyticsRecorder | null = null;
   const legalData = new LegalDataService({
     usage: accounts.usage,
     engine,
@@ -89,6 +91,8 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     loadCatalogue: () => loadCatalogue(orm.em.fork()),
     pingDatabase: () => pingDatabase(orm),
     usageRecording: () => accounts.usage.recordingLag(),
+    // the analytics module is built after this service (it needs the usage guard): null until then
+    analyticsRecording: () => analyticsRecorder?.recordingLag() ?? null,
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
     engineCallsPerRequest: config.engineCallsPerRequest,
@@ -109,6 +113,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
   accounts.usage.useCredits(billing.credits.drawer);
   const contributors = createContributors(config, logger);
   const analytics = await createAnalyticsModule({ orm, usage: accounts.usage, limits: accounts.limits, dataDir: config.dataDir, logger });
+  analyticsRecorder = analytics.recorder;
   const admin = createAdminModule({ orm, accounts, stripe: config.billing.stripe ? createStripeClient(config.billing.stripe) : null, logger, analytics });
   const contexts = requestContexts(orm);
   const app = await buildApp({

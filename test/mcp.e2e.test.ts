@@ -270,13 +270,15 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
       const sources = new Set(hits.map((h) => h.source));
       for (const source of sources) add(account, 'source', source, '', { searches: 1, hits: hits.filter((h) => h.source === source).length });
       for (const hit of hits) add(account, 'country', hit.country ?? hit.source.split('/')[0]!, '', { hits: 1 });
+      // the grid (source, country, detail) every released hit, document and resolution figure is summed from
+      for (const hit of hits) add(account, 'grid', hit.source, `${hit.country ?? hit.source.split('/')[0]!}|`, { hits: 1 });
       add(account, 'country', 'DE', '', { searches: 1 });
       add(account, 'namespace', 'legislation', '', { searches: 1 });
     };
     const fetched = (account: string, source: string, sourceId: string) => {
       add(account, 'source', source, '', { documents: 1 });
       add(account, 'country', 'DE', '', { documents: 1 });
-      add(account, 'document', source, sourceId, { documents: 1 });
+      add(account, 'grid', source, `DE|doc:${sourceId}`, { documents: 1 });
     };
     const query = { q: 'Schadensersatz Eigentum', namespace: 'legislation', country: ['DE'], top_k: 5 };
     const accounts: string[] = [];
@@ -291,7 +293,7 @@ describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
       fetched(account, top.source, top.source_id);
       const resolved = await call(`${url}/v1/resolve`, 'POST', { reference: '§ 823 Abs. 1 BGB' }, { key });
       const first = resolved.body.documents[0];
-      add(account, 'match', first.country, resolved.body.match_type, { resolutions: 1 });
+      add(account, 'grid', first.source, `${first.country}|match:${resolved.body.match_type}`, { resolutions: 1 });
       add(account, 'source', first.source, '', { resolutions: 1 });
       add(account, 'country', first.country, '', { resolutions: 1 });
       if (i === 2) {

@@ -146,4 +146,27 @@ describe('usage rows when the database disk is full', () => {
     const recovered = await call(`${platform.url}/ready`, 'GET');
     expect(recovered.body.usage_recording).toMatchObject({ lagging: false, pending_rows: 0, spilled_batches: 0 });
   });
+
+  it('shows the analytics events not written yet in /ready as analytics_recording, and writes them once the database takes them', async () => {
+    const ip = randomIp();
+    const country = `Q${String(randomInt(1e6)).replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!)}`;
+    // a search filtered by a country records the filter (the answer's hits do not matter here)
+    const search = () => call(`${platform.url}/v1/search`, 'POST', { q: 'Vertrag', country: [country] }, { headers: { 'x-forwarded-for': ip } });
+    await sql(`create function analytics_disk_full() returns trigger language plpgsql as $$
+      begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`);
+    await sql('create trigger analytics_disk_full before insert on analytics_account_day for each statement execute function analytics_disk_full()');
+    for (let i = 0; i < 3; i++) expect((await search()).status).toBe(200);
+    await platform.analytics.recorder.flush();
+    const ready = await call(`${platform.url}/ready`, 'GET');
+    expect(ready.status).toBe(200); // a short lag keeps the process ready, as for the usage rows
+    expect(ready.body.analytics_recording).toMatchObject({ lagging: true, pending_rows: 3, dropped_rows: 0 });
+    expect(ready.body.analytics_recording.spilled_batches).toBeGreaterThan(0);
+
+    await sql('drop trigger analytics_disk_full on analytics_account_day');
+    await platform.analytics.recorder.flush();
+    const recovered = await call(`${platform.url}/ready`, 'GET');
+    expect(recovered.body.analytics_recording).toMatchObject({ lagging: false, pending_rows: 0, spilled_batches: 0 });
+    const [row] = await database.orm.em.fork().getConnection().execute(`select sum(searches)::int as n from analytics_account_day where kind = 'country' and scope = ?`, [country]);
+    expect(row.n).toBe(3);
+  });
 });

@@ -2097,6 +2097,13 @@ export interface components {
                 dropped_rows: number;
                 lagging: boolean;
             };
+            analytics_recording?: {
+                pending_rows: number;
+                oldest_pending_seconds: number | null;
+                spilled_batches: number;
+                dropped_rows: number;
+                lagging: boolean;
+            };
             index_rebuild?: {
                 reason: string;
             };

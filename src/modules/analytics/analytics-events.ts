@@ -6,7 +6,28 @@
 import { isAccount } from '../../context.js';
 import type { CountedCall } from '../usage/usage-guard.js';
 
-export type CellKind = 'source' | 'country' | 'document' | 'match' | 'namespace' | 'tool';
+export type CellKind = 'source' | 'country' | 'grid' | 'namespace' | 'tool';
+
+/**
+ * The one grid every released hit, document and resolution figure is summed from (issue #35
+ * item 4, analytics-privacy.ts): a `grid` cell is (source, country, detail, day), stored as
+ * scope = source ('' for a reference resolved to none) and item = `<country>|<detail>`, detail
+ * being '' for hits, `doc:<source id>` for a document fetched, `match:<type>` for a resolution.
+ * A country code never holds a '|'.
+ */
+export const GRID_HITS = '';
+export const GRID_DOCUMENT = 'doc:';
+export const GRID_MATCH = 'match:';
+
+export function gridItem(country: string, detail: string): string {
+  return `${country}|${detail}`;
+}
+
+/** The country and detail of a grid cell's item. */
+export function gridParts(item: string): { country: string; detail: string } {
+  const bar = item.indexOf('|');
+  return { country: item.slice(0, bar), detail: item.slice(bar + 1) };
+}
 
 /** The measures of one account in one dimension on one day. */
 export interface Measures {
@@ -61,21 +82,22 @@ export function analyticsEventOf(call: CountedCall, eventId: string): AnalyticsE
   const documents: DocumentMeta[] = [];
   const facts = call.facts;
   if (facts?.search) {
-    const { namespace, countries, hitsBySource, hitsByCountry } = facts.search;
+    const { namespace, countries, hitsBySource, hitsByCountry, hitsBySourceCountry } = facts.search;
     for (const [source, hits] of Object.entries(hitsBySource)) add('source', source, '', { searches: 1, hits });
     for (const [country, hits] of Object.entries(hitsByCountry)) add('country', country, '', { hits });
+    for (const hit of hitsBySourceCountry ?? hitPairsOf(hitsBySource)) add('grid', hit.source, gridItem(hit.country, GRID_HITS), { hits: hit.hits });
     for (const country of countries) add('country', country, '', { searches: 1 });
     if (namespace) add('namespace', namespace, '', { searches: 1 });
   }
   for (const doc of facts?.documents ?? []) {
     add('source', doc.source, '', { documents: 1 });
     add('country', doc.country, '', { documents: 1 });
-    add('document', doc.source, doc.sourceId, { documents: 1 });
+    add('grid', doc.source, gridItem(doc.country, GRID_DOCUMENT + doc.sourceId), { documents: 1 });
     documents.push({ source: doc.source, source_id: doc.sourceId, namespace: doc.namespace, country: doc.country });
   }
   if (facts?.resolution) {
     const { matchType, source, country } = facts.resolution;
-    add('match', country ?? '', matchType, { resolutions: 1 });
+    add('grid', source ?? '', gridItem(country ?? '', GRID_MATCH + matchType), { resolutions: 1 });
     if (source) add('source', source, '', { resolutions: 1 });
     if (country) add('country', country, '', { resolutions: 1 });
   }
@@ -88,4 +110,9 @@ export function analyticsEventOf(call: CountedCall, eventId: string): AnalyticsE
     cells: [...cells.values()],
     documents,
   };
+}
+
+/** Hits per source and country when the facts name only the sources: a source is `<country>/<name>`. */
+function hitPairsOf(hitsBySource: Record<string, number>): { source: string; country: string; hits: number }[] {
+  return Object.entries(hitsBySource).map(([source, hits]) => ({ source, country: source.split('/')[0]!, hits }));
 }

@@ -12,6 +12,11 @@
  * per-day rule needs no such search and holds for any range by construction. The cost: a source
  * used by few accounts a day shows little even over a month; `suppressed` says when a value is
  * partial.
+ *
+ * Across dimensions the same holds through one grid: hits, documents and resolutions are summed,
+ * for a source, a country, a document or a match type alike, from released cells of
+ * (source, country, detail, day) only (analytics-events.ts `grid`), so a country minus its
+ * released sources, or a source minus its top documents, is again a sum of released cells.
  */
 import type { SuppressibleCount } from './analytics.schema.js';
 
@@ -43,6 +48,26 @@ export function rollUp(days: readonly DayMeasure[]): SuppressibleCount {
       value += day.sum;
       shown++;
     } else withheld = true;
+  }
+  return { value: shown === 0 && withheld ? null : value, suppressed: withheld };
+}
+
+/** The released cells of a group on a day, summed: their sum, how many were shown, how many withheld. */
+export interface ReleasedPart {
+  sum: number;
+  shown: number;
+  withheld: number;
+}
+
+/** A period's value from its days' released parts (the rule of `rollUp`, the cells judged in SQL). */
+export function rollUpReleased(parts: readonly ReleasedPart[]): SuppressibleCount {
+  let value = 0;
+  let shown = 0;
+  let withheld = false;
+  for (const part of parts) {
+    value += part.sum;
+    shown += part.shown;
+    if (part.withheld > 0) withheld = true;
   }
   return { value: shown === 0 && withheld ? null : value, suppressed: withheld };
 }

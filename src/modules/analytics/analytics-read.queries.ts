@@ -1,15 +1,14 @@
 /**
  * Reads of `analytics_account_day`: the day cells of a dimension over a range (each measure's sum
- * and its distinct accounts), and the distinct accounts per period over released day cells only.
- * Both walk the primary key (kind, scope, item, day, account). Counts come back as numbers here:
+ * and its distinct accounts, and the accounts of a released cell when asked, for distinct accounts
+ * over a week or month), and the released sums of the grid. Counts come back as numbers here:
  * PostgreSQL's bigint arrives as a string, PGlite's as a number.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import { placeholders, sqlRows } from '../../util/raw-sql.js';
 import type { CellKind, Measures } from './analytics-events.js';
-import type { DayMeasure } from './analytics-privacy.js';
+import type { DayMeasure, ReleasedPart } from './analytics-privacy.js';
 import { MIN_DISTINCT_ACCOUNTS } from './analytics-privacy.js';
-import type { Granularity } from './analytics.schema.js';
 
 export const MEASURES = ['searches', 'hits', 'documents', 'resolutions', 'calls'] as const satisfies readonly (keyof Measures)[];
 
@@ -20,6 +19,8 @@ export interface DayCell {
   day: string;
   accounts: number;
   measures: Record<keyof Measures, DayMeasure>;
+  /** The accounts of a released cell (asked for with `withAccounts`), for distinct accounts over a period. */
+  releasedAccounts?: string[];
 }
 
 export interface CellFilter {
@@ -28,6 +29,10 @@ export interface CellFilter {
   scopes: readonly string[] | null;
   /** Null: every item. */
   item: string | null;
+  /** Grid cells only: the countries (first part of the item) to keep. */
+  gridCountries?: readonly string[];
+  /** Grid cells only: the detail kind to keep (`doc:`, `match:`). */
+  gridDetail?: string;
   from: string;
   to: string;
 }
@@ -44,16 +49,26 @@ function where(filter: CellFilter, alias = ''): { sql: string; params: unknown[]
     parts.push(`${a}item = ?`);
     params.push(filter.item);
   }
+  if (filter.gridCountries) {
+    parts.push(`split_part(${a}item, '|', 1) in (${placeholders(filter.gridCountries)})`);
+    params.push(...filter.gridCountries);
+  }
+  if (filter.gridDetail !== undefined) {
+    parts.push(`strpos(${a}item, ?) > 0`);
+    params.push(`|${filter.gridDetail}`);
+  }
   return { sql: parts.join(' and '), params };
 }
 
 /** The day cells of the dimensions `filter` selects. */
-export async function dayCells(em: EntityManager, filter: CellFilter): Promise<DayCell[]> {
+export async function dayCells(em: EntityManager, filter: CellFilter, withAccounts = false): Promise<DayCell[]> {
   const { sql, params } = where(filter);
   const measures = MEASURES.map((m) => `sum(${m}) as ${m}, count(*) filter (where ${m} > 0) as ${m}_accounts`).join(', ');
-  const rows = await sqlRows<Record<string, string | number>>(
+  // an account key holds no space (a uuid, `anonymous`, `erased:<uuid>`): the list travels as one string
+  const accounts = withAccounts ? `, case when count(*) >= ${MIN_DISTINCT_ACCOUNTS} then string_agg(account, ' ') end as released_accounts` : '';
+  const rows = await sqlRows<Record<string, string | number | null>>(
     em,
-    `select scope, item, to_char(day, 'YYYY-MM-DD') as day, count(*) as accounts, ${measures} from analytics_account_day where ${sql} group by scope, item, day`,
+    `select scope, item, to_char(day, 'YYYY-MM-DD') as day, count(*) as accounts, ${measures}${accounts} from analytics_account_day where ${sql} group by scope, item, day`,
     params,
   );
   return rows.map((r) => ({
@@ -62,31 +77,42 @@ export async function dayCells(em: EntityManager, filter: CellFilter): Promise<D
     day: String(r.day),
     accounts: Number(r.accounts),
     measures: Object.fromEntries(MEASURES.map((m) => [m, { sum: Number(r[m]), accounts: Number(r[`${m}_accounts`]) }])) as DayCell['measures'],
+    ...(typeof r.released_accounts === 'string' ? { releasedAccounts: r.released_accounts.split(' ') } : {}),
   }));
 }
 
-const PERIOD_SQL: Record<Granularity, string> = {
-  DAY: 'a.day',
-  WEEK: "date_trunc('week', a.day)::date",
-  MONTH: "date_trunc('month', a.day)::date",
-};
+/** The released part of one group's cells on one day: see analytics-privacy.ts `rollUpReleased`. */
+export type GridMeasures = Record<'hits' | 'documents' | 'resolutions', ReleasedPart>;
+
+const GRID_MEASURES = ['hits', 'documents', 'resolutions'] as const;
 
 /**
- * Distinct accounts per scope and period, over the released day cells only (a day of the
- * dimension with at least MIN_DISTINCT_ACCOUNTS accounts): `scope\u0000periodStart` → count.
+ * Hits, documents and resolutions per source or per country and day, each the sum of the released
+ * grid cells (source, country, detail, day) only: a cell is released when its measure comes from
+ * at least MIN_DISTINCT_ACCOUNTS accounts. `group → day → measures`.
  */
-export async function distinctAccountsByPeriod(em: EntityManager, filter: CellFilter, granularity: Granularity): Promise<Map<string, number>> {
-  const inner = where(filter);
-  const outer = where(filter, 'a');
-  const rows = await sqlRows<{ scope: string; period: string; accounts: string | number }>(
-    em,
-    `with shown as (select scope, item, day from analytics_account_day where ${inner.sql} group by scope, item, day having count(*) >= ${MIN_DISTINCT_ACCOUNTS})
-     select a.scope, to_char(${PERIOD_SQL[granularity]}, 'YYYY-MM-DD') as period, count(distinct a.account) as accounts
-     from analytics_account_day a join shown s on a.scope = s.scope and a.item = s.item and a.day = s.day
-     where ${outer.sql} group by a.scope, 2`,
-    [...inner.params, ...outer.params],
+export async function gridSums(em: EntityManager, by: 'source' | 'country', keys: readonly string[], from: string, to: string): Promise<Map<string, Map<string, GridMeasures>>> {
+  const filter: CellFilter = { kind: 'grid', scopes: by === 'source' ? keys : null, item: null, from, to, ...(by === 'country' ? { gridCountries: keys } : {}) };
+  const { sql, params } = where(filter);
+  const perCell = GRID_MEASURES.map((m) => `sum(${m}) as ${m}, count(*) filter (where ${m} > 0) as ${m}_n`).join(', ');
+  const perGroup = GRID_MEASURES.map(
+    (m) => `coalesce(sum(${m}) filter (where ${m}_n >= ${MIN_DISTINCT_ACCOUNTS}), 0) as ${m}, count(*) filter (where ${m}_n >= ${MIN_DISTINCT_ACCOUNTS}) as ${m}_shown, count(*) filter (where ${m}_n between 1 and ${MIN_DISTINCT_ACCOUNTS - 1}) as ${m}_withheld`,
   );
-  return new Map(rows.map((r) => [`${r.scope}\u0000${r.period}`, Number(r.accounts)]));
+  const group = by === 'source' ? 'scope' : "split_part(item, '|', 1)";
+  const rows = await sqlRows<Record<string, string | number>>(
+    em,
+    `with cells as (select scope, item, day, ${perCell} from analytics_account_day where ${sql} group by scope, item, day)
+     select ${group} as grp, to_char(day, 'YYYY-MM-DD') as day, ${perGroup.join(', ')} from cells group by 1, day`,
+    params,
+  );
+  const sums = new Map<string, Map<string, GridMeasures>>();
+  for (const r of rows) {
+    const days = sums.get(String(r.grp)) ?? new Map<string, GridMeasures>();
+    sums.set(String(r.grp), days);
+    const part = (m: string): ReleasedPart => ({ sum: Number(r[m]), shown: Number(r[`${m}_shown`]), withheld: Number(r[`${m}_withheld`]) });
+    days.set(String(r.day), { hits: part('hits'), documents: part('documents'), resolutions: part('resolutions') });
+  }
+  return sums;
 }
 
 /** Namespace and country of fetched documents of `source`. */

@@ -7,11 +7,13 @@
  * `analytics_account_day` in one transaction, once (analytics.queries.ts: the batch's key).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { backgroundEm } from '../../context.js';
 import type { Logger } from '../../logger.js';
 import { type BatchKind, type BatchLag, DurableBatches } from '../usage/durable-batches.js';
+import { existingUserIds } from '../usage/usage-event.queries.js';
 import type { CountedCall, UsageObserver } from '../usage/usage-guard.js';
+import { RECORDING_LAG_NOT_READY_SECONDS } from '../usage/usage-recorder.js';
 import { type AnalyticsEvent, analyticsEventOf } from './analytics-events.js';
 import { addAnalyticsBatch } from './analytics-write.queries.js';
 
@@ -25,6 +27,9 @@ export interface AnalyticsRecorderOptions {
 
 const KIND = 'analytics_event';
 
+/** An account's user id (a uuid); `anonymous` and the `erased:` keys are not accounts to look up. */
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** How many erased accounts the recorder remembers (as the usage recorder). */
 const FORGOTTEN_MAX = 10_000;
 
@@ -34,10 +39,20 @@ export class AnalyticsRecorder implements UsageObserver {
   private readonly forgotten = new Map<string, string>();
 
   constructor(orm: MikroORM, logger: Pick<Logger, 'info' | 'warn' | 'error'>, options: AnalyticsRecorderOptions = {}) {
+    /** Events read back from spill files (see `forgetErasedSinceSpilled`). */
+    const replayed = new WeakSet<AnalyticsEvent>();
     const events: BatchKind<AnalyticsEvent> = {
       name: KIND,
-      write: (rows) => addAnalyticsBatch(backgroundEm(orm), batchKey(rows), rows.map((e) => this.pseudonymised(e))),
-      revive: (json) => json as AnalyticsEvent,
+      write: async (rows) => {
+        const em = backgroundEm(orm);
+        await this.forgetErasedSinceSpilled(em, rows.filter((e) => replayed.has(e)));
+        await addAnalyticsBatch(em, batchKey(rows), rows.map((e) => this.pseudonymised(e)));
+      },
+      revive: (json) => {
+        const event = json as AnalyticsEvent;
+        replayed.add(event);
+        return event;
+      },
     };
     this.batches = new DurableBatches([events as BatchKind<unknown>], {
       spillDir: options.spillDir ?? null,
@@ -45,6 +60,7 @@ export class AnalyticsRecorder implements UsageObserver {
       delayMs: options.delayMs ?? 1000,
       maxBatch: options.maxBatch ?? 2000,
       logger,
+      label: 'analytics',
     });
   }
 
@@ -76,6 +92,26 @@ export class AnalyticsRecorder implements UsageObserver {
 
   lag(): BatchLag {
     return this.batches.lag();
+  }
+
+  /** How far recording lags, and whether too far for the process to be ready (the usage rows' rule, for `/ready`). */
+  recordingLag(): { lag: BatchLag; tooFarBehind: boolean } {
+    const lag = this.batches.lag();
+    return { lag, tooFarBehind: (lag.oldest_pending_seconds ?? 0) > RECORDING_LAG_NOT_READY_SECONDS };
+  }
+
+  /**
+   * Events read back from a spill file may name an account erased since: the memory of erased
+   * accounts (`forgotten`) is lost with a restart, and nothing may link the account to the key its
+   * stored days were given. Such an account's events get a new random key (remembered, so its
+   * later replayed batches share it): the counts stay, the account's id is not written. The cost:
+   * on a day with both stored and replayed activity, it counts as two distinct accounts.
+   */
+  private async forgetErasedSinceSpilled(em: EntityManager, events: readonly AnalyticsEvent[]): Promise<void> {
+    const named = [...new Set(events.map((e) => e.account).filter((a) => USER_ID.test(a) && !this.forgotten.has(a)))];
+    if (named.length === 0) return;
+    const existing = await existingUserIds(em, named);
+    for (const account of named) if (!existing.has(account)) this.forget(account, `erased:${randomUUID()}`);
   }
 
   private pseudonymised(event: AnalyticsEvent): AnalyticsEvent {

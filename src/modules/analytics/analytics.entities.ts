@@ -3,14 +3,15 @@
  * query text nor a document's text: `analytics_account_day` holds one row per (dimension, day,
  * account) with what that account did there, so the distinct accounts of any period are exact
  * (count distinct over its days) and each day cell can be suppressed on its own before it is
- * rolled up (analytics-privacy.ts). A dimension is `kind` + `scope` + `item`:
+ * rolled up (analytics-privacy.ts). Every released hit, document and resolution figure is a sum
+ * of released `grid` cells only, so no two answers differ by a withheld cell; `source` and
+ * `country` cells give the searches and the distinct accounts. A dimension is `kind` + `scope` + `item`:
  *
  * | kind       | scope                  | item           | counted in                       |
  * |------------|------------------------|----------------|----------------------------------|
  * | `source`   | source (`DE/Gesetze…`) | ''             | searches, hits, documents, resolutions |
  * | `country`  | country code           | ''             | searches (filtered by it), hits, documents, resolutions |
- * | `document` | source                 | source id      | documents                        |
- * | `match`    | country ('' = none)    | match type     | resolutions                      |
+ * | `grid`     | source ('' = none)     | `<country>\|` hits, `<country>\|doc:<source id>`, `<country>\|match:<type>` | hits, documents, resolutions |
  * | `namespace`| namespace filter       | ''             | searches                         |
  * | `tool`     | ''                     | MCP tool name  | calls                            |
  */
@@ -19,6 +20,15 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const AnalyticsAccountDayEntity = defineEntity({
   name: 'AnalyticsAccountDay',
   tableName: 'analytics_account_day',
+  // grid cells of a source over a range: its items (detail) come before the day in the primary key
+  // and a country's grid cells over a range (the country is the item's first part)
+  indexes: [
+    { name: 'analytics_account_day_kind_scope_day_index', properties: ['kind', 'scope', 'day'] },
+    {
+      name: 'analytics_account_day_grid_country_day_index',
+      expression: `create index "analytics_account_day_grid_country_day_index" on "analytics_account_day" (split_part("item", '|', 1), "day") where "kind" = 'grid'`,
+    },
+  ],
   properties: {
     kind: p.text().primary(),
     scope: p.text().primary(),

@@ -5,6 +5,9 @@
  * (a partner of source A is refused source B) and ranges are bounded (400 days).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { type AccountCaller, contextsWithoutDatabase, requestContexts, type RequestContext, type RequestContexts } from '../../context.js';
 import { DomainError, ValidationError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
@@ -17,6 +20,7 @@ import { AnalyticsService } from './analytics.service.js';
 import { MemoryCounterStore } from '../usage/counter-store.js';
 import { OperationLimiter } from '../usage/operation-limits.js';
 import { anonymiseKeptRows } from '../accounts/account-deletion.queries.js';
+import { spillBatch } from '../usage/batch-spill.js';
 
 let contexts: RequestContexts = contextsWithoutDatabase;
 
@@ -35,7 +39,9 @@ async function rejection(run: () => Promise<unknown>): Promise<string> {
 }
 
 const at = (day: string) => Date.parse(`${day}T12:00:00Z`);
-const searchFacts = (source: string, hits = 1): UsageFacts => ({ search: { namespace: 'case_law', countries: ['DE'], hitsBySource: { [source]: hits }, hitsByCountry: { DE: hits } } });
+const searchFacts = (source: string, hits = 1, country = 'DE'): UsageFacts => ({
+  search: { namespace: 'case_law', countries: [country], hitsBySource: { [source]: hits }, hitsByCountry: { [country]: hits }, hitsBySourceCountry: [{ source, country, hits }] },
+});
 const fetchFacts = (source: string, sourceId: string): UsageFacts => ({ documents: [{ source, sourceId, namespace: 'case_law', country: 'DE' }] });
 const call = (who: AccountCaller, day: string, facts: UsageFacts | null, door?: 'mcp', endpoint = 'search'): CountedCall => ({ caller: who, endpoint, door, status: 200, facts, at: at(day) });
 
@@ -130,6 +136,8 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     expect(wide!.hits.value! - narrow!.hits.value!).toBe(0);
     expect(wide!.distinctAccounts.value! - narrow!.distinctAccounts.value!).toBe(0);
     expect(narrow!.searches).toEqual({ value: 45, suppressed: false });
+    expect(narrow!.distinctAccounts).toEqual({ value: 5, suppressed: false });
+    expect(wide!.distinctAccounts).toEqual({ value: 5, suppressed: true });
     // the wide answer says that something was withheld, not what
     expect(wide!.searches).toEqual({ value: 45, suppressed: true });
     // weeks are ISO weeks from Monday, clipped to the range
@@ -138,6 +146,48 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
       ['2026-05-01', '2026-05-03', 10],
       ['2026-05-04', '2026-05-10', 35],
     ]);
+  });
+
+  it('gives nothing away to the cross-dimension subtraction: a country minus its released sources, a source minus its top documents', async () => {
+    // a country code of its own (letters only), so other tests' calls do not count here
+    const country = `Q${randomUUID().replace(/[^a-f]/g, '').slice(0, 6).toUpperCase()}`.padEnd(7, 'Z');
+    const [a, b, lonely] = [source(), source(), source()];
+    const fetchIn = (src: string, id: string): UsageFacts => ({ documents: [{ source: src, sourceId: id, namespace: 'case_law', country }] });
+    const resolvedTo = (src: string): UsageFacts => ({ resolution: { matchType: 'exact', source: src, country } });
+    for (const who of Array.from({ length: 5 }, () => caller())) {
+      for (const src of [a, b]) {
+        recorder.counted(call(who, '2026-09-01', searchFacts(src, 2, country)));
+        recorder.counted(call(who, '2026-09-01', fetchIn(src, 'common'), undefined, 'documents'));
+        recorder.counted(call(who, '2026-09-01', resolvedTo(src), undefined, 'resolve'));
+      }
+    }
+    const loner = caller(); // the one account a subtraction would expose
+    recorder.counted(call(loner, '2026-09-01', searchFacts(lonely, 3, country)));
+    recorder.counted(call(loner, '2026-09-01', fetchIn(lonely, 'rare'), undefined, 'documents'));
+    recorder.counted(call(loner, '2026-09-01', fetchIn(a, 'rare'), undefined, 'documents'));
+    recorder.counted(call(loner, '2026-09-01', resolvedTo(lonely), undefined, 'resolve'));
+    const range = { from: '2026-09-01', to: '2026-09-01' };
+    const [countryDay] = (await service.countryUsage(asAdmin(), { countries: [country], ...range })).periods;
+    const sourceDays = (await usage([a, b, lonely], range.from, range.to)).periods;
+    const released = (measure: 'hits' | 'documentsFetched' | 'resolutions') => sourceDays.reduce((n, day) => n + (day[measure].value ?? 0), 0);
+    // the country's own cells hold the loner (6 accounts): summed from them, each difference below would be the loner's activity
+    const cells = await db.orm.em.fork().getConnection().execute<{ hits: number; documents: number }[]>(
+      `select sum(hits)::int as hits, sum(documents)::int as documents from analytics_account_day where kind = 'country' and scope = ?`,
+      [country],
+    );
+    expect(cells[0]).toEqual({ hits: 23, documents: 12 });
+    expect(countryDay!.hits.value! - released('hits')).toBe(0);
+    expect(countryDay!.documentsFetched.value! - released('documentsFetched')).toBe(0);
+    expect(countryDay!.resolutions.value! - released('resolutions')).toBe(0);
+    expect(countryDay).toMatchObject({ hits: { value: 20, suppressed: true }, documentsFetched: { value: 10, suppressed: true }, resolutions: { value: 10, suppressed: true } });
+    expect(sourceDays.find((d) => d.source === lonely)).toMatchObject({ hits: { value: null, suppressed: true }, documentsFetched: { value: null, suppressed: true } });
+    // a source's documents are the sum of its released documents: minus its top documents, nothing
+    const top = await service.topDocuments(asAdmin(), { source: a, ...range });
+    expect(top.documents.map((d) => [d.sourceId, d.fetches.value])).toEqual([['common', 5]]);
+    expect(sourceDays.find((d) => d.source === a)!.documentsFetched).toEqual({ value: 5, suppressed: true });
+    // the resolver's outcomes of the country are the sum of their released (source, country, match) cells
+    const outcomes = await service.resolverOutcomes(asAdmin(), { countries: [country], ...range });
+    expect(outcomes.outcomes).toEqual([{ country, matchType: 'exact', resolutions: { value: 10, suppressed: true } }]);
   });
 
   it('bounds a range to 400 days and refuses an end before its start (validation errors)', async () => {
@@ -208,5 +258,41 @@ describe.each(TEST_BACKENDS)('partner analytics on %s', (backend) => {
     // still one account for distinct counts, under one key that is not the account's id
     expect([...new Set(rows.map((r) => r.account))]).toEqual([erasedKey]);
     expect(rows.reduce((n, r) => n + r.searches, 0)).toBe(3);
+  });
+
+  it('replays spilled events of an account erased before the restart under a new key, never its id', async () => {
+    const src = source();
+    const [kept, erased] = [caller(), caller()];
+    await db.orm.em.fork().getConnection().execute('insert into app_user (id, email, email_lower, created_at) values (?, ?, ?, now())', [kept.userId, `${kept.userId}@example.org`, `${kept.userId}@example.org`]);
+    // left by a process stopped while the database was down; the erasure came before the restart
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'analytics-spill-'));
+    const spilled = [
+      call(kept, '2026-10-01', searchFacts(src)),
+      call(erased, '2026-10-01', searchFacts(src)),
+      call(erased, '2026-10-02', searchFacts(src)),
+      { ...call(kept, '2026-10-01', searchFacts(src)), caller: { kind: 'anonymous', ip: '192.0.2.7' } } as CountedCall,
+    ].map((c) => analyticsEventOf(c, randomUUID())!);
+    await spillBatch(dir, 'analytics_event', spilled.slice(0, 2), Date.now());
+    await spillBatch(dir, 'analytics_event', spilled.slice(2), Date.now() + 1);
+    const restarted = new AnalyticsRecorder(db.orm, createLogger('silent'), { spillDir: dir });
+    await restarted.start();
+    await restarted.flush();
+    await restarted.close();
+    const rows = await db.orm.em.fork().getConnection().execute<{ account: string; day: string; searches: number }[]>(
+      `select account, to_char(day, 'YYYY-MM-DD') as day, searches from analytics_account_day where kind = 'source' and scope = ? order by day, account`,
+      [src],
+    );
+    expect(rows.map((r) => r.account)).not.toContain(erased.userId);
+    const erasedKeys = [...new Set(rows.filter((r) => r.account.startsWith('erased:')).map((r) => r.account))];
+    expect(erasedKeys).toHaveLength(1); // both spill files: one key, one account for distinct counts
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { account: kept.userId, day: '2026-10-01', searches: 1 },
+        { account: 'anonymous', day: '2026-10-01', searches: 1 },
+        { account: erasedKeys[0], day: '2026-10-01', searches: 1 },
+        { account: erasedKeys[0], day: '2026-10-02', searches: 1 },
+      ]),
+    );
+    expect(rows).toHaveLength(4);
   });
 });

@@ -8,10 +8,10 @@ import type { RequestContext } from '../../context.js';
 import { parseInput } from '../../validation.js';
 import type { OperationLimiter } from '../usage/operation-limits.js';
 import { analyticsScopeOf, requireInScope } from './analytics-access.js';
-import type { CellKind } from './analytics-events.js';
-import { distinctAccountsValue, type DayMeasure, released, rollUp } from './analytics-privacy.js';
+import { type CellKind, GRID_DOCUMENT, GRID_MATCH, gridParts } from './analytics-events.js';
+import { distinctAccountsValue, type DayMeasure, released, rollUp, rollUpReleased } from './analytics-privacy.js';
 import { periodKey, periodsOf } from './analytics-periods.js';
-import { type DayCell, dayCells, distinctAccountsByPeriod, documentMetadata } from './analytics-read.queries.js';
+import { type DayCell, dayCells, documentMetadata, type GridMeasures, gridSums } from './analytics-read.queries.js';
 import {
   type CountryUsageAnswer,
   countryUsageQuerySchema,
@@ -70,8 +70,9 @@ export class AnalyticsService {
     const query = parseInput(topDocumentsQuerySchema, input);
     requireInScope(scope, { sources: [query.source] });
     await this.deps.pending.flush();
-    const cells = await dayCells(ctx.em, { kind: 'document', scopes: [query.source], item: null, from: query.from, to: query.to });
-    const byDocument = groupBy(cells, (c) => c.item);
+    const cells = await dayCells(ctx.em, { kind: 'grid', scopes: [query.source], item: null, gridDetail: GRID_DOCUMENT, from: query.from, to: query.to });
+    // a document's cells (one per country it was fetched under, normally one) are summed together
+    const byDocument = groupBy(cells, (c) => gridParts(c.item).detail.slice(GRID_DOCUMENT.length));
     const ranked = [...byDocument].map(([sourceId, days]) => ({ sourceId, fetches: rollUp(days.map((d) => d.measures.documents)) }));
     const suppressed = ranked.some((d) => d.fetches.suppressed);
     const shown = ranked.filter((d) => (d.fetches.value ?? 0) > 0).sort((a, b) => b.fetches.value! - a.fetches.value! || a.sourceId.localeCompare(b.sourceId)).slice(0, query.limit);
@@ -97,12 +98,13 @@ export class AnalyticsService {
     if (query.countries) requireInScope(scope, { countries: query.countries });
     const countries = query.countries ?? (scope.all ? null : [...scope.countries]);
     await this.deps.pending.flush();
-    const cells = countries?.length === 0 ? [] : await dayCells(ctx.em, { kind: 'match', scopes: countries, item: null, from: query.from, to: query.to });
-    const outcomes = [...groupBy(cells, (c) => `${c.scope}\u0000${c.item}`)].map(([, days]) => ({
-      country: days[0]!.scope === '' ? null : days[0]!.scope,
-      matchType: days[0]!.item,
-      resolutions: rollUp(days.map((d) => d.measures.resolutions)),
-    }));
+    const filter = { kind: 'grid' as const, scopes: null, item: null, gridDetail: GRID_MATCH, from: query.from, to: query.to, ...(countries ? { gridCountries: countries } : {}) };
+    const cells = countries?.length === 0 ? [] : await dayCells(ctx.em, filter);
+    // one outcome per (country, match type): the sum of its released (source, country, match, day) cells
+    const outcomes = [...groupBy(cells, (c) => c.item)].map(([item, days]) => {
+      const { country, detail } = gridParts(item);
+      return { country: country === '' ? null : country, matchType: detail.slice(GRID_MATCH.length), resolutions: rollUp(days.map((d) => d.measures.resolutions)) };
+    });
     outcomes.sort((a, b) => (a.country ?? '').localeCompare(b.country ?? '') || a.matchType.localeCompare(b.matchType));
     return { from: query.from, to: query.to, outcomes };
   }
@@ -111,27 +113,57 @@ export class AnalyticsService {
   private async usagePeriods(ctx: RequestContext, kind: CellKind, scopes: string[], query: { from: string; to: string; granularity: Granularity }): Promise<(UsagePeriod & { scope: string })[]> {
     await this.deps.pending.flush();
     const filter = { kind, scopes, item: '', from: query.from, to: query.to };
-    const [cells, distinct] = await Promise.all([dayCells(ctx.em, filter), distinctAccountsByPeriod(ctx.em, filter, query.granularity)]);
+    // per week or month, the released day cells bring their accounts along (distinct accounts over them)
+    const [cells, grid] = await Promise.all([
+      dayCells(ctx.em, filter, query.granularity !== 'DAY'),
+      gridSums(ctx.em, kind === 'source' ? 'source' : 'country', scopes, query.from, query.to),
+    ]);
+    const distinct = distinctAccountsOf(cells, query.granularity);
     const byPeriod = groupBy(cells, (c) => `${c.scope}\u0000${periodKey(c.day, query.granularity)}`);
+    const gridByPeriod = new Map<string, GridMeasures[]>();
+    for (const [scope, days] of grid) {
+      for (const [day, measures] of days) {
+        const key = `${scope}\u0000${periodKey(day, query.granularity)}`;
+        gridByPeriod.set(key, [...(gridByPeriod.get(key) ?? []), measures]);
+      }
+    }
     const periods = periodsOf(query.from, query.to, query.granularity);
     return [...new Set(scopes)].flatMap((scope) =>
       periods.map((period) => {
         const key = `${scope}\u0000${period.key}`;
         const days = byPeriod.get(key) ?? [];
         const any: DayMeasure[] = days.map((d) => ({ sum: d.accounts, accounts: d.accounts }));
+        const gridDays = gridByPeriod.get(key) ?? [];
         return {
           scope,
           periodStart: period.start,
           periodEnd: period.end,
+          // searches have no finer breakdown (a search returning a source is not one filtered by its country)
           searches: rollUp(days.map((d) => d.measures.searches)),
-          hits: rollUp(days.map((d) => d.measures.hits)),
-          documentsFetched: rollUp(days.map((d) => d.measures.documents)),
-          resolutions: rollUp(days.map((d) => d.measures.resolutions)),
+          hits: rollUpReleased(gridDays.map((g) => g.hits)),
+          documentsFetched: rollUpReleased(gridDays.map((g) => g.documents)),
+          resolutions: rollUpReleased(gridDays.map((g) => g.resolutions)),
           distinctAccounts: distinctAccountsValue(distinct.get(key) ?? 0, any.some((d) => d.accounts > 0 && !released(d)), any.length > 0),
         };
       }),
     );
   }
+}
+
+/** Distinct accounts per scope and period over its released day cells (per day: the cell's own accounts). */
+function distinctAccountsOf(cells: readonly DayCell[], granularity: Granularity): Map<string, number> {
+  const accounts = new Map<string, Set<string> | number>();
+  for (const cell of cells) {
+    if (!released({ sum: cell.accounts, accounts: cell.accounts })) continue;
+    const key = `${cell.scope}\u0000${periodKey(cell.day, granularity)}`;
+    if (granularity === 'DAY') accounts.set(key, cell.accounts);
+    else {
+      const seen = accounts.get(key) as Set<string> | undefined;
+      if (seen) for (const account of cell.releasedAccounts ?? []) seen.add(account);
+      else accounts.set(key, new Set(cell.releasedAccounts));
+    }
+  }
+  return new Map([...accounts].map(([key, value]) => [key, typeof value === 'number' ? value : value.size]));
 }
 
 function groupBy(cells: readonly DayCell[], keyOf: (cell: DayCell) => string): Map<string, DayCell[]> {

@@ -183,6 +183,15 @@ export const manifestSchema = z.object({
 }).meta({ id: 'Manifest' });
 export type Manifest = z.infer<typeof manifestSchema>;
 
+/** A write-behind queue's lag in `/ready` (src/modules/usage/durable-batches.ts, BatchLag). */
+const recordingLagSchema = z.object({
+  pending_rows: z.number().int(),
+  oldest_pending_seconds: z.number().int().nullable(),
+  spilled_batches: z.number().int(),
+  dropped_rows: z.number().int(),
+  lagging: z.boolean(),
+});
+
 export const readinessSchema = z.object({
   status: z.enum(['ready', 'indexing', 'starting']),
   stores: z.object({ database: z.boolean(), index: z.boolean() }),
@@ -213,15 +222,9 @@ export const readinessSchema = z.object({
    * Usage rows not written yet (the database did not take them: retried, spilled to DATA_DIR):
    * the process stays ready unless the oldest waits longer than 15 minutes (docs/reliability.md).
    */
-  usage_recording: z
-    .object({
-      pending_rows: z.number().int(),
-      oldest_pending_seconds: z.number().int().nullable(),
-      spilled_batches: z.number().int(),
-      dropped_rows: z.number().int(),
-      lagging: z.boolean(),
-    })
-    .optional(),
+  usage_recording: recordingLagSchema.optional(),
+  /** Partner analytics events not written yet (the same queue and rule as usage_recording). */
+  analytics_recording: recordingLagSchema.optional(),
   /** Present while the index found damaged at start is rebuilt from the corpus (docs/reliability.md): why it was. */
   index_rebuild: z.object({ reason: z.string() }).optional(),
 }).meta({ id: 'Readiness' });

@@ -44,6 +44,8 @@ export interface LegalDataDeps {
   pingDatabase: () => Promise<boolean>;
   /** How far usage recording lags (UsageService.recordingLag), for /ready. */
   usageRecording?: () => { lag: NonNullable<Readiness['usage_recording']>; tooFarBehind: boolean };
+  /** The same for the partner analytics' events (AnalyticsRecorder.recordingLag); null until the module is up. */
+  analyticsRecording?: () => { lag: NonNullable<Readiness['analytics_recording']>; tooFarBehind: boolean } | null;
   version: string;
   /** The REST operations the manifest lists (read when it is built: the routes are mounted after this service). */
   endpoints: () => string[];
@@ -347,10 +349,13 @@ export class LegalDataService implements LegalDataApi {
     if (this.snapshot === null && down.length === 0 && engines.length > 0 && !this.refreshing) this.refreshCatalog().catch(() => undefined);
     const index = this.snapshot !== null && down.length === 0;
     const recording = this.deps.usageRecording?.();
-    const ready = database && index && this.indexComplete && this.indexRebuild === null && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording?.tooFarBehind;
+    const analytics = this.deps.analyticsRecording?.() ?? null;
+    const ready =
+      database && index && this.indexComplete && this.indexRebuild === null && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording?.tooFarBehind && !analytics?.tooFarBehind;
     const missing = [
       ...(database ? [] : [{ dependency: 'database', detail: 'the relational store does not answer' }]),
       ...(recording?.tooFarBehind ? [{ dependency: 'usage recording', detail: `${recording.lag.pending_rows} usage row(s) not written for ${recording.lag.oldest_pending_seconds} s` }] : []),
+      ...(analytics?.tooFarBehind ? [{ dependency: 'analytics recording', detail: `${analytics.lag.pending_rows} analytics event(s) not written for ${analytics.lag.oldest_pending_seconds} s` }] : []),
       ...down.map((h) => ({ dependency: h.dependency, detail: h.detail ?? 'does not answer' })),
     ];
     const i = this.ingest;
@@ -371,6 +376,7 @@ export class LegalDataService implements LegalDataApi {
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
       ...(recording ? { usage_recording: recording.lag } : {}),
+      ...(analytics ? { analytics_recording: analytics.lag } : {}),
       ...(this.indexRebuild ? { index_rebuild: { reason: this.indexRebuild.reason } } : {}),
     };
   }

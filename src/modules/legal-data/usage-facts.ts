@@ -14,13 +14,18 @@ export function searchFacts(input: unknown, answer: SearchResponse): UsageFacts 
   const countries = Array.isArray(requested) ? [...new Set(requested.filter((c): c is string => typeof c === 'string'))] : [];
   const hitsBySource: Record<string, number> = {};
   const hitsByCountry: Record<string, number> = {};
+  const pairs = new Map<string, { source: string; country: string; hits: number }>();
   for (const hit of answer.hits) {
     hitsBySource[hit.source] = (hitsBySource[hit.source] ?? 0) + 1;
     // a source is named <country>/<name>: its country when the hit does not carry one (snippet detail)
     const country = hit.country ?? hit.source.split('/')[0]!;
     hitsByCountry[country] = (hitsByCountry[country] ?? 0) + 1;
+    const key = `${hit.source}\u0000${country}`;
+    const pair = pairs.get(key);
+    if (pair) pair.hits++;
+    else pairs.set(key, { source: hit.source, country, hits: 1 });
   }
-  return { search: { namespace: answer.namespace, countries, hitsBySource, hitsByCountry } };
+  return { search: { namespace: answer.namespace, countries, hitsBySource, hitsByCountry, hitsBySourceCountry: [...pairs.values()] } };
 }
 
 /** Documents read: source, id, namespace and country of each. */

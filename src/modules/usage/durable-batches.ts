@@ -57,6 +57,8 @@ export interface DurableBatchOptions {
   maxBatch?: number;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   now?: () => number;
+  /** What its log lines start with (`usage`, `analytics`): the shutdown summary says whose rows were left. */
+  label?: string;
 }
 
 const BACKOFF_FIRST_MS = 500;
@@ -90,13 +92,17 @@ export class DurableBatches {
     return this.options.now?.() ?? Date.now();
   }
 
+  private get label(): string {
+    return this.options.label ?? 'usage';
+  }
+
   /** Picks up the spill files an earlier run left, and writes them (in the background). */
   async start(): Promise<void> {
     if (!this.options.spillDir) return;
     const left = (await listSpilled(this.options.spillDir)).filter((b) => this.kinds.has(b.kind));
     if (left.length === 0) return;
     this.spilled.push(...left);
-    this.options.logger.info(`usage: ${left.length} spilled batch(es) (${left.reduce((n, b) => n + b.rows, 0)} rows) from an earlier run: writing them`);
+    this.options.logger.info(`${this.label}: ${left.length} spilled batch(es) (${left.reduce((n, b) => n + b.rows, 0)} rows) from an earlier run: writing them`);
     void this.flush();
   }
 
@@ -127,8 +133,8 @@ export class DurableBatches {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    if (this.held.length > 0) this.options.logger.error(`usage: ${this.memoryRows()} row(s) could be neither written nor spilled before the stop: lost`);
-    else if (this.spilled.length > 0) this.options.logger.warn(`usage: ${this.spilled.length} spilled batch(es) left in ${this.options.spillDir}: written at the next start`);
+    if (this.held.length > 0) this.options.logger.error(`${this.label}: ${this.memoryRows()} row(s) could be neither written nor spilled before the stop: lost`);
+    else if (this.spilled.length > 0) this.options.logger.warn(`${this.label}: ${this.spilled.length} spilled batch(es) left in ${this.options.spillDir}: written at the next start`);
   }
 
   lag(): BatchLag {
@@ -194,7 +200,7 @@ export class DurableBatches {
           this.spilled.push(await spillBatch(this.options.spillDir, batch.kind, batch.rows, batch.firstAt));
           continue;
         } catch (error) {
-          this.options.logger.error(`usage: could not spill ${batch.rows.length} row(s) to ${this.options.spillDir}; keeping them in memory`, error);
+          this.options.logger.error(`${this.label}: could not spill ${batch.rows.length} row(s) to ${this.options.spillDir}; keeping them in memory`, error);
         }
       }
       this.held.push(batch);
@@ -202,7 +208,7 @@ export class DurableBatches {
     while (this.held.length > 0 && this.memoryRows() > this.options.maxMemoryRows) {
       const oldest = this.held.shift()!;
       this.dropped += oldest.rows.length;
-      this.options.logger.error(`usage: dropped ${oldest.rows.length} ${oldest.kind} row(s): neither the database nor the spill folder takes them and memory is full (USAGE_MEMORY_MAX_ROWS=${this.options.maxMemoryRows})`);
+      this.options.logger.error(`${this.label}: dropped ${oldest.rows.length} ${oldest.kind} row(s): neither the database nor the spill folder takes them and memory is full (USAGE_MEMORY_MAX_ROWS=${this.options.maxMemoryRows})`);
     }
   }
 
@@ -210,7 +216,7 @@ export class DurableBatches {
   private setAside(batch: SpilledBatch): void {
     this.spilled.shift();
     this.dropped += batch.rows;
-    this.options.logger.error(`usage: spill file ${batch.file} is unreadable: renamed to *.bad, its ${batch.rows} row(s) not written`);
+    this.options.logger.error(`${this.label}: spill file ${batch.file} is unreadable: renamed to *.bad, its ${batch.rows} row(s) not written`);
     void rename(batch.file, `${batch.file}.bad`).catch(() => undefined);
   }
 
@@ -222,7 +228,7 @@ export class DurableBatches {
       this.lastLagLog = this.now();
       const lag = this.lag();
       this.options.logger.warn(
-        `usage: recording lags: ${lag.pending_rows} row(s) not written yet (oldest ${lag.oldest_pending_seconds ?? 0} s ago, ${lag.spilled_batches} batch(es) spilled); next try in ${Math.round(delay / 100) / 10} s: ${(failure as Error)?.message ?? failure}`,
+        `${this.label}: recording lags: ${lag.pending_rows} row(s) not written yet (oldest ${lag.oldest_pending_seconds ?? 0} s ago, ${lag.spilled_batches} batch(es) spilled); next try in ${Math.round(delay / 100) / 10} s: ${(failure as Error)?.message ?? failure}`,
       );
     }
     if (this.closed) return;
@@ -235,7 +241,7 @@ export class DurableBatches {
   }
 
   private caughtUp(): void {
-    if (this.failingSince !== null) this.options.logger.info(`usage: recording caught up after ${Math.round((this.now() - this.failingSince) / 1000)} s`);
+    if (this.failingSince !== null) this.options.logger.info(`${this.label}: recording caught up after ${Math.round((this.now() - this.failingSince) / 1000)} s`);
     this.failures = 0;
     this.failingSince = null;
     this.lastLagLog = 0;

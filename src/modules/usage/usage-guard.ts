@@ -10,7 +10,14 @@ export type UnbilledEndpoint = 'documents.not_modified' | 'documents.head';
  */
 export interface UsageFacts {
   /** Search: the filters used and the sources of the hits returned (hits per source). */
-  search?: { namespace: string | null; countries: string[]; hitsBySource: Record<string, number>; hitsByCountry: Record<string, number> };
+  search?: {
+    namespace: string | null;
+    countries: string[];
+    hitsBySource: Record<string, number>;
+    hitsByCountry: Record<string, number>;
+    /** Hits per (source, country) pair: the analytics grid (absent: a source's country is its name's prefix). */
+    hitsBySourceCountry?: { source: string; country: string; hits: number }[];
+  };
   /** Documents: the documents fetched (one, or a GraphQL list read as one call). */
   documents?: { source: string; sourceId: string; namespace: string; country: string }[];
   /** Resolve: how the reference matched and, when resolved, the first document's source and country. */

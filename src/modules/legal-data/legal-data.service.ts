@@ -16,6 +16,7 @@ import { broadcast } from '../../util/broadcast.js';
 import type { StageTimer } from '../../util/stage-timer.js';
 import { CatalogSnapshot } from './catalog-snapshot.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
+import { type QueueLag, recordingReadiness } from './recording-readiness.js';
 import type { CatalogSource } from './corpus/corpus-reader.js';
 import type { IngestState } from './ingest/ingest.service.js';
 import type { CitationCounts } from './ingest/citation-counts.js';
@@ -42,10 +43,9 @@ export interface LegalDataDeps {
   loadCatalogue: () => Promise<CatalogSource[]>;
   /** True when the relational store answers. */
   pingDatabase: () => Promise<boolean>;
-  /** How far usage recording lags (UsageService.recordingLag), for /ready. */
-  usageRecording?: () => { lag: NonNullable<Readiness['usage_recording']>; tooFarBehind: boolean };
-  /** The same for the partner analytics' events (AnalyticsRecorder.recordingLag); null until the module is up. */
-  analyticsRecording?: () => { lag: NonNullable<Readiness['analytics_recording']>; tooFarBehind: boolean } | null;
+  /** How far usage rows and analytics events lag (UsageService / AnalyticsRecorder.recordingLag; analytics null until its module is up), for /ready. */
+  usageRecording?: () => QueueLag<NonNullable<Readiness['usage_recording']>>;
+  analyticsRecording?: () => QueueLag<NonNullable<Readiness['analytics_recording']>> | null;
   version: string;
   /** The REST operations the manifest lists (read when it is built: the routes are mounted after this service). */
   endpoints: () => string[];
@@ -348,14 +348,11 @@ export class LegalDataService implements LegalDataApi {
     // The engine answers again after an outage at start: build the catalogue in the background.
     if (this.snapshot === null && down.length === 0 && engines.length > 0 && !this.refreshing) this.refreshCatalog().catch(() => undefined);
     const index = this.snapshot !== null && down.length === 0;
-    const recording = this.deps.usageRecording?.();
-    const analytics = this.deps.analyticsRecording?.() ?? null;
-    const ready =
-      database && index && this.indexComplete && this.indexRebuild === null && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording?.tooFarBehind && !analytics?.tooFarBehind;
+    const recording = recordingReadiness(this.deps.usageRecording?.() ?? null, this.deps.analyticsRecording?.() ?? null);
+    const ready = database && index && this.indexComplete && this.indexRebuild === null && (this.model === null || this.model.status === 'ready' || this.model.status === 'failed') && !recording.tooFarBehind;
     const missing = [
       ...(database ? [] : [{ dependency: 'database', detail: 'the relational store does not answer' }]),
-      ...(recording?.tooFarBehind ? [{ dependency: 'usage recording', detail: `${recording.lag.pending_rows} usage row(s) not written for ${recording.lag.oldest_pending_seconds} s` }] : []),
-      ...(analytics?.tooFarBehind ? [{ dependency: 'analytics recording', detail: `${analytics.lag.pending_rows} analytics event(s) not written for ${analytics.lag.oldest_pending_seconds} s` }] : []),
+      ...recording.missing,
       ...down.map((h) => ({ dependency: h.dependency, detail: h.detail ?? 'does not answer' })),
     ];
     const i = this.ingest;
@@ -375,8 +372,7 @@ export class LegalDataService implements LegalDataApi {
           }
         : null,
       ...(this.model ? { embedding_model: this.model } : {}),
-      ...(recording ? { usage_recording: recording.lag } : {}),
-      ...(analytics ? { analytics_recording: analytics.lag } : {}),
+      ...recording.fields,
       ...(this.indexRebuild ? { index_rebuild: { reason: this.indexRebuild.reason } } : {}),
     };
   }

@@ -187,6 +187,7 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
     expect: ADMIN,
   },
   'GET /v1/admin/audit': { request: get('/v1/admin/audit'), expect: ADMIN },
+  'GET /v1/admin/users/{user_id}/partner': { request: (w) => ({ method: 'GET', path: `/v1/admin/users/${w.userIds.partner}/partner` }), expect: ADMIN },
   'PUT /v1/admin/users/{user_id}/partner': { request: async (w) => ({ method: 'PUT', path: `/v1/admin/users/${await w.throwaway.account()}/partner`, body: { sources: ['DE/BGH'] } }), expect: ADMIN },
   'DELETE /v1/admin/users/{user_id}/partner': { request: async (w) => ({ method: 'DELETE', path: `/v1/admin/users/${await throwawayPartner(w)}/partner` }), expect: ADMIN },
   'POST /v1/resolve': { request: send('POST', '/v1/resolve', { reference: '§ 823 BGB', hint_country: 'DE' }), expect: ACCOUNT },
@@ -214,6 +215,9 @@ export const GRAPHQL_MATRIX: Record<string, MatrixRow<GraphqlRequest>> = {
   'Query.adminUserEndpoints': { request: (w) => ({ query: 'query($id: String!) { adminUserEndpoints(userId: $id) { __typename } }', variables: { id: w.userIds.accountA } }), expect: ADMIN },
   'Query.adminFeedback': { request: q('{ adminFeedback(status: all) { __typename } }'), expect: ADMIN },
   'Query.adminAudit': { request: q('{ adminAudit { __typename } }'), expect: ADMIN },
+  // the caller's own scope: every account (null for a non-partner), uncounted like `me`
+  'Query.partnerScope': { request: q('{ partnerScope { __typename } }'), expect: ACCOUNT },
+  'Query.adminPartner': { request: (w) => ({ query: 'query($id: ID!) { adminPartner(userId: $id) { __typename } }', variables: { id: w.userIds.partner } }), expect: ADMIN },
   'Query.sourceUsage': { request: q('{ sourceUsage(sources: ["DE/BGH"], from: "2026-01-01", to: "2026-01-31", granularity: WEEK) { __typename } }'), expect: ANALYTICS },
   'Query.countryUsage': { request: q('{ countryUsage(countries: ["DE"], from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ANALYTICS },
   'Query.topDocuments': { request: q('{ topDocuments(source: "DE/BGH", from: "2026-01-01", to: "2026-01-31") { __typename } }'), expect: ANALYTICS },

@@ -3,10 +3,11 @@
  * real platform: facts of 9 accounts go through the platform's own analytics recorder (the writer
  * every billable call feeds), so some day cells are released and some withheld; an administrator
  * makes a user partner in the editor (type-ahead for the source and the country); the partner
- * opens Analytics from the navigation, sees the chart of its source with a withheld cell and its
- * reason (hover and table), the top documents and resolver outcomes, downloads the CSV (checked
- * row by row against the GraphQL answer), and gets the range and scope refusals in words next to
- * the field; a non-partner is told why there is nothing to see. axe-core on both pages.
+ * opens Analytics from the navigation (the shell asks `partnerScope`, no analytics query), picks
+ * within its own scope only, sees the chart of its source with a withheld cell and its reason
+ * (hover and table), the top documents and resolver outcomes, downloads the CSV (checked row by
+ * row against the GraphQL answer), and gets the range and scope refusals in words next to the
+ * field; a non-partner is told why there is nothing to see. axe-core on both pages.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -134,11 +135,21 @@ describe('web dashboard: partner analytics and the partner editor', () => {
 
   it("the partner sees its source's chart, a withheld cell's reason, top documents, resolver outcomes, and downloads the chart's CSV", async () => {
     const page = await browserPage(partner.cookie);
+    const queries: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/graphql') && r.method() === 'POST') queries.push(JSON.parse(r.postData() ?? '{}').query ?? '');
+    });
     await page.goto('/dashboard/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
     await expectHeading(page, 'Analytics');
+    // the link came from the partner's own scope: no analytics field asked (none costs a unit)
+    expect(queries.filter((q) => /partnerScope/.test(q))).toHaveLength(1);
+    expect(queries.filter((q) => /sourceUsage|countryUsage|topDocuments|resolverOutcomes/.test(q))).toEqual([]);
+    // the pickers offer the partner's scope only
     const items = page.getByRole('combobox', { name: 'Sources' });
-    await items.pressSequentially('bgh');
+    await items.pressSequentially('DE/');
+    await page.getByRole('option', { name: SOURCE, exact: true }).waitFor();
+    expect((await page.getByRole('listbox', { name: 'Sources: suggestions' }).getByRole('option').allInnerTexts()).map((t) => t.trim())).toEqual([SOURCE]);
     await page.getByRole('option', { name: SOURCE, exact: true }).click();
     await page.getByRole('button', { name: 'Show', exact: true }).click();
 
@@ -200,12 +211,15 @@ describe('web dashboard: partner analytics and the partner editor', () => {
     await page.locator('#analytics-to-error').getByText(/To: the range spans \d+ days; at most 400/).waitFor();
 
     await page.getByLabel('From (UTC day)').fill(day(-10));
-    await items.pressSequentially('DE/');
-    const other = page.getByRole('option').filter({ hasNotText: SOURCE }).first();
-    const outside = (await other.innerText()).trim();
-    await other.click();
-    await page.getByRole('button', { name: 'Show', exact: true }).click();
-    await page.locator('#analytics-items-error').getByText(`Outside your partner scope: source ${outside}`).waitFor();
+    // the scope changes while the page is open: the server refuses what the page still offers
+    const narrow = await call(`${base}/v1/admin/users/${partner.id}/partner`, 'PUT', { countries: ['DE'] }, { cookie: admin.cookie, headers: { origin: base } });
+    expect(narrow.status).toBe(200);
+    try {
+      await page.getByRole('button', { name: 'Show', exact: true }).click();
+      await page.locator('#analytics-items-error').getByText(`Outside your partner scope: source ${SOURCE}`).waitFor();
+    } finally {
+      await call(`${base}/v1/admin/users/${partner.id}/partner`, 'PUT', { sources: [SOURCE], countries: ['DE'] }, { cookie: admin.cookie, headers: { origin: base } });
+    }
   });
 
   it('a non-partner gets no link and is told why the page shows nothing', async () => {

@@ -278,6 +278,8 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     await client.GET('/v1/admin/audit', { ...as, params: { query: { limit: 5 } } });
     const partner = await client.PUT('/v1/admin/users/{user_id}/partner', { ...as, params: { path: { user_id: target.id } }, body: { sources: ['DE/BGH'], countries: ['DE'], reason: 'typed client test' } });
     expect(partner.data?.sources).toEqual(['DE/BGH']);
+    const read = await client.GET('/v1/admin/users/{user_id}/partner', { ...as, params: { path: { user_id: target.id } } });
+    expect(read.data).toEqual(partner.data);
     await client.DELETE('/v1/admin/users/{user_id}/partner', { ...as, params: { path: { user_id: target.id } }, body: { reason: 'typed client test' } });
     await client.DELETE('/v1/admin/users/{user_id}', { ...as, params: { path: { user_id: target.id } }, body: { reason: 'typed client test' } });
     allMatch(from, {
@@ -290,6 +292,7 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       'POST /v1/admin/feedback/{report_id}/mark-forwarded': 404,
       'GET /v1/admin/audit': 200,
       'PUT /v1/admin/users/{user_id}/partner': 200,
+      'GET /v1/admin/users/{user_id}/partner': 200,
       'DELETE /v1/admin/users/{user_id}/partner': 200,
       'DELETE /v1/admin/users/{user_id}': 200,
     });

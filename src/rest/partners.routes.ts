@@ -1,5 +1,5 @@
 /**
- * Partner accounts over REST (issue #35 item 2): `PUT`/`DELETE /v1/admin/users/{user_id}/partner`,
+ * Partner accounts over REST (issue #35 item 2): `GET`/`PUT`/`DELETE /v1/admin/users/{user_id}/partner`,
  * administrators only (401 without credentials, 403 for anyone else: the service checks first).
  * Each handler calls one service method; the analytics themselves are GraphQL fields.
  */
@@ -12,9 +12,23 @@ import type { RestApi } from './rest-api.js';
 
 const tags = ['admin'];
 
-export function partnersRouter(partners: Pick<PartnersService, 'set' | 'remove'>, rest: RestApi): express.Router {
+export function partnersRouter(partners: Pick<PartnersService, 'get' | 'set' | 'remove'>, rest: RestApi): express.Router {
   const router = express.Router();
   rest.route(router, '/v1/admin/users/:user_id/partner', {
+    get: [
+      {
+        name: 'admin_user_partner',
+        summary: 'Admin Get Partner',
+        description: "Administrators only. The account's partner scope, as PUT answers it; 404 when the account is not a partner.",
+        tags,
+        access: 'account',
+        params: { user_id: 'The user id (UUID)' },
+        responses: { 200: partnerAnswerSchema, 403: 'Not an administrator', 404: 'Unknown user, or not a partner' },
+      },
+      async (req, res) => {
+        res.json(await withLoc({ user_id: 'path' }, () => partners.get(contextOf(req), req.params)));
+      },
+    ],
     put: [
       {
         name: 'admin_user_partner_set',

@@ -4,7 +4,8 @@
  * reach it, absent and null arguments take the REST defaults, malformed arguments are
  * BAD_USER_INPUT, `requests_total` costs one query per page, not one per user (DataLoader), and
  * partners (issue #35): the REST partner endpoints (422, 403, 404, the audit row) and the analytics
- * fields a partner may and may not read.
+ * fields a partner may and may not read; reading a scope back (`partnerScope`, `adminPartner`,
+ * `GET /v1/admin/users/{user_id}/partner`).
  */
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -12,6 +13,7 @@ import { startPlatform, type Platform } from '../../src/platform.js';
 import { call, cookieFrom } from '../../test/helpers/http.js';
 import { makeTestDataDir } from '../../test/helpers/pglite-template.js';
 import { countStatements } from '../../test/helpers/test-databases.js';
+import { ANALYTICS_QUERY_LIMIT } from '../../src/modules/usage/operation-limits.js';
 
 const ADMIN = 'gql-boss@example.org';
 
@@ -117,5 +119,48 @@ describe('admin subgraph through the gateway (pglite)', () => {
     expect(removed.body).toEqual({ user_id: partner.id, removed: true });
     expect((await call(`${url}/v1/admin/users/${partner.id}/partner`, 'DELETE', undefined, { cookie: adminCookie })).status).toBe(404);
     expect((await gql(scoped, partner.cookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it("reads a scope back: the caller's own (uncounted, null for a non-partner) and, for administrators, anyone's", async () => {
+    const partner = await signIn('gql-scope-reader@example.org');
+    const own = '{ partnerScope { user_id sources countries updated_at } }';
+    const byAdmin = (id: string, cookie = adminCookie) => gql(`{ adminPartner(userId: "${id}") { user_id sources countries updated_at } }`, cookie);
+    const getRest = (id: string, cookie = adminCookie) => call(`${url}/v1/admin/users/${id}/partner`, 'GET', undefined, { cookie });
+
+    // not a partner yet: null through GraphQL, 404 over REST
+    expect((await gql(own, partner.cookie)).body).toEqual({ data: { partnerScope: null } });
+    expect((await byAdmin(partner.id)).body).toEqual({ data: { adminPartner: null } });
+    expect((await getRest(partner.id)).status).toBe(404);
+    expect((await getRest('00000000-0000-4000-8000-000000000000')).status).toBe(404); // unknown user
+
+    const made = await call(`${url}/v1/admin/users/${partner.id}/partner`, 'PUT', { sources: ['DE/BGH'], countries: ['DE'] }, { cookie: adminCookie });
+    expect(made.status).toBe(200);
+    const rest = await getRest(partner.id);
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual(made.body); // the same body as PUT's answer
+    expect((await byAdmin(partner.id)).body.data.adminPartner).toEqual(made.body);
+    expect((await gql(own, partner.cookie)).body.data.partnerScope).toEqual(made.body);
+    // an administrator who is no partner reads null for itself
+    expect((await gql(own, adminCookie)).body.data.partnerScope).toBeNull();
+
+    // who may ask
+    expect((await gql(own)).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await byAdmin(partner.id, partner.cookie)).body.errors[0].extensions.code).toBe('FORBIDDEN'); // a partner is no administrator
+    expect((await byAdmin(partner.id, plainCookie)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await getRest(partner.id, plainCookie)).status).toBe(403);
+    expect((await call(`${url}/v1/admin/users/${partner.id}/partner`, 'GET')).status).toBe(401);
+    const malformed = await byAdmin('not-a-uuid');
+    expect(malformed.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    expect((await getRest('not-a-uuid')).body.detail[0].loc).toEqual(['path', 'user_id']);
+
+    // the own scope is not counted: more reads than an analytics query's budget, all answered
+    for (let i = 0; i <= ANALYTICS_QUERY_LIMIT.limit; i++) {
+      expect((await gql(own, partner.cookie)).body.data.partnerScope.user_id).toBe(partner.id);
+    }
+
+    const removed = await call(`${url}/v1/admin/users/${partner.id}/partner`, 'DELETE', undefined, { cookie: adminCookie });
+    expect(removed.status).toBe(200);
+    expect((await gql(own, partner.cookie)).body.data.partnerScope).toBeNull();
+    expect((await getRest(partner.id)).status).toBe(404);
   });
 });

@@ -1,13 +1,14 @@
 /**
- * Partner analytics in the admin subgraph (issue #35): the four queries and the partner
- * mutations, each one service call (src/modules/analytics checks the per-caller limit, then
- * administrator, partner and scope). Arguments are camelCase; `@rateLimit` documents the limits
+ * Partner analytics in the admin subgraph (issue #35): the four queries, the partner mutations,
+ * the caller's own scope (`partnerScope`) and an administrator's read of a user's
+ * (`adminPartner`), each one service call (src/modules/analytics checks the per-caller limit,
+ * then administrator, partner and scope). Arguments are camelCase; `@rateLimit` documents the limits
  * the services count (ANALYTICS_QUERY_LIMIT and the admin mutations' in operation-limits.ts).
  */
 import 'reflect-metadata';
-import { Arg, Ctx, Directive, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Directive, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
-import { validatedAs } from '../../src/graphql/errors.js';
+import { nullWhenNotFound, validatedAs } from '../../src/graphql/errors.js';
 import type { AnalyticsModule } from '../../src/modules/analytics/analytics.module.js';
 import type { Granularity } from '../../src/modules/analytics/analytics.schema.js';
 import { ANALYTICS_QUERY_LIMIT, MUTATION_LIMITS, rateLimitDirectiveOf } from '../../src/modules/usage/operation-limits.js';
@@ -16,7 +17,7 @@ import { AnalyticsGranularity, CountryUsageType, PartnerRemovalType, PartnerScop
 /** What the analytics fields ask of the services. */
 export interface AnalyticsGraphqlApi {
   analytics: Pick<AnalyticsModule['analytics'], 'sourceUsage' | 'countryUsage' | 'topDocuments' | 'resolverOutcomes'>;
-  partners: Pick<AnalyticsModule['partners'], 'set' | 'remove'>;
+  partners: Pick<AnalyticsModule['partners'], 'ownScope' | 'get' | 'set' | 'remove'>;
 }
 
 /** Documentation of the limits the services count (src/modules/usage/operation-limits.ts): one budget per caller across doors. */
@@ -77,6 +78,16 @@ export class AnalyticsResolver {
     @Ctx() context: GraphqlContext,
   ) {
     return validatedAs('args', this.api.analytics.resolverOutcomes(requestContextOf(context), present({ countries, from, to })));
+  }
+
+  @Query(() => PartnerScopeType, { nullable: true, description: "The caller's own partner scope; null when the caller is not a partner. Not counted: the caller's own record, like `me`." })
+  partnerScope(@Ctx() context: GraphqlContext) {
+    return this.api.partners.ownScope(requestContextOf(context));
+  }
+
+  @Query(() => PartnerScopeType, { nullable: true, description: "GET /v1/admin/users/{user_id}/partner: a user's partner scope, administrators only; null when the user is not a partner." })
+  adminPartner(@Arg('userId', () => ID) userId: string, @Ctx() context: GraphqlContext) {
+    return validatedAs('args', nullWhenNotFound(this.api.partners.get(requestContextOf(context), { user_id: userId })));
   }
 
   @Mutation(() => PartnerScopeType, { description: 'PUT /v1/admin/users/{user_id}/partner: makes the account a partner with this scope, or replaces it.' })

@@ -1211,7 +1211,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Admin Get Partner
+         * @description Administrators only. The account's partner scope, as PUT answers it; 404 when the account is not a partner.
+         */
+        get: operations["admin_user_partner_v1_admin_users__user_id__partner_get"];
         /**
          * Admin Set Partner
          * @description Administrators only. Makes the account a partner whose analytics scope is these sources and/or countries, or replaces its scope (audited).
@@ -7946,6 +7950,89 @@ export interface operations {
             };
             /** @description Not an administrator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    admin_user_partner_v1_admin_users__user_id__partner_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id (UUID) */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerScope"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Unknown user, or not a partner */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,12 +24,12 @@ function report(error: ApiError): ApiError {
 export type Variables<V> = V extends Record<string, never> ? [variables?: V] : [variables: V];
 
 /**
- * Root fields whose null is an answer (no team workspace, no such document). Every other root
- * field is nullable only so that a refused field (UNAUTHENTICATED, FORBIDDEN) leaves the rest of
- * an answer (docs/graphql.md); `request` throws on any GraphQL error, so an answer it returns
+ * Root fields whose null is an answer (no team workspace, no such document, not a partner).
+ * Every other root field is nullable only so that a refused field (UNAUTHENTICATED, FORBIDDEN)
+ * leaves the rest of an answer (docs/graphql.md); `request` throws on any GraphQL error, so an answer it returns
  * holds those fields.
  */
-const NULL_IS_AN_ANSWER = ['team', 'document'] as const;
+const NULL_IS_AN_ANSWER = ['team', 'document', 'partnerScope', 'adminPartner'] as const;
 type NullIsAnAnswer = (typeof NULL_IS_AN_ANSWER)[number];
 
 /** An operation's data as `request` returns it: the refusable root fields present. */

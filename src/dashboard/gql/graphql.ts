@@ -851,6 +851,8 @@ export type Query = {
   adminAudit: Maybe<AdminAuditPageType>;
   /** GET /v1/admin/feedback (administrators only). */
   adminFeedback: Maybe<AdminFeedbackListType>;
+  /** GET /v1/admin/users/{user_id}/partner: a user's partner scope, administrators only; null when the user is not a partner. */
+  adminPartner: Maybe<PartnerScopeType>;
   /** GET /v1/admin/stats (administrators only). */
   adminStats: Maybe<AdminStatsType>;
   /** GET /v1/admin/users/{user_id}/endpoints (administrators only). */
@@ -881,6 +883,8 @@ export type Query = {
   me: Maybe<MeType>;
   /** The OAuth clients (MCP agents) the caller authorised, one per client (GET /v1/oauth/grants). */
   oauthGrants: Maybe<Array<OAuthGrantType>>;
+  /** The caller's own partner scope; null when the caller is not a partner. Not counted: the caller's own record, like `me`. */
+  partnerScope: Maybe<PartnerScopeType>;
   /** GET /v1/billing/plans: the legacy catalogue, or an audience catalogue. */
   plans: PlansType;
   /** GET /v1/billing/promo. */
@@ -919,6 +923,11 @@ export type QueryAdminAuditArgs = {
 export type QueryAdminFeedbackArgs = {
   limit: InputMaybe<Scalars['Int']['input']>;
   status: InputMaybe<FeedbackStatusFilter>;
+};
+
+
+export type QueryAdminPartnerArgs = {
+  userId: Scalars['ID']['input'];
 };
 
 
@@ -1509,6 +1518,11 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { plan: string, workspace_role: string, user: { id: string, email: string, name: string | null, is_admin: boolean, email_verified: boolean, created_at: string }, legal_acceptance: { accepted: boolean, terms_version: string | null, current_terms_version: string } } | null };
 
+export type PartnerScopeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PartnerScopeQuery = { partnerScope: { sources: Array<string>, countries: Array<string>, updated_at: string } | null };
+
 export type CatalogueCountriesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1613,6 +1627,13 @@ export type AdminRemovePartnerMutationVariables = Exact<{
 
 export type AdminRemovePartnerMutation = { adminRemovePartner: { user_id: string, removed: boolean } };
 
+export type AdminPartnerQueryVariables = Exact<{
+  userId: Scalars['ID']['input'];
+}>;
+
+
+export type AdminPartnerQuery = { adminPartner: { user_id: string, sources: Array<string>, countries: Array<string>, updated_at: string } | null };
+
 export type SourceUsageQueryVariables = Exact<{
   sources: Array<Scalars['String']['input']> | Scalars['String']['input'];
   from: Scalars['String']['input'];
@@ -1651,13 +1672,6 @@ export type ResolverOutcomesQueryVariables = Exact<{
 
 
 export type ResolverOutcomesQuery = { resolverOutcomes: { from: string, to: string, outcomes: Array<{ country: string | null, matchType: string, resolutions: { value: number | null, suppressed: boolean } }> } | null };
-
-export type AnalyticsAccessQueryVariables = Exact<{
-  day: Scalars['String']['input'];
-}>;
-
-
-export type AnalyticsAccessQuery = { resolverOutcomes: { from: string } | null };
 
 export type BillingOverviewQueryVariables = Exact<{
   audience: InputMaybe<Audience>;
@@ -1918,6 +1932,15 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const PartnerScopeDocument = new TypedDocumentString(`
+    query PartnerScope {
+  partnerScope {
+    sources
+    countries
+    updated_at
+  }
+}
+    `) as unknown as TypedDocumentString<PartnerScopeQuery, PartnerScopeQueryVariables>;
 export const CatalogueCountriesDocument = new TypedDocumentString(`
     query CatalogueCountries {
   countries {
@@ -2100,6 +2123,16 @@ export const AdminRemovePartnerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AdminRemovePartnerMutation, AdminRemovePartnerMutationVariables>;
+export const AdminPartnerDocument = new TypedDocumentString(`
+    query AdminPartner($userId: ID!) {
+  adminPartner(userId: $userId) {
+    user_id
+    sources
+    countries
+    updated_at
+  }
+}
+    `) as unknown as TypedDocumentString<AdminPartnerQuery, AdminPartnerQueryVariables>;
 export const SourceUsageDocument = new TypedDocumentString(`
     query SourceUsage($sources: [String!]!, $from: String!, $to: String!, $granularity: AnalyticsGranularity) {
   sourceUsage(sources: $sources, from: $from, to: $to, granularity: $granularity) {
@@ -2207,13 +2240,6 @@ export const ResolverOutcomesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ResolverOutcomesQuery, ResolverOutcomesQueryVariables>;
-export const AnalyticsAccessDocument = new TypedDocumentString(`
-    query AnalyticsAccess($day: String!) {
-  resolverOutcomes(from: $day, to: $day) {
-    from
-  }
-}
-    `) as unknown as TypedDocumentString<AnalyticsAccessQuery, AnalyticsAccessQueryVariables>;
 export const BillingOverviewDocument = new TypedDocumentString(`
     query BillingOverview($audience: Audience) {
   billingStatus {

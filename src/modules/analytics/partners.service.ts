@@ -5,18 +5,45 @@
  * transaction with its audit entry (the user's row locked, as the plan override does, so an
  * erasure running at the same time waits or finds nothing).
  */
-import type { RequestContext } from '../../context.js';
+import { type RequestContext, requireAccount } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { lockUser } from '../accounts/app-user.queries.js';
 import type { OperationLimiter } from '../usage/operation-limits.js';
 import { requireAdmin } from '../admin/admin-access.js';
 import { recordAudit } from '../admin/audit-log.js';
-import { AnalyticsPartnerEntity } from './analytics.entities.js';
+import { type AnalyticsPartner, AnalyticsPartnerEntity } from './analytics.entities.js';
 import { type PartnerAnswer, partnerBodySchema, partnerPathSchema, partnerRemovalBodySchema } from './analytics.schema.js';
+
+/** The answer shape of PUT and GET for a stored partner row. */
+function answerOf(row: AnalyticsPartner): PartnerAnswer {
+  return { user_id: row.user_id, sources: row.sources, countries: row.countries, updated_at: row.updated_at.toISOString() };
+}
 
 export class PartnersService {
   constructor(private readonly deps: { limits: Pick<OperationLimiter, 'check'> }) {}
+
+  /**
+   * The caller's own scope, null when the caller is no partner (401 without credentials). Not
+   * counted against any limit: it is the caller's own record, like `me`.
+   */
+  async ownScope(ctx: RequestContext): Promise<PartnerAnswer | null> {
+    const caller = requireAccount(ctx);
+    const row = await ctx.em.findOne(AnalyticsPartnerEntity, { user_id: caller.userId });
+    return row ? answerOf(row) : null;
+  }
+
+  /**
+   * A user's scope, for administrators only (403 for anyone else); 404 when the user is no partner
+   * (an unknown user has no partner row either: one answer, so the lookup tells nothing more).
+   */
+  async get(ctx: RequestContext, params: unknown): Promise<PartnerAnswer> {
+    requireAdmin(ctx);
+    const { user_id } = parseInput(partnerPathSchema, params);
+    const row = await ctx.em.findOne(AnalyticsPartnerEntity, { user_id });
+    if (!row) throw new NotFoundError('Unknown user, or not a partner');
+    return answerOf(row);
+  }
 
   /** Makes the user a partner with this scope, or replaces its scope. */
   async set(ctx: RequestContext, params: unknown, body: unknown): Promise<PartnerAnswer> {
@@ -34,7 +61,7 @@ export class PartnersService {
       Object.assign(row, { sources, countries, set_by_user_id: admin.userId, updated_at: new Date() });
       recordAudit(em, admin, { action: 'user.partner_scope', target_type: 'user', target_id: user_id, before, after: { sources, countries }, reason: input.reason ?? null });
       await em.flush();
-      return { user_id, sources, countries, updated_at: row.updated_at.toISOString() };
+      return answerOf(row);
     });
   }
 

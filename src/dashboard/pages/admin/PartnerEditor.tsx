@@ -1,9 +1,8 @@
 /**
  * The partner editor on a user's detail (issue #35 item 5b): the analytics scope by source and
  * by country with type-ahead from the catalogue, saved with adminSetPartner, ended with
- * adminRemovePartner; the answer and any refusal in words. The API has no field that reads a
- * scope back, so the current one is taken from the user's latest partner entry in the audit log
- * (written in the same transaction as the change).
+ * adminRemovePartner; the answer and any refusal in words. The current scope is read with
+ * adminPartner (null: not a partner).
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { forgetAnalyticsAccess } from '../../app/analytics-access';
@@ -12,24 +11,11 @@ import { countryLabel, useCatalogue } from '../../components/catalogue';
 import { Field } from '../../components/Page';
 import { ErrorState, FormError } from '../../components/states';
 import { TypeAheadPicker } from '../../components/TypeAheadPicker';
-import { AdminAuditDocument, AdminRemovePartnerDocument, AdminSetPartnerDocument } from '../../gql/graphql';
+import { AdminPartnerDocument, AdminRemovePartnerDocument, AdminSetPartnerDocument } from '../../gql/graphql';
 
 interface Scope {
   sources: string[];
   countries: string[];
-}
-
-/** The scope the latest partner entry of the audit log left (null: not a partner). */
-function scopeFromAudit(items: { action: string; after_json?: string | null }[]): Scope | null {
-  // the newest first; the action as the audit log names it (user.partner_scope, user.partner_remove)
-  const last = items.find((i) => /^user[._]partner_(scope|remove)$/.test(i.action));
-  if (!last || last.action.endsWith('partner_remove') || !last.after_json) return null;
-  try {
-    const after = JSON.parse(last.after_json) as Partial<Scope>;
-    return { sources: after.sources ?? [], countries: after.countries ?? [] };
-  } catch {
-    return null;
-  }
 }
 
 function describe(scope: Scope): string {
@@ -38,7 +24,7 @@ function describe(scope: Scope): string {
 }
 
 export function PartnerEditor({ user }: { user: { id: string; email: string } }) {
-  const history = useQuery(AdminAuditDocument, { targetId: user.id, limit: 50, offset: 0, action: null });
+  const stored = useQuery(AdminPartnerDocument, { userId: user.id });
   const { catalogue, error: catalogueError } = useCatalogue();
   const save = useMutation(AdminSetPartnerDocument);
   const remove = useMutation(AdminRemovePartnerDocument);
@@ -48,11 +34,12 @@ export function PartnerEditor({ user }: { user: { id: string; email: string } })
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!history.data || current !== undefined) return;
-    const found = scopeFromAudit(history.data.adminAudit.items);
+    if (!stored.data || current !== undefined) return;
+    const partner = stored.data.adminPartner;
+    const found = partner ? { sources: partner.sources, countries: partner.countries } : null;
     setCurrent(found);
     if (found) setScope(found);
-  }, [history.data, current]);
+  }, [stored.data, current]);
 
   async function onSave(e: FormEvent) {
     e.preventDefault();
@@ -84,7 +71,7 @@ export function PartnerEditor({ user }: { user: { id: string; email: string } })
       <p className="muted small" data-testid={`partner-status-${user.email}`}>
         {current === undefined ? 'Reading the current scope…' : current ? `A partner with ${describe(current)}.` : 'Not a partner.'}
       </p>
-      {history.error && <ErrorState error={history.error} onRetry={history.reload} />}
+      {stored.error && <ErrorState error={stored.error} onRetry={stored.reload} />}
       {catalogueError && <ErrorState error={catalogueError} />}
       <TypeAheadPicker
         id={`pa-sources-${user.id}`}

@@ -1,16 +1,18 @@
 /**
  * Partner analytics (issue #35 item 5b): usage of sources or countries over time (chart, table,
  * CSV of what the chart shows), the top documents of a source, and resolver outcomes. Partners
- * pick within their scope (the server refuses anything else, and the page says so next to the
- * field), administrators pick anything. Anyone else is told why there is nothing to see.
+ * pick within their own scope (`partnerScope`: the pickers offer nothing else, and the server
+ * refuses anything else, shown next to the field), administrators pick from the whole catalogue.
+ * Anyone else is told why there is nothing to see.
  */
-import { type FormEvent, useState } from 'react';
-import { useAnalyticsAccess } from '../../app/analytics-access';
+import { type FormEvent, useMemo, useState } from 'react';
+import { type PartnerScope, useAnalyticsAccess } from '../../app/analytics-access';
 import { useSession } from '../../app/session';
-import { useCatalogue } from '../../components/catalogue';
+import { type Catalogue, countryLabel, useCatalogue } from '../../components/catalogue';
 import { Field, Page } from '../../components/Page';
 import { ErrorState, Loading } from '../../components/states';
 import { TypeAheadPicker } from '../../components/TypeAheadPicker';
+import type { ApiError } from '../../api/errors';
 import type { AnalyticsGranularity } from '../../gql/graphql';
 import { type Dimension, MEASURES, type MeasureKey, utcDay } from './analytics-data';
 import { ResolverOutcomesSection } from './ResolverOutcomesSection';
@@ -25,7 +27,7 @@ const GRANULARITIES: { value: AnalyticsGranularity; label: string }[] = [
 
 export default function AnalyticsPage() {
   const { me } = useSession();
-  const { allowed, error } = useAnalyticsAccess(me);
+  const { allowed, scope, error } = useAnalyticsAccess(me);
   if (error) {
     return (
       <Page title="Analytics">
@@ -47,11 +49,29 @@ export default function AnalyticsPage() {
       </Page>
     );
   }
-  return <Analytics admin={Boolean(me?.user.is_admin)} />;
+  return me?.user.is_admin || !scope ? <AdminAnalytics /> : <PartnerAnalytics scope={scope} />;
 }
 
-function Analytics({ admin }: { admin: boolean }) {
-  const { catalogue, error: catalogueError } = useCatalogue();
+/** A partner's pickers offer its own scope only (countries named as the catalogue names them). */
+function choicesOf(scope: PartnerScope): Catalogue {
+  return {
+    sources: [...scope.sources].sort().map((s) => ({ value: s, label: s })),
+    countries: scope.countries.map((c) => ({ value: c, label: countryLabel(c) })).sort((a, b) => a.label.localeCompare(b.label)),
+  };
+}
+
+function PartnerAnalytics({ scope }: { scope: PartnerScope }) {
+  const choices = useMemo(() => choicesOf(scope), [scope]);
+  return <Analytics admin={false} choices={choices} catalogueError={null} />;
+}
+
+/** An administrator picks from the whole catalogue. */
+function AdminAnalytics() {
+  const { catalogue, error } = useCatalogue();
+  return <Analytics admin choices={catalogue} catalogueError={error} />;
+}
+
+function Analytics({ admin, choices, catalogueError }: { admin: boolean; choices: Catalogue | undefined; catalogueError: ApiError | null }) {
   const [draft, setDraft] = useState<Selection>({ dimension: 'sources', sources: [], countries: [], from: utcDay(-29), to: utcDay(0), granularity: 'DAY' });
   const [shown, setShown] = useState<Selection | null>(null);
   const [measure, setMeasure] = useState<MeasureKey>('documentsFetched');
@@ -66,6 +86,8 @@ function Analytics({ admin }: { admin: boolean }) {
   const set = (patch: Partial<Selection>) => setDraft((d) => ({ ...d, ...patch }));
   const fieldError = (field: string) => (refusal?.field === field ? refusal.message : undefined);
   const dimensionWord = draft.dimension === 'sources' ? 'sources' : 'countries';
+  const offered = (draft.dimension === 'sources' ? choices?.sources : choices?.countries) ?? [];
+  const hint = admin ? `Any ${dimensionWord} of the catalogue.` : offered.length > 0 ? `The ${dimensionWord} of your partnership.` : `Your partnership holds no ${dimensionWord}.`;
 
   return (
     <Page title="Analytics" lead={admin ? 'Usage of any source or country (administrator).' : 'How the sources and countries of your partnership are used. Figures from fewer than 5 distinct accounts are withheld.'}>
@@ -84,8 +106,8 @@ function Analytics({ admin }: { admin: boolean }) {
           key={draft.dimension}
           id="analytics-items"
           label={draft.dimension === 'sources' ? 'Sources' : 'Countries'}
-          hint={admin ? `Any ${dimensionWord} of the catalogue.` : `The ${dimensionWord} of your partnership.`}
-          choices={(draft.dimension === 'sources' ? catalogue?.sources : catalogue?.countries) ?? []}
+          hint={hint}
+          choices={offered}
           values={picks}
           onChange={(values) => set(draft.dimension === 'sources' ? { sources: values } : { countries: values })}
           error={fieldError(draft.dimension)}

@@ -66,6 +66,7 @@ import {
 } from '../src/modules/legal-data/catalog.schema.js';
 import { resolveCoverageSchema, resolveRequestSchema, resolveResponseSchema } from '../src/modules/legal-data/resolve.schema.js';
 import { searchRequestSchema, searchResponseSchema } from '../src/modules/legal-data/search.schema.js';
+import { citedByResponseSchema, citesResponseSchema } from '../src/modules/legal-data/citator/citator.schema.js';
 
 export interface ShapePair {
   subgraph: string;
@@ -89,6 +90,8 @@ export const SHAPE_PAIRS: ShapePair[] = [
     ['ResolveInput', resolveRequestSchema],
     ['ResolveResponse', resolveResponseSchema],
     ['ResolveCoverage', resolveCoverageSchema],
+    ['CitedByPage', citedByResponseSchema],
+    ['Cites', citesResponseSchema],
   ]),
   ...pairs('accounts', [
     ['MeType', meRecordSchema],
@@ -182,6 +185,12 @@ export const TYPES_WITHOUT_REST_SHAPE: Readonly<Record<string, string>> = {
 
 /** Per subgraph, `Type.field` → why the field differs from REST on purpose. */
 export const DRIFT_EXCEPTIONS: Readonly<Record<string, DriftExceptions>> = {
+  'legal-data': {
+    // REST serves the citator's lists as their own endpoints (GET …/cited-by, …/cites), paired above
+    'Document.citedBy': 'GET /v1/documents/{…}/cited-by in REST (CitedByPage is paired with its answer).',
+    'Document.cites': 'GET /v1/documents/{…}/cites in REST (Cites is paired with its answer).',
+    'Document.cited_by_count': "Optional in REST (only a document read carries it, not a search hit's document); GraphQL resolves it for every Document.",
+  },
   billing: {
     // one GraphQL query, plans(audience), serves both REST answers: BillingPlans and AudiencePlans
     'PlansType.audience': 'Null for the legacy catalogue (GET /v1/billing/plans without an audience).',

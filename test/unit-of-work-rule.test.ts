@@ -30,6 +30,7 @@ const ALLOWED: Record<string, string> = {
   'src/modules/billing/webhook.service.ts': "the payment provider's webhook has no caller",
   'src/modules/admin/stripe-cancellations.ts': 'the retry queue of owed cancellations runs on a timer',
   'src/modules/legal-data/catalog.store.ts': 'the ingest and start-up write the catalogue outside requests',
+  'src/modules/legal-data/citator/citation-graph.store.ts': 'the ingest writes the citation graph outside requests (a document\'s links and checkpoint in one transaction)',
 };
 
 const FORK = /\borm\.em\.fork\(\)|\bbackgroundEm\(/;

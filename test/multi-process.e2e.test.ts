@@ -210,7 +210,7 @@ describe('the ingest lock (withIngestLock) on PostgreSQL', () => {
     expect(outer).toEqual({ ran: true, value: 'held' });
     expect(inner).toEqual({ ran: false });
     expect(await withIngestLock(orms[1]!, true, async () => 'free again')).toEqual({ ran: true, value: 'free again' });
-    const held = await orms[0]!.em.fork().getConnection().execute(`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = ${Number(INGEST_LOCK_KEY & 0xffffffffn)}`);
+    const held = await orms[0]!.em.fork().getConnection().execute(`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = ${Number(INGEST_LOCK_KEY & 0xffffffffn)} and database = (select oid from pg_database where datname = current_database())`);
     expect(held[0].n).toBe(0);
   });
 });

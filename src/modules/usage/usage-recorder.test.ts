@@ -67,7 +67,8 @@ describe('usage recorder spill files (PGlite)', () => {
     const recorder = new UsageRecorder(db.orm, createLogger('silent'), { spillDir: dir });
     await recorder.start();
     await recorder.flush();
-    await new Promise((r) => setImmediate(r));
+    // the rename is not awaited by the recorder (fire and forget): wait for it, bounded
+    for (let i = 0; i < 250 && !(await readdir(dir)).some((f) => f.endsWith('.bad')); i++) await new Promise((r) => setTimeout(r, 20));
     expect(await readdir(dir)).toEqual(['000000000000002-1-1-usage_event-2.json.bad']);
     expect(recorder.lag()).toMatchObject({ pending_rows: 0, dropped_rows: 2, lagging: false });
   });

@@ -201,4 +201,29 @@ describe('citator REST doors on a slice of the real corpus', () => {
     expect(five.statements).toBe(two.statements);
     expect(five.statements).toBe(1);
   });
+
+  it('counts the citing documents per year through GraphQL (the document page timeline), with the filters, unbilled', async () => {
+    const gql = async (args: string) => {
+      const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ document(source: "DE/GesetzeImInternet", sourceId: "bgb/536") { citedByPerYear${args} { year count } } }` }) });
+      return (await res.json()) as any;
+    };
+    const before = await documentsCalls();
+    const all = await gql('');
+    expect(all.errors).toBeUndefined();
+    expect(all.data.document.citedByPerYear).toEqual([
+      { year: 2019, count: 1 },
+      { year: 2021, count: 1 },
+      { year: 2023, count: 1 },
+      { year: 2024, count: 1 },
+    ]);
+    expect((await gql('(courtTier: 1)')).data.document.citedByPerYear).toEqual([
+      { year: 2021, count: 1 },
+      { year: 2024, count: 1 },
+    ]);
+    expect((await gql('(dateStart: "2022-01-01", court: "LG Berlin")')).data.document.citedByPerYear).toEqual([{ year: 2023, count: 1 }]);
+    const refused = await gql('(dateStart: "yesterday")');
+    expect(refused.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    // the GraphQL `document` read is billed; the timeline adds nothing to it
+    expect(await documentsCalls()).toBe(before + 4);
+  });
 });

@@ -176,6 +176,7 @@ export const ARGUMENT_PAIRS: ArgumentPair[] = [
 
 /** `subgraph/Type` → why the type has no REST shape to pair with. */
 export const TYPES_WITHOUT_REST_SHAPE: Readonly<Record<string, string>> = {
+  'legal-data/CitedByYear': "GraphQL only (Document.citedByPerYear, the document page's timeline): no REST route.",
   'billing/UserType': "An entity stub: the accounts subgraph's User (id) that billing extends with its billing state.",
   'teams/UserType': "An entity stub: the accounts subgraph's User (id) that teams extends with its workspace.",
   'billing/CheckoutDocumentType': "GraphQL only (the dashboard's checkout page): no REST route, typed by the CheckoutDocument interface.",
@@ -189,6 +190,7 @@ export const DRIFT_EXCEPTIONS: Readonly<Record<string, DriftExceptions>> = {
     // REST serves the citator's lists as their own endpoints (GET …/cited-by, …/cites), paired above
     'Document.citedBy': 'GET /v1/documents/{…}/cited-by in REST (CitedByPage is paired with its answer).',
     'Document.cites': 'GET /v1/documents/{…}/cites in REST (Cites is paired with its answer).',
+    'Document.citedByPerYear': "GraphQL only: the document page's timeline of citing documents per year (no REST route).",
     'Document.cited_by_count': "Optional in REST (only a document read carries it, not a search hit's document); GraphQL resolves it for every Document.",
   },
   billing: {

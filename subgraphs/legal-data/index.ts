@@ -8,12 +8,13 @@ import type { LegalDataApi } from '../../src/modules/legal-data/legal-data.port.
 import { LegalDataResolver, resolveDocumentReference } from './legal-data.resolver.js';
 import { ResolveResolver } from './resolve.resolver.js';
 import { CitatorResolver } from './citator.resolver.js';
+import { CitedByYearsResolver } from './cited-by-years.resolver.js';
 
 export function buildLegalDataSubgraph(api: LegalDataApi, options: SubgraphBuildOptions = {}): Promise<GraphQLSchema> {
   return buildTypeGraphqlSubgraph({
     ...options,
-    resolvers: [LegalDataResolver, ResolveResolver, CitatorResolver],
-    instances: [new LegalDataResolver(api), new ResolveResolver(api), new CitatorResolver(api)],
+    resolvers: [LegalDataResolver, ResolveResolver, CitatorResolver, CitedByYearsResolver],
+    instances: [new LegalDataResolver(api), new ResolveResolver(api), new CitatorResolver(api), new CitedByYearsResolver(api)],
     referenceResolvers: {
       Document: (reference: { id?: unknown }, context: unknown) => resolveDocumentReference(api, reference, context),
     },

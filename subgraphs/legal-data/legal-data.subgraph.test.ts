@@ -268,6 +268,10 @@ class InMemoryLegalData implements LegalDataApi {
     throw new Error('not used by these tests');
   }
 
+  async citedByPerYear(): Promise<never> {
+    throw new Error('not used by these tests');
+  }
+
   async readiness(): Promise<Readiness> {
     return { status: 'ready', stores: { database: true, index: true }, ingest: null };
   }

@@ -3,6 +3,7 @@
  * the request context first and validates its own input: a door only maps protocols.
  */
 import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
+import type { CitedByYear } from './citator/cited-by-years.js';
 import type { RequestContext } from '../../context.js';
 import type { CountriesResponse, CourtInfo, Manifest, Readiness, SourceFilters, SourcesResponse, Stats } from './catalog.schema.js';
 import type { LegalDocument } from '../../domain/legal-document.js';
@@ -60,6 +61,8 @@ export interface LegalDataApi {
   cites(ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse>;
   /** How many documents cite each of `ids` (0 for none), in one read; not billed (asked for documents already read). */
   citedByCounts(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>>;
+  /** Documents citing the document `id` per year of the citing document, with the cited-by filters (citedByFiltersSchema); not billed, like the counts. */
+  citedByPerYear(ctx: RequestContext, id: string, filters: unknown): Promise<CitedByYear[]>;
   /** The spec's CountriesResponse: jurisdictions with documents. */
   countries(ctx: RequestContext): Promise<CountriesResponse>;
   /**

@@ -32,6 +32,7 @@ import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
 import { citedBy, cites, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
 import { citedByCounts } from './citator/citator.queries.js';
+import { citedByPerYear, type CitedByYear } from './citator/cited-by-years.js';
 import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
 import type { SearchResponse } from './search.schema.js';
 
@@ -289,6 +290,7 @@ export class LegalDataService implements LegalDataApi {
   readonly citedBy = (ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> => citedBy(this.citator, ctx, source, sourceId, input);
   readonly cites = (ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse> => cites(this.citator, ctx, source, sourceId);
   readonly citedByCounts = (ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>> => citedByCounts(ctx.em, ids);
+  readonly citedByPerYear = (ctx: RequestContext, id: string, filters: unknown): Promise<CitedByYear[]> => citedByPerYear(ctx.em, id, filters);
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {
     return this.agentBillable(ctx, 'discover_countries', async () => ({ countries: (await this.catalog()).countries() }));

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { ValidationError } from '../../../errors.js';
 import type { CitedByQuery, CitedByResponse, CitesResponse } from './citator.schema.js';
 
-function selectRows<Row>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+export function selectRows<Row>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
   return em.getConnection().execute(sql, [...params], 'all', em.getTransactionContext()) as Promise<Row[]>;
 }
 
@@ -36,8 +36,8 @@ function decodeCursor(value: string): Cursor {
   throw new ValidationError([{ type: 'value_error', loc: ['cursor'], msg: 'Value error, not a cursor of this list', input: value }]);
 }
 
-/** The filters' SQL on the citing document `d` and their parameters. */
-function filterSql(query: CitedByQuery): { sql: string; params: unknown[] } {
+/** The filters' SQL on the citing document `d` and their parameters (also the per-year counts', cited-by-years.ts). */
+export function filterSql(query: Pick<CitedByQuery, 'namespace' | 'country' | 'court' | 'court_tier' | 'date_start' | 'date_end'>): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => {

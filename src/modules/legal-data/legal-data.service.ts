@@ -6,8 +6,7 @@
 import type { RequestContext } from '../../context.js';
 import type { Embedder } from '../../engines/embedder.js';
 import type { Logger } from '../../logger.js';
-import type { EngineFilters } from '../../engines/search-engine.js';
-import type { SearchEngine } from '../../engines/search-engine.js';
+import type { EngineFilters, SearchEngine } from '../../engines/search-engine.js';
 import type { CitationAuthority } from '../../engines/hybrid-fusion.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
@@ -30,9 +29,8 @@ import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service
 import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/request-engine.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
-import { citedBy, cites, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
+import { citedBy, citedByPerYear, cites, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
 import { citedByCounts } from './citator/citator.queries.js';
-import { citedByPerYear, type CitedByYear } from './citator/cited-by-years.js';
 import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
 import type { SearchResponse } from './search.schema.js';
 
@@ -290,7 +288,7 @@ export class LegalDataService implements LegalDataApi {
   readonly citedBy = (ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> => citedBy(this.citator, ctx, source, sourceId, input);
   readonly cites = (ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse> => cites(this.citator, ctx, source, sourceId);
   readonly citedByCounts = (ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>> => citedByCounts(ctx.em, ids);
-  readonly citedByPerYear = (ctx: RequestContext, id: string, filters: unknown): Promise<CitedByYear[]> => citedByPerYear(ctx.em, id, filters);
+  readonly citedByPerYear = (ctx: RequestContext, id: string, filters: unknown) => citedByPerYear(ctx, id, filters);
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {
     return this.agentBillable(ctx, 'discover_countries', async () => ({ countries: (await this.catalog()).countries() }));

@@ -11,6 +11,7 @@ import { parseInput } from '../../../validation.js';
 import type { UsageGuard } from '../../usage/usage-guard.js';
 import { documentFacts } from '../usage-facts.js';
 import { citedByCounts, citedByPage, citesOf } from './citator.queries.js';
+import { citedByPerYear as perYear, type CitedByYear } from './cited-by-years.js';
 import { citedByQuerySchema, type CitedByResponse, type CitesResponse } from './citator.schema.js';
 
 export interface CitatorDeps {
@@ -51,4 +52,9 @@ export function cites(deps: CitatorDeps, ctx: RequestContext, source: string, so
  */
 export async function withCitedByCount(ctx: RequestContext, doc: LegalDocument): Promise<LegalDocument & { cited_by_count: number }> {
   return { ...doc, cited_by_count: (await citedByCounts(ctx.em, [doc.id])).get(doc.id) ?? 0 };
+}
+
+/** Documents citing the document `id` per year, with the cited-by filters; not billed (asked of a document already read, like the counts). */
+export function citedByPerYear(ctx: RequestContext, id: string, filters: unknown): Promise<CitedByYear[]> {
+  return perYear(ctx.em, id, filters);
 }

@@ -278,6 +278,13 @@ export type CitedBySort =
   | 'court_tier'
   | 'date';
 
+/** How many documents citing a document date from one year. */
+export type CitedByYear = {
+  count: Scalars['Int']['output'];
+  /** Null: citing documents without a date. */
+  year: Maybe<Scalars['Int']['output']>;
+};
+
 /** The document a citation resolves to. */
 export type CitedDocument = {
   id: Scalars['String']['output'];
@@ -393,6 +400,8 @@ export type Document = {
   chamber: Maybe<Scalars['String']['output']>;
   /** The documents citing this one: filters, sort, cursor paging (GET …/cited-by). Billed as a document read. */
   citedBy: CitedByPage;
+  /** Documents citing this one per year of the citing document (oldest first, undated last), with the citedBy filters. Not billed. */
+  citedByPerYear: Array<CitedByYear>;
   /** How many documents of the corpus cite this one (citator). */
   cited_by_count: Scalars['Int']['output'];
   /** What this document cites: links in order of appearance, then the unresolved citations (GET …/cites). Billed as a document read. */
@@ -445,6 +454,17 @@ export type DocumentCitedByArgs = {
   first: InputMaybe<Scalars['Int']['input']>;
   namespace: InputMaybe<Namespace>;
   sort: InputMaybe<CitedBySort>;
+};
+
+
+/** A full document of the corpus. Entity: other subgraphs reference it by id. */
+export type DocumentCitedByPerYearArgs = {
+  country: InputMaybe<Scalars['String']['input']>;
+  court: InputMaybe<Scalars['String']['input']>;
+  courtTier: InputMaybe<Scalars['Int']['input']>;
+  dateEnd: InputMaybe<Scalars['String']['input']>;
+  dateStart: InputMaybe<Scalars['String']['input']>;
+  namespace: InputMaybe<Namespace>;
 };
 
 export type EndpointCountType = {
@@ -1791,14 +1811,39 @@ export type DocumentViewQueryVariables = Exact<{
 }>;
 
 
-export type DocumentViewQuery = { document: { id: string, source: string, source_id: string, namespace: string, country: string, title: string, text: string, language: string | null, date: string | null, url: string | null, court: string | null, court_tier: number | null, chamber: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, status: string | null, identifier: string | null, eli_uri: string | null, effective_date: string | null, canonical_path: string | null, parent_source_id: string | null, summary: string | null, short_names: Array<string> } | null };
+export type DocumentViewQuery = { document: { id: string, source: string, source_id: string, namespace: string, country: string, title: string, text: string, language: string | null, date: string | null, url: string | null, court: string | null, court_tier: number | null, chamber: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, status: string | null, identifier: string | null, eli_uri: string | null, effective_date: string | null, canonical_path: string | null, parent_source_id: string | null, summary: string | null, short_names: Array<string>, cited_by_count: number } | null };
+
+export type DocumentCitesQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  sourceId: Scalars['String']['input'];
+}>;
+
+
+export type DocumentCitesQuery = { document: { id: string, cites: { links: Array<{ start: number, end: number, pinpoint: string, citation: string, carried: boolean, cited: { id: string, source: string, source_id: string } }>, unresolved: Array<{ start: number, end: number, citation: string, reason: string }> } } | null };
+
+export type DocumentCitedByQueryVariables = Exact<{
+  source: Scalars['String']['input'];
+  sourceId: Scalars['String']['input'];
+  namespace: InputMaybe<Namespace>;
+  country: InputMaybe<Scalars['String']['input']>;
+  courtTier: InputMaybe<Scalars['Int']['input']>;
+  dateStart: InputMaybe<Scalars['String']['input']>;
+  dateEnd: InputMaybe<Scalars['String']['input']>;
+  sort: InputMaybe<CitedBySort>;
+  first: InputMaybe<Scalars['Int']['input']>;
+  after: InputMaybe<Scalars['String']['input']>;
+  withYears: Scalars['Boolean']['input'];
+}>;
+
+
+export type DocumentCitedByQuery = { document: { id: string, citedBy: { cited_by_count: number, total: number, next_cursor: string | null, items: Array<{ snippet: string, pinpoint: string, citation: string, occurrences: number, document: { id: string, source: string, source_id: string, namespace: string, country: string, court: string | null, court_tier: number | null, date: string | null, title: string }, highlight: { start: number, end: number } }> }, citedByPerYear?: Array<{ year: number | null, count: number }> } | null };
 
 export type ResolveQueryVariables = Exact<{
   input: ResolveInput;
 }>;
 
 
-export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } | null };
+export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, sub_units: Array<string>, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } | null };
 
 export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2555,9 +2600,89 @@ export const DocumentViewDocument = new TypedDocumentString(`
     parent_source_id
     summary
     short_names
+    cited_by_count
   }
 }
     `) as unknown as TypedDocumentString<DocumentViewQuery, DocumentViewQueryVariables>;
+export const DocumentCitesDocument = new TypedDocumentString(`
+    query DocumentCites($source: String!, $sourceId: String!) {
+  document(source: $source, sourceId: $sourceId) {
+    id
+    cites {
+      links {
+        cited {
+          id
+          source
+          source_id
+        }
+        start
+        end
+        pinpoint
+        citation
+        carried
+      }
+      unresolved {
+        start
+        end
+        citation
+        reason
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DocumentCitesQuery, DocumentCitesQueryVariables>;
+export const DocumentCitedByDocument = new TypedDocumentString(`
+    query DocumentCitedBy($source: String!, $sourceId: String!, $namespace: Namespace, $country: String, $courtTier: Int, $dateStart: String, $dateEnd: String, $sort: CitedBySort, $first: Int, $after: String, $withYears: Boolean!) {
+  document(source: $source, sourceId: $sourceId) {
+    id
+    citedBy(
+      namespace: $namespace
+      country: $country
+      courtTier: $courtTier
+      dateStart: $dateStart
+      dateEnd: $dateEnd
+      sort: $sort
+      first: $first
+      after: $after
+    ) {
+      cited_by_count
+      total
+      next_cursor
+      items {
+        document {
+          id
+          source
+          source_id
+          namespace
+          country
+          court
+          court_tier
+          date
+          title
+        }
+        snippet
+        highlight {
+          start
+          end
+        }
+        pinpoint
+        citation
+        occurrences
+      }
+    }
+    citedByPerYear(
+      namespace: $namespace
+      country: $country
+      courtTier: $courtTier
+      dateStart: $dateStart
+      dateEnd: $dateEnd
+    ) @include(if: $withYears) {
+      year
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DocumentCitedByQuery, DocumentCitedByQueryVariables>;
 export const ResolveDocument = new TypedDocumentString(`
     query Resolve($input: ResolveInput!) {
   resolve(input: $input) {
@@ -2581,6 +2706,7 @@ export const ResolveDocument = new TypedDocumentString(`
       act
       unit_type
       unit_number
+      sub_units
       court
       case_number
       identifier_kind

@@ -1,22 +1,41 @@
-/** One document in full: its metadata, licence, and text (/documents?source=<country/name>&id=<source_id>). */
+/**
+ * One document in full (/documents?source=<country/name>&id=<source_id>[&pinpoint=Abs. 1]): its
+ * metadata and licence first, the text with its citations linked (and the pinpoint highlighted),
+ * then who cites it and what it cites.
+ */
+import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQuery } from '../../app/hooks';
 import { Page } from '../../components/Page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { formatDate } from '../../components/format';
-import { DocumentViewDocument, SearchDiscoveryDocument, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
+import { DocumentCitesDocument, DocumentViewDocument, SearchDiscoveryDocument, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
 import { ApiError } from '../../api/errors';
+import { CitedBySection } from './document/CitedBySection';
+import { CitesSection } from './document/CitesSection';
+import { DocumentText } from './document/DocumentText';
+import { documentPath } from './links';
+import type { TextLink } from './text-segments';
 
 export default function DocumentPage() {
   const [params] = useSearchParams();
   const source = params.get('source') ?? '';
   const sourceId = params.get('id') ?? '';
+  const pinpoint = params.get('pinpoint');
   const navigate = useNavigate();
   const location = useLocation();
   const resolvedFrom = (location.state as { resolvedFrom?: string } | null)?.resolvedFrom;
   const doc = useQuery(DocumentViewDocument, { source, sourceId }, { skip: !source || !sourceId });
+  // The citator links the citations of decisions and doctrine (not of legislation): asked once the document says what it is, since each ask is billed as a read.
+  const citing = doc.data?.document ? doc.data.document.namespace !== 'legislation' : false;
+  const cites = useQuery(DocumentCitesDocument, { source, sourceId }, { skip: !citing });
   const discovery = useQuery(SearchDiscoveryDocument);
   const licence = discovery.data?.manifest.sources.find((s) => s.source === source);
+  const citeLinks = cites.data?.document?.cites.links;
+  const textLinks = useMemo<TextLink[]>(
+    () => (citeLinks ?? []).map((l) => ({ start: l.start, end: l.end, citation: l.citation, to: documentPath(l.cited.source, l.cited.source_id, l.pinpoint) })),
+    [citeLinks],
+  );
 
   if (!source || !sourceId) {
     return (
@@ -60,17 +79,21 @@ export default function DocumentPage() {
       }
     >
       <div className="doc-layout">
-        <article className="card doc-text" aria-label="Text">
-          {d.summary && (
-            <>
-              <h2>Summary</h2>
-              <p>{d.summary}</p>
-              <h2>Text</h2>
-            </>
-          )}
-          <div className="doc-body">{d.text}</div>
-        </article>
         <DocumentFacts d={d} licence={licence} />
+        <div className="doc-main">
+          <article className="card doc-text" aria-label="Text">
+            {d.summary && (
+              <>
+                <h2>Summary</h2>
+                <p>{d.summary}</p>
+              </>
+            )}
+            <h2>Text</h2>
+            <DocumentText key={`${d.id} ${pinpoint ?? ''}`} text={d.text} links={textLinks} pinpoint={pinpoint} />
+          </article>
+          <CitedBySection key={d.id} source={d.source} sourceId={d.source_id} count={d.cited_by_count} countries={discovery.data?.countries.map((c) => c.code) ?? []} />
+          {citing && <CitesSection cites={cites} />}
+        </div>
       </div>
     </Page>
   );

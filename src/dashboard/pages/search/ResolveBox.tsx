@@ -28,7 +28,9 @@ export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[
     if (!answer) return;
     setResult(answer.resolve);
     const docs = answer.resolve.documents;
-    if (answer.resolve.resolved && docs.length === 1 && docs[0]) navigate(documentPath(docs[0].source, docs[0].source_id), { state: { resolvedFrom: answer.resolve.reference } });
+    // the sub-units (`Abs. 1`) go along as the pinpoint the document page highlights
+    const pinpoint = answer.resolve.parsed.sub_units.join(' ');
+    if (answer.resolve.resolved && docs.length === 1 && docs[0]) navigate(documentPath(docs[0].source, docs[0].source_id, pinpoint), { state: { resolvedFrom: answer.resolve.reference } });
   }
 
   return (
@@ -68,7 +70,7 @@ export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[
               <ul className="plain-list">
                 {result.documents.map((d) => (
                   <li key={d.id}>
-                    <Link to={documentPath(d.source, d.source_id)}>{d.title}</Link>{' '}
+                    <Link to={documentPath(d.source, d.source_id, result.parsed.sub_units.join(' '))}>{d.title}</Link>{' '}
                     <span className="muted small">
                       {d.source} · {d.canonical_path ?? d.source_id} · confidence {Math.round(d.confidence * 100)} %
                     </span>

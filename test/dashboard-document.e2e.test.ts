@@ -267,7 +267,7 @@ describe('web dashboard: the document page (cited by, cites, links in the text, 
     await page.getByTestId('cites-links').waitFor();
     expect(await overflowsHorizontally(page)).toBe(false);
     await expectAccessible(page, 'decision on a phone, folded');
-    await screenshot(page, 'document-phone');
+    await screenshot(page, 'document-phone', { fullPage: true });
 
     await toggle.click();
     await expect(page.getByRole('button', { name: 'Show less of the text' }).getAttribute('aria-expanded')).resolves.toBe('true');

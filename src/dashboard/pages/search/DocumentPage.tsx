@@ -9,13 +9,20 @@ import { useQuery } from '../../app/hooks';
 import { Page } from '../../components/Page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { formatDate } from '../../components/format';
-import { DocumentCitesDocument, DocumentViewDocument, SearchDiscoveryDocument, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
+import { DocumentCitesDocument, DocumentViewDocument, SearchDiscoveryDocument, type DocumentCitesQuery, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
 import { ApiError } from '../../api/errors';
 import { CitedBySection } from './document/CitedBySection';
 import { CitesSection } from './document/CitesSection';
 import { DocumentText } from './document/DocumentText';
 import { documentPath } from './links';
 import type { TextLink } from './text-segments';
+
+type CiteLink = NonNullable<DocumentCitesQuery['document']>['cites']['links'][number];
+
+/** The resolved citations as links in the text, each to the cited document and its pinpoint. */
+function textLinksOf(links: readonly CiteLink[] | undefined): TextLink[] {
+  return (links ?? []).map((l) => ({ start: l.start, end: l.end, citation: l.citation, to: documentPath(l.cited.source, l.cited.source_id, l.pinpoint) }));
+}
 
 export default function DocumentPage() {
   const [params] = useSearchParams();
@@ -31,11 +38,7 @@ export default function DocumentPage() {
   const cites = useQuery(DocumentCitesDocument, { source, sourceId }, { skip: !citing });
   const discovery = useQuery(SearchDiscoveryDocument);
   const licence = discovery.data?.manifest.sources.find((s) => s.source === source);
-  const citeLinks = cites.data?.document?.cites.links;
-  const textLinks = useMemo<TextLink[]>(
-    () => (citeLinks ?? []).map((l) => ({ start: l.start, end: l.end, citation: l.citation, to: documentPath(l.cited.source, l.cited.source_id, l.pinpoint) })),
-    [citeLinks],
-  );
+  const textLinks = useMemo(() => textLinksOf(cites.data?.document?.cites.links), [cites.data]);
 
   if (!source || !sourceId) {
     return (

@@ -51,8 +51,9 @@ export function DocumentText({ text, links, pinpoint }: { text: string; links: r
   const mark = useMemo(() => (pinpoint ? locatePinpoint(text, pinpoint) : null), [text, pinpoint]);
   const cut = previewEnd(text, PREVIEW_CHARS);
   const foldable = cut < text.length;
-  // folded by default on a phone, unless the page was opened to show a part of it
-  const [expanded, setExpanded] = useState(() => !foldable || Boolean(mark) || !window.matchMedia(NARROW).matches);
+  // on a phone (as the page opened), a long text starts folded unless the page was opened to show a part of it
+  const [narrow] = useState(() => window.matchMedia(NARROW).matches);
+  const [expanded, setExpanded] = useState(() => !foldable || Boolean(mark) || !narrow);
   const segments = useMemo(() => segmentText(text, links, mark, expanded ? text.length : cut), [text, links, mark, expanded, cut]);
   const markRef = useRef<HTMLElement | null>(null);
 
@@ -78,7 +79,7 @@ export function DocumentText({ text, links, pinpoint }: { text: string; links: r
         {renderRuns(segments, markRef)}
         {!expanded && '…'}
       </div>
-      {foldable && (
+      {foldable && narrow && (
         <button type="button" className="secondary doc-toggle" aria-expanded={expanded} aria-controls={bodyId} onClick={() => setExpanded((e) => !e)}>
           {expanded ? 'Show less of the text' : 'Show full text'}
         </button>

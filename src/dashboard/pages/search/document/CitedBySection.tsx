@@ -3,7 +3,7 @@
  * page at a time ("Load more" follows the cursor). Each item links to the citing document and
  * shows its passage with the citation highlighted, and the pinpoint.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from '../../../app/hooks';
 import { formatDate } from '../../../components/format';
@@ -46,6 +46,9 @@ export function CitedBySection({ source, sourceId, count, countries }: { source:
   const [more, setMore] = useState<{ items: Item[]; cursor: string | null } | null>(null);
   const first = useQuery(DocumentCitedByDocument, citedByVariables(source, sourceId, filters, null), { skip: count === 0 });
   const next = useMutation(DocumentCitedByDocument);
+  // a page asked for before the filters changed is dropped when it arrives
+  const asked = useRef(filters);
+  asked.current = filters;
   const page = first.data?.document?.citedBy;
   const items = [...(page?.items ?? []), ...(more?.items ?? [])];
   const cursor = more ? more.cursor : (page?.next_cursor ?? null);
@@ -54,7 +57,7 @@ export function CitedBySection({ source, sourceId, count, countries }: { source:
     if (!cursor) return;
     const answer = await next.run(citedByVariables(source, sourceId, filters, cursor));
     const got = answer?.document?.citedBy;
-    if (got) setMore((m) => ({ items: [...(m?.items ?? []), ...got.items], cursor: got.next_cursor }));
+    if (got && asked.current === filters) setMore((m) => ({ items: [...(m?.items ?? []), ...got.items], cursor: got.next_cursor }));
   }
 
   function apply(f: CitedByFilters) {

@@ -1,10 +1,11 @@
 /**
  * The document page's text (src/dashboard/pages/search/pinpoint.ts and text-segments.ts): where a
- * pinpoint stands in texts written as the corpus writes them, and the text cut into plain runs,
- * citation links and the highlighted pinpoint.
+ * pinpoint stands in texts written as the corpus writes them, the text cut into plain runs,
+ * citation links and the highlighted pinpoint, and the cited-by timeline's columns.
  */
 import { locatePinpoint, readPinpoint } from '../src/dashboard/pages/search/pinpoint.js';
 import { previewEnd, segmentText, type TextLink } from '../src/dashboard/pages/search/text-segments.js';
+import { timelineColumns } from '../src/dashboard/pages/search/document/timeline-columns.js';
 
 // § 823 BGB as the corpus holds it
 const BGB_823 =
@@ -81,5 +82,25 @@ describe('the text cut into runs', () => {
     expect(text.slice(0, cut)).toBe('Nach § 536 Abs. 1');
     expect(segmentText(text, [link('§ 536 Abs. 1 BGB', '§ 536 Abs. 1')], null, cut).map((r) => r.text).join('')).toBe('Nach § 536 Abs. 1');
     expect(previewEnd(text, 1000)).toBe(text.length);
+  });
+});
+
+describe("the cited-by timeline's columns", () => {
+  it('draws every year from the first to the last, gaps at 0, undated last', () => {
+    expect(timelineColumns([{ year: 2019, count: 2 }, { year: 2021, count: 1 }, { year: null, count: 3 }])).toEqual([
+      { label: '2019', count: 2 },
+      { label: '2020', count: 0 },
+      { label: '2021', count: 1 },
+      { label: 'undated', count: 3 },
+    ]);
+    expect(timelineColumns([])).toEqual([]);
+    expect(timelineColumns([{ year: null, count: 1 }])).toEqual([{ label: 'undated', count: 1 }]);
+  });
+
+  it('sums a tail older than 60 years into its first column', () => {
+    const columns = timelineColumns([{ year: 1900, count: 4 }, { year: 1950, count: 1 }, { year: 2024, count: 2 }]);
+    expect(columns).toHaveLength(60);
+    expect(columns[0]).toEqual({ label: '≤ 1965', count: 5 });
+    expect(columns.at(-1)).toEqual({ label: '2024', count: 2 });
   });
 });

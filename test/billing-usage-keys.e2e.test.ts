@@ -1,6 +1,6 @@
 /**
- * Issue 36 (items 6 and 7) over real HTTP and the supergraph, on embedded PGlite with the local
- * Stripe server: the caller's invoices (Stripe's list through the API, each with its hosted page),
+ * Issue 36 (items 6 and 7) over real HTTP and the supergraph, on real PostgreSQL and embedded
+ * PGlite, with the local Stripe server: the caller's invoices (Stripe's list through the API, each with its hosted page),
  * a team member's billing status naming the team, usage per API key and endpoint over a date
  * range, and renaming a key. Every read and write is the caller's own: another account's
  * invoices, keys and usage are never visible, and its key cannot be renamed (404).
@@ -11,12 +11,14 @@ import { startPlatform, type Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { makeTestDataDir } from './helpers/pglite-template.js';
 import { startLocalStripe, type LocalStripe } from './helpers/stripe-server.js';
+import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
 
 const PASSWORD = 'a sturdy passphrase 42';
 
-describe('invoices, team plan, usage per key and key rename', () => {
+describe.each(TEST_BACKENDS)('invoices, team plan, usage per key and key rename (%s)', (backend) => {
   let stripe: LocalStripe;
   let platform: Platform;
+  let db: TestDatabase | null = null;
   let url: string;
   let seq = 0;
   const api = (method: string, route: string, body?: unknown, auth?: { key?: string; cookie?: string }) => call(`${url}${route}`, method, body, auth);
@@ -24,7 +26,7 @@ describe('invoices, team plan, usage per key and key rename', () => {
   const sql = (query: string, params: unknown[] = []) => platform.orm.em.fork().getConnection().execute(query, params) as Promise<any[]>;
 
   async function newAccount(prefix: string): Promise<{ id: string; email: string; cookie: string }> {
-    const email = `${prefix}${++seq}@example.org`;
+    const email = `${prefix}${++seq}-${backend}@example.org`;
     const reg = await api('POST', '/auth/register', { email, password: PASSWORD, accept_terms: true, acknowledge_privacy: true });
     expect(reg.status).toBe(200);
     await sql('update app_user set email_verified = true where id = ?', [reg.body.id]);
@@ -42,8 +44,10 @@ describe('invoices, team plan, usage per key and key rename', () => {
 
   beforeAll(async () => {
     stripe = await startLocalStripe();
+    if (backend === 'postgresql') db = await openTestDatabase('postgresql');
     const config = loadConfig({
-      DATA_DIR: await makeTestDataDir('billing-usage-keys-'),
+      ...(db ? { DATABASE_URL: String(db.orm.config.get('clientUrl')) } : {}),
+      DATA_DIR: await makeTestDataDir('billing-usage-keys-', backend),
       PORT: '0',
       EMBEDDER: 'none',
       INGEST_ON_START: 'false',
@@ -59,6 +63,7 @@ describe('invoices, team plan, usage per key and key rename', () => {
 
   afterAll(async () => {
     await platform?.stop();
+    await db?.dispose();
     await stripe?.stop();
   });
 

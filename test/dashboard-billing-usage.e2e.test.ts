@@ -236,6 +236,12 @@ describe('web dashboard: billing that reads right, usage per key, key rename, ad
     await page.getByLabel('To (UTC)').fill('2026-03-31');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByText('No requests from 2026-03-10 to 2026-03-31').waitFor();
+
+    // on a phone the table becomes cards and nothing scrolls sideways
+    const phone = await browserPage(user.cookie, 390, 844);
+    await phone.goto('/dashboard/usage');
+    await phone.getByTestId('usage-breakdown').waitFor();
+    expect(await overflowsHorizontally(phone)).toBe(false);
   });
 
   it('renames a key in place, aligns row text with its buttons, and the revoke dialog focuses Cancel first', async () => {
@@ -271,6 +277,12 @@ describe('web dashboard: billing that reads right, usage per key, key rename, ad
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect((await call(`${base}/v1/keys`, 'GET', undefined, { cookie: user.cookie })).body[0].revoked).toBe(false);
+
+    const phone = await browserPage(user.cookie, 390, 844);
+    await phone.goto('/dashboard/keys');
+    await phone.getByText('CI pipeline').waitFor();
+    await phone.getByRole('button', { name: `Rename key CI pipeline (${key.key_prefix})` }).click();
+    expect(await overflowsHorizontally(phone)).toBe(false);
   });
 
   it('administration: the top menu stays on one line at 1366 px with a keyboard "More" menu, and the audit log names targets and changes in words', async () => {

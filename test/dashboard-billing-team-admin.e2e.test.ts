@@ -226,6 +226,8 @@ describe('web dashboard: billing, team, administration', () => {
     for (let i = 0; i < 3; i++) expect((await call(`${base}/v1/search`, 'POST', { q: 'Schadensersatz', alpha: 0 }, { key })).status).toBe(200);
     const page = await browserPage(admin.cookie);
     await page.goto('/dashboard/');
+    // past nine links the last ones are under "More" (app/NavMore.tsx)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'More' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Administration' }).click();
     await expectHeading(page, 'Administration');
     await page.locator('.recharts-bar-rectangle').first().waitFor();
@@ -263,7 +265,7 @@ describe('web dashboard: billing, team, administration', () => {
     await page.getByLabel('Plan', { exact: true }).selectOption('developer_pro');
     await page.getByLabel('Reason (kept in the audit log)').first().fill('conference partner');
     await page.getByRole('button', { name: 'Save plan override' }).click();
-    await page.getByText('The plan is now developer_pro (override; the subscription gives free).').waitFor();
+    await page.getByText('The plan is now Developer Pro (override; the subscription gives Free).').waitFor();
     await page.getByTestId('plan-plain@example.org').getByText('override').waitFor();
     await expectAccessible(page, 'admin users');
     await screenshot(page, 'admin-users', { fullPage: true });
@@ -286,9 +288,9 @@ describe('web dashboard: billing, team, administration', () => {
     await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Audit log' }).click();
     await expectHeading(page, 'Audit log');
     const audit = page.getByTestId('audit');
-    await audit.getByText('user.erase').waitFor();
+    await audit.getByText('Account erased').waitFor();
     const text = await audit.innerText();
-    for (const action of ['user.plan_override', 'feedback.status', 'feedback.mark_forwarded']) expect(text).toContain(action);
+    for (const action of ['Plan override', 'Feedback status', 'Feedback forwarded']) expect(text).toContain(action);
     expect(text).toContain('conference partner');
     await expectAccessible(page, 'admin audit');
 

@@ -135,18 +135,24 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     const keys = await client.GET('/v1/keys', session(account.cookie));
     expect(keys.data?.map((k) => k.id)).toEqual([account.keyId]);
     const second = await client.POST('/v1/keys', { ...session(account.cookie), body: { name: 'second' } });
+    const renamed = await client.PATCH('/v1/keys/{key_id}', { ...session(account.cookie), params: { path: { key_id: second.data!.id } }, body: { name: 'renamed' } });
+    expect(renamed.data?.name).toBe('renamed');
     await client.DELETE('/v1/keys/{key_id}', { ...session(account.cookie), params: { path: { key_id: second.data!.id } } });
     await client.GET('/v1/oauth/grants', session(account.cookie));
     await client.DELETE('/v1/oauth/grants/{id}', { ...session(account.cookie), params: { path: { id: 'no-such-client' } } });
     const usage = await client.GET('/v1/usage/me', bearer(account.key));
     expect(usage.data?.plan).toBe('free');
+    const breakdown = await client.GET('/v1/usage/breakdown', { ...session(account.cookie), params: { query: { from: '2026-01-01', to: '2026-01-31' } } });
+    expect(breakdown.data).toEqual({ from: '2026-01-01', to: '2026-01-31', total: 0, rows: [] });
     allMatch(from, {
       'GET /v1/keys': 200,
       'POST /v1/keys': 200,
+      'PATCH /v1/keys/{key_id}': 200,
       'DELETE /v1/keys/{key_id}': 200,
       'GET /v1/oauth/grants': 200,
       'DELETE /v1/oauth/grants/{id}': 404,
       'GET /v1/usage/me': 200,
+      'GET /v1/usage/breakdown': 200,
     });
   });
 
@@ -225,6 +231,8 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     await client.GET('/v1/billing/portal', as);
     await client.POST('/v1/billing/portal', as);
     await client.GET('/v1/billing/status', as);
+    // billing off: no customer can exist, so no invoices (and no call to Stripe)
+    expect((await client.GET('/v1/billing/invoices', as)).data).toEqual({ invoices: [], has_more: false });
     await client.POST('/v1/billing/webhooks', { body: {} as never, headers: { 'stripe-signature': 't=1,v1=none' } });
     allMatch(from, {
       'GET /v1/billing/plans': 200,
@@ -238,6 +246,7 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       'GET /v1/billing/portal': 503,
       'POST /v1/billing/portal': 503,
       'GET /v1/billing/status': 200,
+      'GET /v1/billing/invoices': 200,
       'POST /v1/billing/webhooks': 503,
     });
   });

@@ -15,6 +15,7 @@ import {
   oauthGrantRevocationSchema,
 } from '../src/modules/accounts/account.schema.js';
 import { usageRecordSchema } from '../src/modules/usage/usage.schema.js';
+import { usageBreakdownSchema } from '../src/modules/usage/usage-breakdown.js';
 import {
   audienceAnswerSchema,
   audiencePlansSchema,
@@ -24,6 +25,7 @@ import {
   checkoutBodySchema,
   checkoutUrlSchema,
   checkoutVerificationSchema,
+  invoiceListSchema,
   portalSessionSchema,
   promoAnswerSchema,
 } from '../src/modules/billing/billing.schema.js';
@@ -101,6 +103,7 @@ export const SHAPE_PAIRS: ShapePair[] = [
     ['OAuthGrantType', oauthGrantRecordSchema],
     ['OAuthGrantRevocationType', oauthGrantRevocationSchema],
     ['UsageType', usageRecordSchema],
+    ['UsageBreakdownType', usageBreakdownSchema],
   ]),
   ...pairs('billing', [
     ['BillingStatusType', billingStatusSchema],
@@ -113,6 +116,7 @@ export const SHAPE_PAIRS: ShapePair[] = [
     ['AutoTopupInput', autoTopupBodySchema],
     ['PortalSessionType', portalSessionSchema],
     ['AudienceType', audienceAnswerSchema],
+    ['InvoiceListType', invoiceListSchema],
   ]),
   ...pairs('teams', [
     // GraphQL's Workspace is REST's TeamRecord with `workspace`'s fields lifted to the top

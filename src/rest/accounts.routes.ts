@@ -23,6 +23,7 @@ import {
   passwordResetConfirmSchema,
   passwordResetRequestSchema,
   registerBodySchema,
+  renameKeyBodySchema,
   userRecordSchema,
 } from '../modules/accounts/account.schema.js';
 import type { AccountsService, SignInResult } from '../modules/accounts/accounts.service.js';
@@ -31,6 +32,7 @@ import type { OAuthGrantService } from '../modules/accounts/oauth-grants.service
 import { readCookie } from '../util/cookies.js';
 import { SESSION_COOKIE } from '../modules/accounts/tokens.js';
 import { usageRecordSchema } from '../modules/usage/usage.schema.js';
+import { usageBreakdownQuerySchema, usageBreakdownSchema } from '../modules/usage/usage-breakdown.js';
 import type { UsageService } from '../modules/usage/usage.service.js';
 import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from '../http/request-context.js';
@@ -56,6 +58,11 @@ function withLegalToken(req: Request): unknown {
 }
 
 /** A sign-in's answer: the user with a session cookie, or the legal-acceptance token without one. */
+/** The query string with scalar parameters (a repeated parameter gives its last value, as FastAPI). */
+function lastQueryValues(req: Request): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(req.query as Record<string, unknown>).map(([name, value]) => [name, Array.isArray(value) ? value.at(-1) : value]));
+}
+
 export function sendSignIn(res: Response, result: SignInResult, baseUrl: string): void {
   if (result.kind === 'session') {
     setSessionCookie(res, result.session, baseUrl);
@@ -237,6 +244,21 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
   });
 
   rest.route(router, '/v1/keys/:key_id', {
+    patch: [
+      {
+        name: 'rename_key',
+        summary: 'Rename Key',
+        description: 'Additive to the spec: gives one of your keys a new name (revoked keys too); another account\'s key is 404.',
+        tags: keys,
+        access: 'account',
+        body: renameKeyBodySchema,
+        responses: { 200: apiKeyRecordSchema, 404: 'Not Found' },
+      },
+      jsonBody(),
+      async (req, res) => {
+        res.json(await withLoc('body', () => apiKeys.rename(ctx(req), String(req.params.key_id), req.body)));
+      },
+    ],
     delete: [
       {
         name: 'revoke_key',
@@ -283,6 +305,24 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
       { name: 'usage_me', limited: 'usage', summary: 'Usage Me', tags: ['usage'], access: 'account', responses: { 200: usageRecordSchema } },
       async (req, res) => {
         res.json(await usage.usageOf(ctx(req)));
+      },
+    ],
+  });
+
+  rest.route(router, '/v1/usage/breakdown', {
+    get: [
+      {
+        name: 'usage_breakdown',
+        limited: 'usage_breakdown',
+        summary: 'Usage Breakdown',
+        description: 'Additive to the spec: your billed requests per API key and endpoint over a range of UTC days (at most 366).',
+        tags: ['usage'],
+        access: 'account',
+        query: usageBreakdownQuerySchema,
+        responses: { 200: usageBreakdownSchema },
+      },
+      async (req, res) => {
+        res.json(await withLoc('query', () => usage.breakdownOf(ctx(req), lastQueryValues(req))));
       },
     ],
   });

@@ -19,6 +19,7 @@ import {
   checkoutVerifyBodySchema,
   creditTopupBodySchema,
   plansQuerySchema,
+  invoiceListSchema,
   portalSessionSchema,
   promoAnswerSchema,
   promoQuerySchema,
@@ -199,6 +200,23 @@ function subscriptionRoutes(router: express.Router, rest: RestApi, subscriptions
       },
     ] as const;
   rest.route(router, '/v1/billing/portal', { get: [...portal('billing_portal')], post: [...portal('billing_portal')] });
+
+  rest.route(router, '/v1/billing/invoices', {
+    get: [
+      {
+        name: 'billing_invoices',
+        limited: 'billing_invoices',
+        summary: 'Billing Invoices',
+        description: "Additive to the spec: the invoices of your Stripe customer, newest first, with each one's hosted page; none before the first checkout.",
+        tags,
+        access: 'account',
+        responses: { 200: invoiceListSchema, 502: UPSTREAM },
+      },
+      async (req, res) => {
+        res.json(await subscriptions.invoices(ctx(req)));
+      },
+    ],
+  });
 
   rest.route(router, '/v1/billing/status', {
     get: [

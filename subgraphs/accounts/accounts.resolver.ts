@@ -13,14 +13,28 @@ import type { ApiKeyService } from '../../src/modules/accounts/api-key.service.j
 import type { OAuthGrantService } from '../../src/modules/accounts/oauth-grants.service.js';
 import { OPERATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 import type { UsageService } from '../../src/modules/usage/usage.service.js';
-import { ApiKeyType, CreatedApiKeyType, CreateKeyArgs, KeyRevocationType, MeType, OAuthGrantRevocationType, OAuthGrantType, RevokeKeyArgs, RevokeOAuthGrantArgs, UsageType } from './types.js';
+import {
+  ApiKeyType,
+  CreatedApiKeyType,
+  CreateKeyArgs,
+  KeyRevocationType,
+  MeType,
+  OAuthGrantRevocationType,
+  OAuthGrantType,
+  RenameKeyArgs,
+  RevokeKeyArgs,
+  RevokeOAuthGrantArgs,
+  UsageBreakdownArgs,
+  UsageBreakdownType,
+  UsageType,
+} from './types.js';
 
 /** What the accounts subgraph asks of the services. */
 export interface AccountsGraphqlApi {
   accounts: Pick<AccountsService, 'me'>;
-  apiKeys: Pick<ApiKeyService, 'list' | 'create' | 'revoke'>;
+  apiKeys: Pick<ApiKeyService, 'list' | 'create' | 'revoke' | 'rename'>;
   oauthGrants: Pick<OAuthGrantService, 'list' | 'revoke'>;
-  usage: Pick<UsageService, 'usageOf'>;
+  usage: Pick<UsageService, 'usageOf' | 'breakdownOf'>;
 }
 
 /**
@@ -30,6 +44,7 @@ export interface AccountsGraphqlApi {
  * calls is turned away in-process before it reaches the counter store or the database.
  */
 export const USAGE_RATE_LIMIT = { limit: OPERATION_LIMITS.usage.limit, duration: OPERATION_LIMITS.usage.durationSeconds };
+export const USAGE_BREAKDOWN_RATE_LIMIT = { limit: OPERATION_LIMITS.usage_breakdown.limit, duration: OPERATION_LIMITS.usage_breakdown.durationSeconds };
 export const CREATE_KEY_RATE_LIMIT = { limit: OPERATION_LIMITS.create_key.limit, duration: OPERATION_LIMITS.create_key.durationSeconds };
 
 @Resolver()
@@ -50,6 +65,17 @@ export class AccountsResolver {
   @Directive(`@rateLimit(limit: ${USAGE_RATE_LIMIT.limit}, duration: ${USAGE_RATE_LIMIT.duration})`)
   usage(@Ctx() context: GraphqlContext) {
     return this.api.usage.usageOf(requestContextOf(context));
+  }
+
+  @Query(() => UsageBreakdownType, { nullable: true, description: "The caller's billed requests per API key and endpoint over a range of UTC days (GET /v1/usage/breakdown)." })
+  @Directive(`@rateLimit(limit: ${USAGE_BREAKDOWN_RATE_LIMIT.limit}, duration: ${USAGE_BREAKDOWN_RATE_LIMIT.duration})`)
+  usageBreakdown(@Args(() => UsageBreakdownArgs) { from, to }: UsageBreakdownArgs, @Ctx() context: GraphqlContext) {
+    return this.api.usage.breakdownOf(requestContextOf(context), { ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  }
+
+  @Mutation(() => ApiKeyType, { description: "Renames one of the caller's keys (PATCH /v1/keys/{key_id}); NOT_FOUND for any other id." })
+  renameKey(@Args(() => RenameKeyArgs) { id, name }: RenameKeyArgs, @Ctx() context: GraphqlContext) {
+    return this.api.apiKeys.rename(requestContextOf(context), id, { name });
   }
 
   @Mutation(() => CreatedApiKeyType, { description: 'Creates an API key; the full key is in this answer only.' })

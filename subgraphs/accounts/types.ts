@@ -108,6 +108,40 @@ export class CreateKeyArgs {
   name?: string | null;
 }
 
+@ObjectType({ description: 'One API key and endpoint of the usage breakdown; the key fields are null for requests made without a key.' })
+export class UsageBreakdownRowType {
+  @Field(() => ID, { nullable: true }) key_id!: string | null;
+  @Field(() => String, { nullable: true }) key_name!: string | null;
+  @Field(() => String, { nullable: true }) key_prefix!: string | null;
+  @Field(() => Boolean, { nullable: true }) key_revoked!: boolean | null;
+  @Field(() => String) endpoint!: string;
+  @Field(() => Int) requests!: number;
+}
+
+@ObjectType({ description: 'GET /v1/usage/breakdown: billed requests per API key and endpoint over a range of UTC days.' })
+export class UsageBreakdownType {
+  @Field(() => String) from!: string;
+  @Field(() => String) to!: string;
+  @Field(() => Int) total!: number;
+  @Field(() => [UsageBreakdownRowType]) rows!: UsageBreakdownRowType[];
+}
+
+@ArgsType()
+export class UsageBreakdownArgs {
+  @Field(() => String, { nullable: true, description: 'First UTC day (YYYY-MM-DD), included; default 29 days before `to`.' })
+  from?: string | null;
+  @Field(() => String, { nullable: true, description: 'Last UTC day (YYYY-MM-DD), included; default today.' })
+  to?: string | null;
+}
+
+@ArgsType()
+export class RenameKeyArgs {
+  @Field(() => ID)
+  id!: string;
+  @Field(() => String, { description: '1 to 100 characters.' })
+  name!: string;
+}
+
 @ArgsType()
 export class RevokeKeyArgs {
   @Field(() => ID)

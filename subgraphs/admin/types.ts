@@ -114,6 +114,7 @@ export class AdminAuditEntryType {
   @Field(() => String) action!: string;
   @Field(() => String) target_type!: string;
   @Field(() => String) target_id!: string;
+  @Field(() => String, { nullable: true, description: "A user target's current e-mail address (null once erased, and for other targets)." }) target_email!: string | null;
   @Field(() => String, { nullable: true }) before_json!: string | null;
   @Field(() => String, { nullable: true }) after_json!: string | null;
   @Field(() => String, { nullable: true }) reason!: string | null;

@@ -20,6 +20,7 @@ import {
   CheckoutInput,
   CheckoutUrlType,
   CheckoutVerificationType,
+  InvoiceListType,
   PlansArgs,
   PlansType,
   PortalSessionType,
@@ -27,7 +28,7 @@ import {
   PromoType,
   UserType,
 } from './types.js';
-import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
+import { MUTATION_LIMITS, OPERATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 
 /** What the billing subgraph asks of the services. */
 export interface BillingGraphqlApi {
@@ -35,7 +36,7 @@ export interface BillingGraphqlApi {
   promo: Pick<BillingModule['promo'], 'promo'>;
   credits: Pick<BillingModule['credits'], 'topupCheckout'>;
   autoTopup: Pick<BillingModule['autoTopup'], 'get' | 'set'>;
-  subscriptions: Pick<BillingModule['subscriptions'], 'status' | 'portal'>;
+  subscriptions: Pick<BillingModule['subscriptions'], 'status' | 'portal' | 'invoices'>;
 }
 
 /** Mutations that call Stripe or write: a few per minute per caller is all a dashboard needs. */
@@ -69,6 +70,12 @@ export class BillingResolver {
   @Query(() => BillingStatusType, { nullable: true, description: 'GET /v1/billing/status.' })
   billingStatus(@Ctx() context: GraphqlContext) {
     return this.api.subscriptions.status(requestContextOf(context));
+  }
+
+  @Query(() => InvoiceListType, { nullable: true, description: "GET /v1/billing/invoices: the caller's own invoices, newest first, with Stripe's hosted page of each." })
+  @Directive(`@rateLimit(limit: ${OPERATION_LIMITS.billing_invoices.limit}, duration: ${OPERATION_LIMITS.billing_invoices.durationSeconds})`)
+  invoices(@Ctx() context: GraphqlContext) {
+    return this.api.subscriptions.invoices(requestContextOf(context));
   }
 
   @Query(() => AutoTopupType, { nullable: true, description: 'GET /v1/billing/credit-topups/auto.' })

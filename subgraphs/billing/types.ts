@@ -117,6 +117,35 @@ export class AdminOverrideType {
   @Field(() => String) set_at!: string;
 }
 
+@ObjectType({ description: 'The team workspace whose plan a member uses (its owner pays).' })
+export class TeamPlanType {
+  @Field(() => ID) workspace_id!: string;
+  @Field(() => String) workspace_name!: string;
+  @Field(() => String) role!: string;
+  @Field(() => String) owner_email!: string;
+}
+
+@ObjectType({ description: "One invoice of the caller's Stripe customer." })
+export class InvoiceType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) number!: string | null;
+  @Field(() => String, { nullable: true }) status!: string | null;
+  @Field(() => String) created_at!: string;
+  @Field(() => String, { nullable: true }) period_start!: string | null;
+  @Field(() => String, { nullable: true }) period_end!: string | null;
+  @Field(() => Float) total_usd!: number;
+  @Field(() => Float) amount_paid_usd!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String, { nullable: true, description: "Stripe's page of the invoice (view, pay, download)." }) hosted_invoice_url!: string | null;
+  @Field(() => String, { nullable: true }) invoice_pdf!: string | null;
+}
+
+@ObjectType({ description: 'GET /v1/billing/invoices.' })
+export class InvoiceListType {
+  @Field(() => [InvoiceType]) invoices!: InvoiceType[];
+  @Field(() => Boolean, { description: 'Older invoices exist: the customer portal lists them all.' }) has_more!: boolean;
+}
+
 @ObjectType({ description: 'GET /v1/billing/status.' })
 export class BillingStatusType {
   @Field(() => Boolean) billing_enabled!: boolean;
@@ -126,6 +155,7 @@ export class BillingStatusType {
   @Field(() => CreditsType) credits!: CreditsType;
   @Field(() => WorkspaceType, { nullable: true }) workspace!: WorkspaceType | null;
   @Field(() => AdminOverrideType, { nullable: true, description: "An administrator's plan override; it wins over the subscription while set." }) admin_override!: AdminOverrideType | null;
+  @Field(() => TeamPlanType, { nullable: true, description: 'The team workspace whose plan this account uses as a member; null for the owner and outside a team.' }) team_plan!: TeamPlanType | null;
 }
 
 @ObjectType({ description: 'The accounts subgraph\'s user, extended with its billing state (only the caller\'s own).' })

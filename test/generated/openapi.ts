@@ -290,7 +290,11 @@ export interface paths {
         delete: operations["revoke_key_v1_keys__key_id__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename Key
+         * @description Additive to the spec: gives one of your keys a new name (revoked keys too); another account's key is 404.
+         */
+        patch: operations["rename_key_v1_keys__key_id__patch"];
         trace?: never;
     };
     "/v1/oauth/grants": {
@@ -342,6 +346,26 @@ export interface paths {
         };
         /** Usage Me */
         get: operations["usage_me_v1_usage_me_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage Breakdown
+         * @description Additive to the spec: your billed requests per API key and endpoint over a range of UTC days (at most 366).
+         */
+        get: operations["usage_breakdown_v1_usage_breakdown_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -593,6 +617,26 @@ export interface paths {
         put?: never;
         /** Billing Portal */
         post: operations["billing_portal_v1_billing_portal_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing Invoices
+         * @description Additive to the spec: the invoices of your Stripe customer, newest first, with each one's hosted page; none before the first checkout.
+         */
+        get: operations["billing_invoices_v1_billing_invoices_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1327,6 +1371,8 @@ export interface components {
             action: string;
             target_type: string;
             target_id: string;
+            /** @description Additive: a user target's current e-mail address (null once erased, and for other targets). */
+            target_email: string | null;
             before?: unknown;
             after?: unknown;
             reason: string | null;
@@ -1531,6 +1577,13 @@ export interface components {
                 plan: string;
                 reason: string | null;
                 set_at: string;
+            } | null;
+            /** @description Additive: the team workspace whose plan this account uses as a member (paid by its owner); null for the owner and outside a team */
+            team_plan: {
+                workspace_id: string;
+                workspace_name: string;
+                role: string;
+                owner_email: string;
             } | null;
         };
         CheckoutRequest: {
@@ -1787,6 +1840,28 @@ export interface components {
             /** @enum {string} */
             status: "revoked";
             id: string;
+        };
+        InvoiceList: {
+            /** @description Newest first, at most 24. */
+            invoices: {
+                id: string;
+                /** @description Stripe's invoice number (null while a draft). */
+                number: string | null;
+                /** @description draft, open, paid, uncollectible or void. */
+                status: string | null;
+                created_at: string;
+                period_start: string | null;
+                period_end: string | null;
+                /** @description The invoice total, discounts and taxes included. */
+                total_usd: number;
+                amount_paid_usd: number;
+                currency: string;
+                /** @description Stripe's page of the invoice (view, pay, download). */
+                hosted_invoice_url: string | null;
+                invoice_pdf: string | null;
+            }[];
+            /** @description More, older invoices exist: the customer portal lists them all. */
+            has_more: boolean;
         };
         JoinAnswer: {
             workspace_id: string;
@@ -2111,6 +2186,10 @@ export interface components {
             index_rebuild?: {
                 reason: string;
             };
+        };
+        RenameKeyRequest: {
+            /** @description The new name: 1 to 100 characters (surrounding spaces dropped). */
+            name: string;
         };
         ResolveCoverage: {
             sources: {
@@ -2520,6 +2599,22 @@ export interface components {
                 url: string;
                 created_at: string;
             } | null;
+        };
+        UsageBreakdown: {
+            from: string;
+            to: string;
+            /** @description The sum of the rows: billed requests in the range. */
+            total: number;
+            /** @description One per key and endpoint with requests in the range; most requests first. */
+            rows: {
+                /** @description The API key; null for requests made without one (a signed-in session or an OAuth token). */
+                key_id: string | null;
+                key_name: string | null;
+                key_prefix: string | null;
+                key_revoked: boolean | null;
+                endpoint: string;
+                requests: number;
+            }[];
         };
         UsageRecord: {
             plan: string;
@@ -3687,6 +3782,83 @@ export interface operations {
             };
         };
     };
+    rename_key_v1_keys__key_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyListingItem"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
     list_oauth_grants_v1_oauth_grants_get: {
         parameters: {
             query?: never;
@@ -3852,6 +4024,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    usage_breakdown_v1_usage_breakdown_get: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included; default 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included; default today (UTC). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageBreakdown"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
@@ -5098,6 +5348,79 @@ export interface operations {
                 };
             };
             /** @description Billing is not configured on this server; or: The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    billing_invoices_v1_billing_invoices_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Too many requests: at most 30 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Stripe failed or did not answer; nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */

@@ -51,6 +51,21 @@ describe('local Stripe server', () => {
     await expect(stripe.customers.create({ email: 'e@example.org' })).rejects.toMatchObject({ type: 'StripeConnectionError' });
   });
 
+  it("lists a customer's invoices newest first, paged by limit and starting_after, with their hosted pages", async () => {
+    const mine = await stripe.customers.create({ email: 'inv@example.org' });
+    const other = await stripe.customers.create({ email: 'other-inv@example.org' });
+    const first = server.addInvoice(mine.id, { total: 2900, created: 1_700_000_000 });
+    const second = server.addInvoice(mine.id, { total: 6960, created: 1_700_100_000 });
+    server.addInvoice(other.id, { total: 100 });
+    const page = await stripe.invoices.list({ customer: mine.id, limit: 1 });
+    expect(page.data.map((i) => i.id)).toEqual([second.id]);
+    expect(page.has_more).toBe(true);
+    expect(page.data[0]).toMatchObject({ total: 6960, status: 'paid', hosted_invoice_url: `${server.url}/i/${second.id}` });
+    const rest = await stripe.invoices.list({ customer: mine.id, limit: 10, starting_after: second.id });
+    expect(rest.data.map((i) => i.id)).toEqual([first.id]);
+    expect(rest.has_more).toBe(false);
+  });
+
   it('declines off-session payment intents as card errors', async () => {
     const customer = await stripe.customers.create({});
     server.savePaymentMethod(customer.id, 'pm_bad', 'decline');

@@ -9,7 +9,7 @@
  *
  * Resources: customers, checkout sessions, subscriptions (retrieve, list, update, cancel),
  * prices, coupons, promotion codes, billing portal sessions, payment methods attached to a
- * customer, payment intents, invoices and their invoice payments, refunds. As at Stripe, a
+ * customer, payment intents, invoices (retrieve, list by customer) and their invoice payments, refunds. As at Stripe, a
  * coupon's `applies_to` is includable: answered only when asked (`expand[]=applies_to`), and a
  * promotion code is `active` only while it is neither expired nor used up. What Stripe does on
  * its own side (a customer paying a checkout session, a subscription renewing, a refund) the
@@ -248,20 +248,11 @@ export class LocalStripe {
       total += discounted;
     }
     if (promo) promo.times_redeemed += 1;
-    const invoice: Obj = {
-      id: newId('in'),
-      object: 'invoice',
-      customer: subscription.customer,
-      status: 'paid',
-      amount_due: total,
-      amount_paid: total,
-      currency: 'usd',
+    const invoice = this.addInvoice(subscription.customer, {
+      total,
       billing_reason: 'subscription_create',
       parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, metadata: subscription.metadata } },
-      created: now(),
-      livemode: false,
-    };
-    this.invoices.set(invoice.id, invoice);
+    });
     if (total > 0) {
       const intent = this.createIntent({ amount: total, customer: subscription.customer, payment_method: paymentMethod ?? newId('pm'), metadata: {} }, 'succeed');
       const payment = {
@@ -280,6 +271,39 @@ export class LocalStripe {
       };
       this.invoicePayments.set(payment.id, payment);
     }
+    return invoice;
+  }
+
+  /**
+   * An invoice of `customer` as Stripe keeps it: numbered per customer, paid unless told otherwise,
+   * with its hosted page and PDF on this server (`/i/<id>`); what a renewal or a checkout bills.
+   */
+  addInvoice(customer: string, fields: { total: number; status?: string; created?: number; billing_reason?: string; parent?: Obj; period_start?: number; period_end?: number }): Obj {
+    const created = fields.created ?? now();
+    const status = fields.status ?? 'paid';
+    const count = [...this.invoices.values()].filter((inv) => inv.customer === customer).length;
+    const id = newId('in');
+    const invoice: Obj = {
+      id,
+      object: 'invoice',
+      customer,
+      number: `${customer.slice(-8).toUpperCase()}-${String(count + 1).padStart(4, '0')}`,
+      status,
+      total: fields.total,
+      subtotal: fields.total,
+      amount_due: fields.total,
+      amount_paid: status === 'paid' ? fields.total : 0,
+      currency: 'usd',
+      billing_reason: fields.billing_reason ?? 'subscription_cycle',
+      parent: fields.parent ?? null,
+      period_start: fields.period_start ?? created,
+      period_end: fields.period_end ?? created,
+      hosted_invoice_url: `${this.url}/i/${id}`,
+      invoice_pdf: `${this.url}/i/${id}/pdf`,
+      created,
+      livemode: false,
+    };
+    this.invoices.set(id, invoice);
     return invoice;
   }
 
@@ -400,6 +424,7 @@ export class LocalStripe {
       return { object: 'list', url: path, has_more: false, data: data.slice(0, Number(body.limit ?? 10)) };
     }
     if (method === 'GET' && (match = m(/^\/v1\/coupons\/([^/]+)$/))) return this.couponView(this.get(this.coupons, match[1]!, 'coupon'), body.expand ?? []);
+    if (method === 'GET' && path === '/v1/invoices') return this.listInvoices(path, body);
     if (method === 'GET' && (match = m(/^\/v1\/invoices\/([^/]+)$/))) return this.get(this.invoices, match[1]!, 'invoice');
     if (method === 'GET' && path === '/v1/invoice_payments') {
       const data = [...this.invoicePayments.values()].filter((p) => (body.invoice === undefined || p.invoice === body.invoice) && (body.status === undefined || p.status === body.status));
@@ -454,6 +479,15 @@ export class LocalStripe {
   private couponView(coupon: Obj, expand: string[]): Obj {
     if (expand.includes('applies_to')) coupon.applies_to = this.couponAppliesTo.get(coupon.id) ?? { products: [] };
     return coupon;
+  }
+
+  /** GET /v1/invoices: newest first, filtered by customer and status, `limit` (10) and `starting_after` as Stripe pages. */
+  private listInvoices(path: string, body: Obj): Obj {
+    let data = [...this.invoices.values()].filter((inv) => (body.customer === undefined || inv.customer === body.customer) && (body.status === undefined || inv.status === body.status));
+    data.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+    if (body.starting_after) data = data.slice(data.findIndex((inv) => inv.id === body.starting_after) + 1);
+    const limit = Number(body.limit ?? 10);
+    return { object: 'list', url: path, has_more: data.length > limit, data: structuredClone(data.slice(0, limit)) };
   }
 
   /** Stripe's default list: the customer's subscriptions that are not canceled (`status=all` for every one). */

@@ -10,6 +10,7 @@ import { config } from './config';
 import { navItems } from './areas';
 import { useSession } from './session';
 import { useAnalyticsAccess } from './analytics-access';
+import { NavMore, splitNav } from './NavMore';
 
 function useFocusHeadingOnNavigate() {
   const location = useLocation();
@@ -35,6 +36,7 @@ export function Shell() {
   const items = navItems.filter(
     (i) => (i.access !== 'admin' || me?.user.is_admin) && (i.access !== 'analytics' || analytics === true) && (!i.requiresBilling || config.billing) && (i.access === 'public' || me),
   );
+  const { visible, overflow } = splitNav(items);
   return (
     <Frame>
       {me && (
@@ -45,13 +47,20 @@ export function Shell() {
       {me && (
         <nav id="main-nav" aria-label="Main" className={open ? 'open' : undefined}>
           <ul>
-            {items.map((i) => (
+            {visible.map((i) => (
               <li key={i.to}>
                 <NavLink to={i.to} end={i.to === '/'}>
                   {i.label}
                 </NavLink>
               </li>
             ))}
+            {/* the phone's column menu lists them all; from 760 px they are under More */}
+            {overflow.map((i) => (
+              <li key={i.to} className="nav-inline-overflow">
+                <NavLink to={i.to}>{i.label}</NavLink>
+              </li>
+            ))}
+            {overflow.length > 0 && <NavMore items={overflow} />}
           </ul>
           <div className="account">
             <span className="account-email" title={me.user.email}>

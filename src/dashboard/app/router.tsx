@@ -12,6 +12,7 @@ import { Shell, BareShell } from './Shell';
 import { SessionProvider, here, signInPath, useSession } from './session';
 import type { PageRoute } from './types';
 import { NotFound } from './NotFound';
+import { VerifyToAdminister } from './VerifyToAdminister';
 import { areas } from './areas';
 
 function Guarded({ route, Page }: { route: PageRoute; Page: LazyExoticComponent<ComponentType> }) {
@@ -27,7 +28,8 @@ function Guarded({ route, Page }: { route: PageRoute; Page: LazyExoticComponent<
       if (ended === 'signed-out') return <Navigate to="/sign-in" replace state={{ signedOut: true }} />;
       return <Navigate to={signInPath(here(location))} replace state={ended === 'expired' ? { expired: true } : undefined} />;
     }
-    if (access === 'admin' && !me.user.is_admin) return <NotFound />;
+    // an unverified address is never an administrator yet: say why, with the way out
+    if (access === 'admin' && !me.user.is_admin) return me.user.email_verified ? <NotFound /> : <VerifyToAdminister email={me.user.email} />;
   }
   return (
     <Suspense fallback={<Loading />}>

@@ -1,4 +1,4 @@
-/** A modal confirmation (the native <dialog>: focus trapped, Escape cancels). */
+/** A modal confirmation (the native <dialog>: focus trapped, Escape cancels; Cancel has the focus first, so Enter never confirms by accident). */
 import { type ReactNode, useEffect, useRef } from 'react';
 
 export function ConfirmDialog({
@@ -21,10 +21,16 @@ export function ConfirmDialog({
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first button (the dangerous one) unless told: React's autoFocus
+      // writes no attribute, so the focus is put on Cancel here
+      cancel.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
@@ -37,7 +43,7 @@ export function ConfirmDialog({
         <button type="button" className={danger ? 'danger' : undefined} onClick={onConfirm} disabled={pending}>
           {pending ? 'Working…' : confirmLabel}
         </button>
-        <button type="button" className="secondary" onClick={onCancel} autoFocus>
+        <button ref={cancel} type="button" className="secondary" onClick={onCancel}>
           Cancel
         </button>
       </div>

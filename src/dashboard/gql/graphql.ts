@@ -31,6 +31,8 @@ export type AdminAuditEntryType = {
   created_at: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   reason: Maybe<Scalars['String']['output']>;
+  /** A user target's current e-mail address (null once erased, and for other targets). */
+  target_email: Maybe<Scalars['String']['output']>;
   target_id: Scalars['String']['output'];
   target_type: Scalars['String']['output'];
 };
@@ -197,6 +199,8 @@ export type BillingStatusType = {
   credits: CreditsType;
   plan: Scalars['String']['output'];
   subscription: Maybe<SubscriptionType>;
+  /** The team workspace whose plan this account uses as a member; null for the owner and outside a team. */
+  team_plan: Maybe<TeamPlanType>;
   workspace: Maybe<WorkspaceType>;
 };
 
@@ -492,6 +496,29 @@ export type IndexStats = {
   ready: Scalars['Boolean']['output'];
 };
 
+/** GET /v1/billing/invoices. */
+export type InvoiceListType = {
+  /** Older invoices exist: the customer portal lists them all. */
+  has_more: Scalars['Boolean']['output'];
+  invoices: Array<InvoiceType>;
+};
+
+/** One invoice of the caller's Stripe customer. */
+export type InvoiceType = {
+  amount_paid_usd: Scalars['Float']['output'];
+  created_at: Scalars['String']['output'];
+  currency: Scalars['String']['output'];
+  /** Stripe's page of the invoice (view, pay, download). */
+  hosted_invoice_url: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  invoice_pdf: Maybe<Scalars['String']['output']>;
+  number: Maybe<Scalars['String']['output']>;
+  period_end: Maybe<Scalars['String']['output']>;
+  period_start: Maybe<Scalars['String']['output']>;
+  status: Maybe<Scalars['String']['output']>;
+  total_usd: Scalars['Float']['output'];
+};
+
 /** The key revocation response (DELETE /v1/keys/{key_id}). */
 export type KeyRevocationType = {
   id: Scalars['ID']['output'];
@@ -583,6 +610,8 @@ export type Mutation = {
   portalSession: PortalSessionType;
   /** DELETE /v1/team/members/{member_user_id}: leave or remove. */
   removeMember: TeamStatus;
+  /** Renames one of the caller's keys (PATCH /v1/keys/{key_id}); NOT_FOUND for any other id. */
+  renameKey: ApiKeyType;
   /** DELETE /v1/team/invites/{invite_id}. */
   revokeInvite: TeamStatus;
   /** Revokes one of the caller's keys at once (it stays listed as revoked); NOT_FOUND for any other id. */
@@ -682,6 +711,12 @@ export type MutationJoinTeamArgs = {
 
 export type MutationRemoveMemberArgs = {
   memberUserId: Scalars['String']['input'];
+};
+
+
+export type MutationRenameKeyArgs = {
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
 };
 
 
@@ -895,6 +930,8 @@ export type Query = {
   document: Maybe<Document>;
   /** Filter values present in a source; NOT_FOUND for an unknown source. */
   filters: SourceFilters;
+  /** GET /v1/billing/invoices: the caller's own invoices, newest first, with Stripe's hosted page of each. */
+  invoices: Maybe<InvoiceListType>;
   /** The caller's API keys, newest first; revoked ones stay listed with revoked: true. */
   keys: Maybe<Array<ApiKeyType>>;
   /** What this service holds and offers. */
@@ -929,6 +966,8 @@ export type Query = {
   topDocuments: Maybe<TopDocumentsType>;
   /** The caller's usage and limits (GET /v1/usage/me). */
   usage: Maybe<UsageType>;
+  /** The caller's billed requests per API key and endpoint over a range of UTC days (GET /v1/usage/breakdown). */
+  usageBreakdown: Maybe<UsageBreakdownType>;
 };
 
 
@@ -1041,6 +1080,12 @@ export type QueryTopDocumentsArgs = {
   limit: InputMaybe<Scalars['Int']['input']>;
   source: Scalars['String']['input'];
   to: Scalars['String']['input'];
+};
+
+
+export type QueryUsageBreakdownArgs = {
+  from: InputMaybe<Scalars['String']['input']>;
+  to: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ResolveCoverage = {
@@ -1404,6 +1449,14 @@ export type TeamMemberUser = {
   name: Maybe<Scalars['String']['output']>;
 };
 
+/** The team workspace whose plan a member uses (its owner pays). */
+export type TeamPlanType = {
+  owner_email: Scalars['String']['output'];
+  role: Scalars['String']['output'];
+  workspace_id: Scalars['ID']['output'];
+  workspace_name: Scalars['String']['output'];
+};
+
 export type TeamSeats = {
   quantity: Scalars['Int']['output'];
   seat_limit: Scalars['Int']['output'];
@@ -1446,6 +1499,24 @@ export type UnresolvedCitation = {
   /** act_not_in_corpus, unit_not_in_corpus, ambiguous, foreign_act or no_act */
   reason: Scalars['String']['output'];
   start: Scalars['Int']['output'];
+};
+
+/** One API key and endpoint of the usage breakdown; the key fields are null for requests made without a key. */
+export type UsageBreakdownRowType = {
+  endpoint: Scalars['String']['output'];
+  key_id: Maybe<Scalars['ID']['output']>;
+  key_name: Maybe<Scalars['String']['output']>;
+  key_prefix: Maybe<Scalars['String']['output']>;
+  key_revoked: Maybe<Scalars['Boolean']['output']>;
+  requests: Scalars['Int']['output'];
+};
+
+/** GET /v1/usage/breakdown: billed requests per API key and endpoint over a range of UTC days. */
+export type UsageBreakdownType = {
+  from: Scalars['String']['output'];
+  rows: Array<UsageBreakdownRowType>;
+  to: Scalars['String']['output'];
+  total: Scalars['Int']['output'];
 };
 
 export type UsageDayType = {
@@ -1627,7 +1698,7 @@ export type AdminAuditQueryVariables = Exact<{
 }>;
 
 
-export type AdminAuditQuery = { adminAudit: { total: number, items: Array<{ id: string, actor_email: string, action: string, target_type: string, target_id: string, before_json: string | null, after_json: string | null, reason: string | null, created_at: string }> } | null };
+export type AdminAuditQuery = { adminAudit: { total: number, items: Array<{ id: string, actor_email: string, action: string, target_type: string, target_id: string, target_email: string | null, before_json: string | null, after_json: string | null, reason: string | null, created_at: string }> } | null };
 
 export type AdminSetPartnerMutationVariables = Exact<{
   userId: Scalars['String']['input'];
@@ -1653,6 +1724,11 @@ export type AdminPartnerQueryVariables = Exact<{
 
 
 export type AdminPartnerQuery = { adminPartner: { user_id: string, sources: Array<string>, countries: Array<string>, updated_at: string } | null };
+
+export type AdminPlanNamesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminPlanNamesQuery = { plans: { plans: Array<{ slug: string, name: string }> } };
 
 export type SourceUsageQueryVariables = Exact<{
   sources: Array<Scalars['String']['input']> | Scalars['String']['input'];
@@ -1698,7 +1774,7 @@ export type BillingOverviewQueryVariables = Exact<{
 }>;
 
 
-export type BillingOverviewQuery = { billingStatus: { billing_enabled: boolean, plan: string, audience: string | null, subscription: { id: string, plan: string, status: string, interval: string, quantity: number, current_period_start: string, current_period_end: string, cancel_at_period_end: boolean } | null, credits: { balance_usd: number, auto_topup: { enabled: boolean, threshold_usd: number, amount_usd: number }, auto_topup_last_failure: { reason: string, at: string } | null }, workspace: { id: string, name: string, seat_limit: number } | null, admin_override: { plan: string, reason: string | null, set_at: string } | null } | null, plans: { audience: string | null, title: string | null, plans: Array<{ slug: string, name: string, per_seat: boolean, features: Array<string>, order: number | null, recommended: boolean | null, tagline: string | null, prices: { monthly: number, yearly: number, currency: string }, limits: { per_minute: number, per_day: number | null, per_period: number | null } }> } };
+export type BillingOverviewQuery = { billingStatus: { billing_enabled: boolean, plan: string, audience: string | null, subscription: { id: string, plan: string, status: string, interval: string, quantity: number, current_period_start: string, current_period_end: string, cancel_at_period_end: boolean } | null, credits: { balance_usd: number, auto_topup: { enabled: boolean, threshold_usd: number, amount_usd: number }, auto_topup_last_failure: { reason: string, at: string } | null }, workspace: { id: string, name: string, seat_limit: number } | null, admin_override: { plan: string, reason: string | null, set_at: string } | null, team_plan: { workspace_id: string, workspace_name: string, role: string, owner_email: string } | null } | null, plans: { audience: string | null, title: string | null, plans: Array<{ slug: string, name: string, per_seat: boolean, features: Array<string>, order: number | null, recommended: boolean | null, tagline: string | null, prices: { monthly: number, yearly: number, currency: string }, limits: { per_minute: number, per_day: number | null, per_period: number | null } }> } };
 
 export type CheckoutDocumentsQueryVariables = Exact<{
   plan: PaidPlan;
@@ -1754,6 +1830,11 @@ export type SetAudienceMutationVariables = Exact<{
 
 export type SetAudienceMutation = { setAudience: { audience: string } };
 
+export type InvoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type InvoicesQuery = { invoices: { has_more: boolean, invoices: Array<{ id: string, number: string | null, status: string | null, created_at: string, period_start: string | null, period_end: string | null, total_usd: number, amount_paid_usd: number, currency: string, hosted_invoice_url: string | null, invoice_pdf: string | null }> } | null };
+
 export type OAuthGrantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1784,6 +1865,14 @@ export type RevokeKeyMutationVariables = Exact<{
 
 
 export type RevokeKeyMutation = { revokeKey: { id: string, status: string } };
+
+export type RenameKeyMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+}>;
+
+
+export type RenameKeyMutation = { renameKey: { id: string, name: string } };
 
 export type SearchDiscoveryQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1923,6 +2012,14 @@ export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type UsageQuery = { usage: { plan: string, period_start: string, period_end: string | null, period_type: string, requests_today: number, requests_in_period: number, per_minute_limit: number, per_day_limit: number, per_period_limit: number, has_daily_limit: boolean, limits_enforced: boolean, daily_history: Array<{ date: string, count: number }> } | null };
+
+export type UsageBreakdownQueryVariables = Exact<{
+  from: InputMaybe<Scalars['String']['input']>;
+  to: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type UsageBreakdownQuery = { usageBreakdown: { from: string, to: string, total: number, rows: Array<{ key_id: string | null, key_name: string | null, key_prefix: string | null, key_revoked: boolean | null, endpoint: string, requests: number }> } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -2137,6 +2234,7 @@ export const AdminAuditDocument = new TypedDocumentString(`
       action
       target_type
       target_id
+      target_email
       before_json
       after_json
       reason
@@ -2178,6 +2276,16 @@ export const AdminPartnerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AdminPartnerQuery, AdminPartnerQueryVariables>;
+export const AdminPlanNamesDocument = new TypedDocumentString(`
+    query AdminPlanNames {
+  plans {
+    plans {
+      slug
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminPlanNamesQuery, AdminPlanNamesQueryVariables>;
 export const SourceUsageDocument = new TypedDocumentString(`
     query SourceUsage($sources: [String!]!, $from: String!, $to: String!, $granularity: AnalyticsGranularity) {
   sourceUsage(sources: $sources, from: $from, to: $to, granularity: $granularity) {
@@ -2323,6 +2431,12 @@ export const BillingOverviewDocument = new TypedDocumentString(`
       reason
       set_at
     }
+    team_plan {
+      workspace_id
+      workspace_name
+      role
+      owner_email
+    }
   }
   plans(audience: $audience) {
     audience
@@ -2430,6 +2544,26 @@ export const SetAudienceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetAudienceMutation, SetAudienceMutationVariables>;
+export const InvoicesDocument = new TypedDocumentString(`
+    query Invoices {
+  invoices {
+    has_more
+    invoices {
+      id
+      number
+      status
+      created_at
+      period_start
+      period_end
+      total_usd
+      amount_paid_usd
+      currency
+      hosted_invoice_url
+      invoice_pdf
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InvoicesQuery, InvoicesQueryVariables>;
 export const OAuthGrantsDocument = new TypedDocumentString(`
     query OAuthGrants {
   oauthGrants {
@@ -2482,6 +2616,14 @@ export const RevokeKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeKeyMutation, RevokeKeyMutationVariables>;
+export const RenameKeyDocument = new TypedDocumentString(`
+    mutation RenameKey($id: ID!, $name: String!) {
+  renameKey(id: $id, name: $name) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<RenameKeyMutation, RenameKeyMutationVariables>;
 export const SearchDiscoveryDocument = new TypedDocumentString(`
     query SearchDiscovery {
   manifest {
@@ -2901,3 +3043,20 @@ export const UsageDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UsageQuery, UsageQueryVariables>;
+export const UsageBreakdownDocument = new TypedDocumentString(`
+    query UsageBreakdown($from: String, $to: String) {
+  usageBreakdown(from: $from, to: $to) {
+    from
+    to
+    total
+    rows {
+      key_id
+      key_name
+      key_prefix
+      key_revoked
+      endpoint
+      requests
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UsageBreakdownQuery, UsageBreakdownQueryVariables>;

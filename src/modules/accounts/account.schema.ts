@@ -163,6 +163,11 @@ export const createKeyBodySchema = z.object({
   name: z.string().min(1).max(100).prefault('Default'),
 }).meta({ id: 'CreateKeyRequest' });
 
+/** PATCH /v1/keys/{key_id} (additive to the spec): a new name, the same rule as at creation. */
+export const renameKeyBodySchema = z.object({
+  name: z.string().trim().min(1).max(100).describe('The new name: 1 to 100 characters (surrounding spaces dropped).'),
+}).meta({ id: 'RenameKeyRequest' });
+
 /** An OAuth client the user authorised (GET /v1/oauth/grants). */
 export const oauthGrantRecordSchema = z.object({
   id: z.string().describe('The client id: the handle to revoke this authorisation with.'),

@@ -14,7 +14,7 @@ import { parseInput } from '../../validation.js';
 import type { CounterStore } from '../usage/counter-store.js';
 import { budgetHolderOf, operationLimit } from '../usage/operation-limits.js';
 import { throttleOperation } from '../usage/throttle.js';
-import { createKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
+import { createKeyBodySchema, renameKeyBodySchema, type ApiKeyRecord, type CreatedApiKey, type KeyRevocation } from './account.schema.js';
 import type { AccountsService } from './accounts.service.js';
 import { sha256 } from './hashing.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
@@ -150,6 +150,23 @@ export class ApiKeyService {
       key.revoked_at ??= new Date();
     });
     return { status: 'revoked', id: keyId };
+  }
+
+  /**
+   * Renames one of the caller's keys (revoked ones too: they stay listed); the answer is its
+   * listing item. Another account's key id is 404, as an unknown one; a bad name 422.
+   */
+  async rename(ctx: RequestContext, keyId: string, input: unknown): Promise<ApiKeyRecord> {
+    const caller = requireAccount(ctx);
+    const { name } = parseInput(renameKeyBodySchema, input ?? {});
+    if (!UUID.test(keyId)) throw new NotFoundError('API key not found');
+    return ctx.em.transactional(async (tx) => {
+      const key = await tx.findOne(ApiKeyEntity, { id: keyId, user_id: caller.userId });
+      if (!key) throw new NotFoundError('API key not found');
+      key.name = name;
+      await tx.flush();
+      return record(key);
+    });
   }
 
   /**

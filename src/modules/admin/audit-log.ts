@@ -10,6 +10,7 @@ import type { AccountCaller, RequestContext } from '../../context.js';
 import { laxInt, parseInput } from '../../validation.js';
 import { requireAdmin } from './admin-access.js';
 import { AdminAuditEntryEntity } from './admin.entities.js';
+import { placeholders, sqlRows } from '../../util/raw-sql.js';
 
 /** Every action the service writes (the GraphQL `AuditAction` enum is built from this list). */
 export const AUDIT_ACTIONS = ['user.plan_override', 'user.erase', 'user.partner_scope', 'user.partner_remove', 'feedback.status', 'feedback.mark_forwarded'] as const;
@@ -57,6 +58,7 @@ export const auditEntrySchema = z
     action: z.string(),
     target_type: z.string(),
     target_id: z.string(),
+    target_email: z.string().nullable().describe("Additive: a user target's current e-mail address (null once erased, and for other targets)."),
     before: z.unknown(),
     after: z.unknown(),
     reason: z.string().nullable(),
@@ -66,6 +68,16 @@ export const auditEntrySchema = z
 
 export const auditPageSchema = z.object({ total: z.number().int(), items: z.array(auditEntrySchema) }).meta({ id: 'AdminAuditPage' });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The current e-mail addresses of the accounts among `ids` (an erased account has none). */
+async function userEmailsOf(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id) => UUID.test(id)))];
+  if (wanted.length === 0) return new Map();
+  const rows = await sqlRows<{ id: string; email: string }>(em, `select id, email from app_user where id in (${placeholders(wanted)})`, wanted);
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
 
 export class AuditLogService {
   constructor(private readonly deps: { orm: MikroORM }) {}
@@ -81,6 +93,10 @@ export class AuditLogService {
     const [rows, total] = await this.deps.orm.em
       .fork()
       .findAndCount(AdminAuditEntryEntity, where, { orderBy: { created_at: 'desc', id: 'asc' }, limit: query.limit, offset: query.offset });
+    const emails = await userEmailsOf(
+      ctx.em,
+      rows.filter((row) => row.target_type === 'user').map((row) => row.target_id),
+    );
     return {
       total,
       items: rows.map((row) => ({
@@ -90,6 +106,7 @@ export class AuditLogService {
         action: row.action,
         target_type: row.target_type,
         target_id: row.target_id,
+        target_email: row.target_type === 'user' ? (emails.get(row.target_id) ?? null) : null,
         before: row.before ?? null,
         after: row.after ?? null,
         reason: row.reason ?? null,

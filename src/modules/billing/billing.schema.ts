@@ -138,7 +138,34 @@ export const billingStatusSchema = z.object({
     .object({ plan: z.string(), reason: z.string().nullable(), set_at: z.string() })
     .nullable()
     .describe("An administrator's plan override; it wins over the subscription while set"),
+  team_plan: z
+    .object({ workspace_id: z.string(), workspace_name: z.string(), role: z.string(), owner_email: z.string() })
+    .nullable()
+    .describe("Additive: the team workspace whose plan this account uses as a member (paid by its owner); null for the owner and outside a team"),
 }).meta({ id: 'BillingStatus' });
+
+/** One invoice of the caller's Stripe customer (GET /v1/billing/invoices, additive to the spec). */
+export const invoiceRecordSchema = z.object({
+  id: z.string(),
+  number: z.string().nullable().describe("Stripe's invoice number (null while a draft)."),
+  status: z.string().nullable().describe('draft, open, paid, uncollectible or void.'),
+  created_at: z.string(),
+  period_start: z.string().nullable(),
+  period_end: z.string().nullable(),
+  total_usd: z.number().describe('The invoice total, discounts and taxes included.'),
+  amount_paid_usd: z.number(),
+  currency: z.string(),
+  hosted_invoice_url: z.string().nullable().describe("Stripe's page of the invoice (view, pay, download)."),
+  invoice_pdf: z.string().nullable(),
+});
+
+export const invoiceListSchema = z
+  .object({
+    invoices: z.array(invoiceRecordSchema).describe('Newest first, at most 24.'),
+    has_more: z.boolean().describe('More, older invoices exist: the customer portal lists them all.'),
+  })
+  .meta({ id: 'InvoiceList' });
+export type InvoiceList = z.infer<typeof invoiceListSchema>;
 
 export const portalSessionSchema = z.object({ url: z.url() }).meta({ id: 'PortalSession' });
 export const webhookReceivedSchema = z

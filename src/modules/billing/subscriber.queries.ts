@@ -47,6 +47,18 @@ export async function findOwnedWorkspace(em: EntityManager, userId: string): Pro
   return row ?? null;
 }
 
+/** The team workspace `userId` belongs to as a member (not its owner), with the member's role and the owner's address; null otherwise. */
+export async function findMembership(em: EntityManager, userId: string, workspaceId: string): Promise<{ workspace_id: string; workspace_name: string; role: string; owner_email: string } | null> {
+  const [row] = await sqlRows<{ workspace_id: string; workspace_name: string; role: string; owner_email: string }>(
+    em,
+    `select w.id as workspace_id, w.name as workspace_name, m.role, u.email as owner_email
+       from workspace_member m join workspace w on w.id = m.workspace_id join app_user u on u.id = w.owner_user_id
+      where m.user_id = ? and m.workspace_id = ? and w.owner_user_id <> m.user_id`,
+    [userId, workspaceId],
+  );
+  return row ?? null;
+}
+
 /** Makes a workspace a team workspace of `seats` seats. */
 export async function setTeamSeats(em: EntityManager, workspaceId: string, seats: number): Promise<void> {
   await sqlRows(em, 'update workspace set seat_limit = ?, kind = ? where id = ?', [seats, 'team', workspaceId]);

@@ -9,7 +9,8 @@ import { findBillingAccount, findStripeCustomerId } from './billing-account.quer
 import { type BillingDeps, requireStripe } from './billing-deps.js';
 import { findLatestSubscription, findShownSubscription } from './billing-subscription.queries.js';
 import { type CreditMeter, MICRO_USD as MICRO } from './credit-meter.js';
-import { findOwnedWorkspace, findPlanOverride } from './subscriber.queries.js';
+import { findMembership, findOwnedWorkspace, findPlanOverride } from './subscriber.queries.js';
+import type { InvoiceList } from './billing.schema.js';
 import { callStripe } from './stripe-errors.js';
 import { ENTITLED_STATUSES } from './subscription-sync.js';
 
@@ -35,7 +36,13 @@ export interface BillingStatus {
   workspace: { id: string; name: string; seat_limit: number } | null;
   /** An administrator's plan override: it wins over the subscription while it exists. */
   admin_override: { plan: string; reason: string | null; set_at: string } | null;
+  /** The team workspace whose plan a member uses (its owner pays); null for the owner and outside a team. */
+  team_plan: { workspace_id: string; workspace_name: string; role: string; owner_email: string } | null;
 }
+
+/** Invoices shown on the billing page; older ones are in the customer portal. */
+const INVOICES_SHOWN = 24;
+const isoOf = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? null : new Date(seconds * 1000).toISOString());
 
 export class SubscriptionService {
   constructor(private readonly deps: BillingDeps & { meter: CreditMeter }) {}
@@ -43,13 +50,14 @@ export class SubscriptionService {
   /** GET /v1/billing/status: plan, audience, subscription, credits, workspace; answers with billing off too. */
   async status(ctx: RequestContext): Promise<BillingStatus> {
     const caller = requireAccount(ctx);
-    const [account, sub, workspace, balance, override] = await Promise.all([
+    const [account, sub, workspace, balance, override, membership] = await Promise.all([
       findBillingAccount(ctx.em, caller.userId),
       // the entitled subscription when there is one (a refunded duplicate, cancelled later, is not what the account pays for)
       findShownSubscription(ctx.em, caller.userId, ENTITLED_STATUSES),
       findOwnedWorkspace(ctx.em, caller.userId),
       this.deps.meter.balance(caller.userId),
       findPlanOverride(ctx.em, caller.userId),
+      caller.workspaceId ? findMembership(ctx.em, caller.userId, caller.workspaceId) : null,
     ]);
     return {
       billing_enabled: this.deps.stripe !== null,
@@ -78,6 +86,36 @@ export class SubscriptionService {
       },
       workspace: workspace ? { id: workspace.id, name: workspace.name, seat_limit: workspace.seat_limit } : null,
       admin_override: override ? { plan: override.plan, reason: override.reason, set_at: override.set_at.toISOString() } : null,
+      team_plan: membership,
+    };
+  }
+
+  /**
+   * GET /v1/billing/invoices: the invoices of the caller's own Stripe customer, newest first, each
+   * with Stripe's hosted page. No customer yet (or billing off): none, without asking Stripe.
+   */
+  async invoices(ctx: RequestContext): Promise<InvoiceList> {
+    await this.deps.limits.check(ctx, 'billing_invoices');
+    const caller = requireAccount(ctx);
+    const customer = await findStripeCustomerId(ctx.em, caller.userId);
+    if (!customer || !this.deps.stripe) return { invoices: [], has_more: false };
+    const stripe = this.deps.stripe;
+    const page = await callStripe('listing the invoices', () => stripe.invoices.list({ customer, limit: INVOICES_SHOWN }));
+    return {
+      invoices: page.data.map((invoice) => ({
+        id: invoice.id!,
+        number: invoice.number ?? null,
+        status: invoice.status ?? null,
+        created_at: isoOf(invoice.created)!,
+        period_start: isoOf(invoice.period_start),
+        period_end: isoOf(invoice.period_end),
+        total_usd: invoice.total / 100,
+        amount_paid_usd: invoice.amount_paid / 100,
+        currency: invoice.currency,
+        hosted_invoice_url: invoice.hosted_invoice_url ?? null,
+        invoice_pdf: invoice.invoice_pdf ?? null,
+      })),
+      has_more: page.has_more,
     };
   }
 

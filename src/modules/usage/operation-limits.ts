@@ -46,6 +46,8 @@ export interface OperationLimitRule {
 export const OPERATION_LIMITS = {
   // a month of usage rows per call
   usage: { limit: 30, durationSeconds: 60, rest: ['GET /v1/usage/me'], graphql: 'Query.usage' },
+  // up to a year of the caller's usage rows, grouped
+  usage_breakdown: { limit: 30, durationSeconds: 60, rest: ['GET /v1/usage/breakdown'], graphql: 'Query.usageBreakdown' },
   create_key: { limit: 20, durationSeconds: 60, rest: ['POST /v1/keys'], graphql: 'Mutation.createKey' },
   team_invite: { ...TEAM_MUTATION, rest: ['POST /v1/team/invites'], graphql: 'Mutation.inviteMembers' },
   team_invite_revoke: { ...TEAM_MUTATION, rest: ['DELETE /v1/team/invites/{invite_id}'], graphql: 'Mutation.revokeInvite' },
@@ -64,6 +66,8 @@ export const OPERATION_LIMITS = {
   billing_auto_topup: { ...BILLING_MUTATION, rest: ['PUT /v1/billing/credit-topups/auto'], graphql: 'Mutation.setAutoTopup' },
   billing_portal: { ...BILLING_MUTATION, rest: ['GET /v1/billing/portal', 'POST /v1/billing/portal'], graphql: 'Mutation.portalSession' },
   billing_audience: { ...BILLING_MUTATION, rest: ['POST /v1/billing/audience'], graphql: 'Mutation.setAudience' },
+  // a Stripe call per page view
+  billing_invoices: { limit: 30, durationSeconds: 60, rest: ['GET /v1/billing/invoices'], graphql: 'Query.invoices' },
   admin_plan_override: { ...ADMIN_MUTATION, rest: ['PATCH /v1/admin/users/{user_id}'], graphql: 'Mutation.adminSetPlanOverride' },
   admin_erase_user: { ...ADMIN_MUTATION, rest: ['DELETE /v1/admin/users/{user_id}'], graphql: 'Mutation.adminEraseUser' },
   admin_feedback_update: { ...ADMIN_MUTATION, rest: ['PATCH /v1/admin/feedback/{report_id}'], graphql: 'Mutation.adminUpdateFeedback' },

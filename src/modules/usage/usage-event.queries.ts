@@ -101,3 +101,33 @@ export async function dailyUsageOf(em: EntityManager, userId: string, periodStar
   );
   return new Map(days.map((d) => [d.day, Number(d.count)]));
 }
+
+/**
+ * An account's billed calls in [start, end) per API key and endpoint, most first, with the key's
+ * name, prefix and state (the key joined only when it is the account's own: null otherwise, as for
+ * calls without a key).
+ */
+export async function usagePerKeyAndEndpoint(
+  em: EntityManager,
+  userId: string,
+  start: Date,
+  end: Date,
+): Promise<{ key_id: string | null; key_name: string | null; key_prefix: string | null; key_revoked: boolean | null; endpoint: string; requests: number }[]> {
+  const rows = await sqlRows<{ key_id: string | null; key_name: string | null; key_prefix: string | null; revoked_at: unknown; endpoint: string; requests: Count }>(
+    em,
+    `select u.api_key_id as key_id, k.name as key_name, k.key_prefix, k.revoked_at, u.endpoint, count(*) as requests
+       from usage_event u left join api_key k on k.id = u.api_key_id and k.user_id = u.user_id
+      where u.user_id = ? and u.billed and u.created_at >= ? and u.created_at < ?
+      group by u.api_key_id, k.name, k.key_prefix, k.revoked_at, u.endpoint
+      order by count(*) desc, k.name nulls last, u.endpoint`,
+    [userId, start, end],
+  );
+  return rows.map((r) => ({
+    key_id: r.key_id,
+    key_name: r.key_name,
+    key_prefix: r.key_prefix,
+    key_revoked: r.key_id === null ? null : r.revoked_at !== null,
+    endpoint: r.endpoint,
+    requests: Number(r.requests),
+  }));
+}

@@ -16,7 +16,8 @@ import type { ConsumeResult, CounterSource, CounterStore, WindowSpec } from './c
 import { planOf, PLANS, ROLLING_PERIOD_MS, type PlanLimits } from './plans.js';
 import { budgetHolderOf, operationLimit } from './operation-limits.js';
 import { throttleOperation } from './throttle.js';
-import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageEventRow, type UsageSubject, workspaceUsageInPeriod } from './usage-event.queries.js';
+import { accountUsageTotals, countUsageBuckets, dailyUsageOf, type UsageEventRow, type UsageSubject, usagePerKeyAndEndpoint, workspaceUsageInPeriod } from './usage-event.queries.js';
+import { type UsageBreakdown, usageRange } from './usage-breakdown.js';
 import { type BatchLag, RECORDING_LAG_NOT_READY_SECONDS, type UsageRecorder } from './usage-recorder.js';
 import type { UnbilledEndpoint, UsageFacts, UsageObserver } from './usage-guard.js';
 import type { UsageRecord } from './usage.schema.js';
@@ -234,6 +235,16 @@ export class UsageService {
       limits_enforced: this.deps.settings.rateLimits && !caller.isAdmin,
       daily_history: history,
     };
+  }
+
+  /** The caller's billed requests per API key and endpoint over a range of UTC days (usage-breakdown.ts); only their own rows. */
+  async breakdownOf(ctx: RequestContext, query: unknown): Promise<UsageBreakdown> {
+    await throttleOperation(this.deps.store, budgetHolderOf(ctx), operationLimit('usage_breakdown'), this.now());
+    const caller = requireAccount(ctx);
+    const range = usageRange(query, this.now());
+    await this.deps.recorder.flush();
+    const rows = await usagePerKeyAndEndpoint(ctx.em, caller.userId, range.start, range.end);
+    return { from: range.from, to: range.to, total: rows.reduce((sum, r) => sum + r.requests, 0), rows };
   }
 
   /** Account deletion: queued and later usage rows of `userId` are anonymised (see UsageRecorder.forget). */

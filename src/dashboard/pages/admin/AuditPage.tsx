@@ -1,26 +1,23 @@
-/** Administration: the audit log (who changed what, before and after, why), newest first, paged. */
+/** Administration: the audit log (who changed what, before and after in words, why), newest first, paged; user targets by e-mail. */
 import { useState } from 'react';
 import { useQuery } from '../../app/hooks';
 import { formatDateTime, formatNumber } from '../../components/format';
 import { Field, Page } from '../../components/Page';
 import { Empty, QueryState } from '../../components/states';
-import { AdminAuditDocument, type AuditAction } from '../../gql/graphql';
+import { AdminAuditDocument, type AdminAuditQuery } from '../../gql/graphql';
 import { AdminNav } from './AdminNav';
+import { actionLabel, AUDIT_ACTIONS, changeLines, type ChangeLine } from './audit-words';
+import { usePlanNames } from './plan-names';
 
 const PAGE_SIZE = 50;
-
-/** The actions as the log writes them, and their GraphQL enum values (a dot is written `_`). */
-const ACTIONS: Record<string, AuditAction> = {
-  'user.plan_override': 'user_plan_override',
-  'user.erase': 'user_erase',
-  'feedback.status': 'feedback_status',
-  'feedback.mark_forwarded': 'feedback_mark_forwarded',
-};
+type Entry = NonNullable<AdminAuditQuery['adminAudit']>['items'][number];
 
 export default function AuditPage() {
   const [offset, setOffset] = useState(0);
   const [action, setAction] = useState('');
-  const audit = useQuery(AdminAuditDocument, { offset, limit: PAGE_SIZE, action: ACTIONS[action] ?? null, targetId: null });
+  const selected = (AUDIT_ACTIONS as Record<string, (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS]>)[action];
+  const audit = useQuery(AdminAuditDocument, { offset, limit: PAGE_SIZE, action: selected?.value ?? null, targetId: null });
+  const planName = usePlanNames();
   return (
     <Page title="Audit log" lead="Every administrative change, with the state before and after.">
       <AdminNav />
@@ -28,9 +25,9 @@ export default function AuditPage() {
         <Field id="audit-action" label="Action">
           <select id="audit-action" value={action} onChange={(e) => (setAction(e.target.value), setOffset(0))}>
             <option value="">All actions</option>
-            {Object.keys(ACTIONS).map((a) => (
+            {Object.entries(AUDIT_ACTIONS).map(([a, { label }]) => (
               <option key={a} value={a}>
-                {a}
+                {label}
               </option>
             ))}
           </select>
@@ -60,18 +57,11 @@ export default function AuditPage() {
                       <tr key={e.id}>
                         <td data-label="When">{formatDateTime(e.created_at)}</td>
                         <td data-label="Who">{e.actor_email}</td>
-                        <td data-label="Action">
-                          <code>{e.action}</code>
-                        </td>
+                        <td data-label="Action">{actionLabel(e.action)}</td>
                         <td data-label="Target">
-                          {e.target_type} <code className="small">{e.target_id.slice(0, 8)}</code>
+                          <Target entry={e} />
                         </td>
-                        <td data-label="Before">
-                          <pre className="json">{e.before_json ?? '—'}</pre>
-                        </td>
-                        <td data-label="After">
-                          <pre className="json">{e.after_json ?? '—'}</pre>
-                        </td>
+                        <AuditChange entry={e} planName={planName} />
                         <td data-label="Reason">{e.reason ?? '—'}</td>
                       </tr>
                     ))}
@@ -94,5 +84,51 @@ export default function AuditPage() {
         }
       </QueryState>
     </Page>
+  );
+}
+
+/** Whom an entry is about: a user by e-mail (an erased one by the start of its id), a feedback report by its id. */
+function Target({ entry: e }: { entry: Entry }) {
+  if (e.target_type === 'user') {
+    return e.target_email ? (
+      <>{e.target_email}</>
+    ) : (
+      <>
+        Erased account <code className="small">{e.target_id.slice(0, 8)}</code>
+      </>
+    );
+  }
+  return (
+    <>
+      {e.target_type === 'feedback_report' ? 'Feedback report' : e.target_type} <code className="small">{e.target_id.slice(0, 8)}</code>
+    </>
+  );
+}
+
+/** The before and after cells: "label: value" lines, the changed ones in bold. */
+function AuditChange({ entry: e, planName }: { entry: Entry; planName(slug: string): string }) {
+  const { before, after } = changeLines(e.before_json, e.after_json, planName);
+  return (
+    <>
+      <td data-label="Before">
+        <ChangeList lines={before} />
+      </td>
+      <td data-label="After">
+        <ChangeList lines={after} />
+      </td>
+    </>
+  );
+}
+
+function ChangeList({ lines }: { lines: ChangeLine[] }) {
+  if (lines.length === 0) return <>—</>;
+  return (
+    <ul className="change">
+      {lines.map((l) => (
+        <li key={l.label}>
+          {l.label}: {l.changed ? <strong>{l.value}</strong> : l.value}
+        </li>
+      ))}
+    </ul>
   );
 }

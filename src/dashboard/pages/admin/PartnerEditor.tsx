@@ -67,7 +67,7 @@ export function PartnerEditor({ user }: { user: { id: string; email: string } })
   const fieldError = (field: 'sources' | 'countries') => save.error?.fieldMessage(field);
   return (
     <form onSubmit={onSave} className="stack" aria-labelledby={`pa-${user.id}`}>
-      <h3 id={`pa-${user.id}`}>Partner analytics</h3>
+      <h2 id={`pa-${user.id}`}>Partner analytics</h2>
       <p className="muted small" data-testid={`partner-status-${user.email}`}>
         {current === undefined ? 'Reading the current scope…' : current ? `A partner with ${describe(current)}.` : 'Not a partner.'}
       </p>

@@ -11,6 +11,7 @@ import { Empty, FormError, QueryState } from '../../components/states';
 import { AdminEraseUserDocument, AdminSetPlanOverrideDocument, AdminUserEndpointsDocument, AdminUsersDocument, type AdminUserSort, type AdminUsersQuery, type OverridePlan } from '../../gql/graphql';
 import { AdminNav, PLAN_CHOICES } from './AdminNav';
 import { PartnerEditor } from './PartnerEditor';
+import { usePlanNames } from './plan-names';
 
 type User = Answered<AdminUsersQuery>['adminUsers']['users'][number];
 const PAGE_SIZE = 25;
@@ -21,6 +22,7 @@ const SORTS = [
 ];
 
 export default function UsersPage() {
+  const planName = usePlanNames();
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<AdminUserSort>('requests');
@@ -81,6 +83,7 @@ export default function UsersPage() {
                       <UserRow
                         key={u.id}
                         user={u}
+                        planName={planName}
                         open={open === u.id}
                         onToggle={() => setOpen(open === u.id ? null : u.id)}
                         onChanged={users.reload}
@@ -99,7 +102,7 @@ export default function UsersPage() {
   );
 }
 
-function UserRow({ user: u, open, onToggle, onChanged, onErased }: { user: User; open: boolean; onToggle(): void; onChanged(): void; onErased(): void }) {
+function UserRow({ user: u, planName, open, onToggle, onChanged, onErased }: { user: User; planName(slug: string): string; open: boolean; onToggle(): void; onChanged(): void; onErased(): void }) {
   return (
     <>
       <tr>
@@ -109,7 +112,7 @@ function UserRow({ user: u, open, onToggle, onChanged, onErased }: { user: User;
           {u.is_admin && <span className="badge">administrator</span>}
         </td>
         <td data-label="Plan" data-testid={`plan-${u.email}`}>
-          {u.plan}
+          {planName(u.plan)}
           {u.override && <span className="badge">override</span>}
         </td>
         <td data-label="Workspace">{u.workspace ? `${u.workspace.name} (${u.role})` : '—'}</td>
@@ -127,7 +130,7 @@ function UserRow({ user: u, open, onToggle, onChanged, onErased }: { user: User;
       {open && (
         <tr>
           <td colSpan={7} id={`user-${u.id}`}>
-            <UserDetail user={u} onChanged={onChanged} onErased={onErased} />
+            <UserDetail user={u} planName={planName} onChanged={onChanged} onErased={onErased} />
           </td>
         </tr>
       )}
@@ -135,12 +138,12 @@ function UserRow({ user: u, open, onToggle, onChanged, onErased }: { user: User;
   );
 }
 
-function UserDetail({ user: u, onChanged, onErased }: { user: User; onChanged(): void; onErased(): void }) {
+function UserDetail({ user: u, planName, onChanged, onErased }: { user: User; planName(slug: string): string; onChanged(): void; onErased(): void }) {
   return (
     <div className="user-detail grid two">
       <TopEndpoints user={u} />
       <div className="stack">
-        <PlanOverrideForm user={u} onChanged={onChanged} />
+        <PlanOverrideForm user={u} planName={planName} onChanged={onChanged} />
         <PartnerEditor user={u} />
         <EraseForm user={u} onErased={onErased} />
       </div>
@@ -170,7 +173,7 @@ function TopEndpoints({ user: u }: { user: User }) {
   const endpoints = useQuery(AdminUserEndpointsDocument, { userId: u.id });
   return (
     <section aria-labelledby={`ep-${u.id}`}>
-      <h3 id={`ep-${u.id}`}>Top endpoints of {u.email}</h3>
+      <h2 id={`ep-${u.id}`}>Top endpoints of {u.email}</h2>
       <QueryState result={endpoints}>
         {(d) =>
           d.adminUserEndpoints.endpoints.length === 0 ? (
@@ -191,7 +194,7 @@ function TopEndpoints({ user: u }: { user: User }) {
 }
 
 /** A plan that wins over the subscription's while set, with the reason for the audit log. */
-function PlanOverrideForm({ user: u, onChanged }: { user: User; onChanged(): void }) {
+function PlanOverrideForm({ user: u, planName, onChanged }: { user: User; planName(slug: string): string; onChanged(): void }) {
   const override = useMutation(AdminSetPlanOverrideDocument);
   const [plan, setPlan] = useState(u.override?.plan ?? '');
   const [reason, setReason] = useState('');
@@ -203,21 +206,21 @@ function PlanOverrideForm({ user: u, onChanged }: { user: User; onChanged(): voi
     const a = await override.run({ userId: u.id, plan: (plan as OverridePlan) || null, reason: reason.trim() || null });
     if (a) {
       const r = a.adminSetPlanOverride;
-      setOverrideDone(r.override ? `The plan is now ${r.plan} (override; the subscription gives ${r.subscription_plan}).` : `Override removed: the plan is ${r.plan} again.`);
+      setOverrideDone(r.override ? `The plan is now ${planName(r.plan)} (override; the subscription gives ${planName(r.subscription_plan)}).` : `Override removed: the plan is ${planName(r.plan)} again.`);
       onChanged();
     }
   }
 
   return (
     <form onSubmit={saveOverride} className="stack" aria-labelledby={`ov-${u.id}`}>
-      <h3 id={`ov-${u.id}`}>Plan override</h3>
-      <p className="muted small">Wins over the subscription while set. Subscription plan: {u.subscription_plan}.</p>
+      <h2 id={`ov-${u.id}`}>Plan override</h2>
+      <p className="muted small">Wins over the subscription while set. Subscription plan: {planName(u.subscription_plan)}.</p>
       <Field id={`ov-plan-${u.id}`} label="Plan">
         <select id={`ov-plan-${u.id}`} value={plan} onChange={(e) => setPlan(e.target.value)}>
           <option value="">No override (the subscription's plan)</option>
           {PLAN_CHOICES.map((p) => (
             <option key={p} value={p}>
-              {p}
+              {planName(p)}
             </option>
           ))}
         </select>
@@ -250,7 +253,7 @@ function EraseForm({ user: u, onErased }: { user: User; onErased(): void }) {
 
   return (
     <form onSubmit={doErase} className="stack" aria-labelledby={`er-${u.id}`}>
-      <h3 id={`er-${u.id}`}>Erase this account</h3>
+      <h2 id={`er-${u.id}`}>Erase this account</h2>
       <>
           <p className="muted small">
             Deletes the account, its keys and sessions, cancels its subscription and anonymises its usage and feedback. This cannot be undone.

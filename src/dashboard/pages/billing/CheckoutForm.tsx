@@ -11,7 +11,7 @@ import { FormError, QueryState } from '../../components/states';
 import { CheckoutDocument, CheckoutDocumentsDocument, PromoDocument, type Audience, type BillingOverviewQuery, type CheckoutDocumentsQuery, type PaidPlan, type PromoQuery } from '../../gql/graphql';
 import { request } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { usd } from './money';
+import { discountDurationWords, paymentsAfterToday, usd } from './money';
 
 type Plan = BillingOverviewQuery['plans']['plans'][number];
 type Promo = Answered<PromoQuery>['promo'];
@@ -22,12 +22,6 @@ export function discountOf(promo: Promo | null, subtotal: number): number {
   if (promo.percent_off) return Math.round(subtotal * promo.percent_off) / 100;
   if (promo.amount_off) return Math.min(subtotal, promo.amount_off);
   return 0;
-}
-
-function durationWords(promo: Promo): string {
-  if (promo.duration === 'forever') return 'on every payment';
-  if (promo.duration === 'repeating' && promo.duration_in_months) return `for ${promo.duration_in_months} months`;
-  return 'on the first payment';
 }
 
 export function CheckoutForm({ plan, interval, audience, onCancel }: { plan: Plan; interval: 'monthly' | 'yearly'; audience: Audience; onCancel(): void }) {
@@ -178,6 +172,7 @@ function OrderSummary({ plan, interval, seats, workspaceName, promo }: { plan: P
   const discount = discountOf(promo, subtotal);
   const period = interval === 'monthly' ? 'month' : 'year';
   const applies = promo !== null;
+  const after = paymentsAfterToday(promo, interval, subtotal - discount, subtotal);
   return (
     <table className="summary" aria-labelledby="summary-title" data-testid="order-summary">
       <tbody>
@@ -215,14 +210,16 @@ function OrderSummary({ plan, interval, seats, workspaceName, promo }: { plan: P
           <tr>
             <th scope="row">Discount ({promo!.code})</th>
             <td>
-              −{usd(discount)} {durationWords(promo!)}
+              −{usd(discount)} {discountDurationWords(promo!)}
             </td>
           </tr>
         )}
         <tr className="total">
           <th scope="row">Total due today</th>
           <td>
-            <strong>{usd(subtotal - discount)}</strong>, then {usd(subtotal)} per {period} until you cancel
+            <strong>{usd(subtotal - discount)}</strong>
+            {after.startsWith('then') ? ', ' : ' today: '}
+            {after}
           </td>
         </tr>
       </tbody>

@@ -1,23 +1,23 @@
 /**
  * API keys: the list (masked prefix, created, last used, revoked), creation with a name (the
- * full key shown once with a copy button), revocation with confirmation, and the 10-key limit.
+ * full key shown once with a copy button), renaming in place, revocation with confirmation
+ * (Cancel focused first), and the 10-key limit.
  */
-import type { Answered } from '../../api/client';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from '../../app/hooks';
 import { useSession } from '../../app/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { formatDate, formatDateTime } from '../../components/format';
 import { Field, Page } from '../../components/Page';
 import { Empty, FormError, QueryState } from '../../components/states';
-import { CreateKeyDocument, KeysDocument, RevokeKeyDocument, type CreateKeyMutation, type KeysQuery } from '../../gql/graphql';
+import { CreateKeyDocument, KeysDocument, RevokeKeyDocument, type CreateKeyMutation } from '../../gql/graphql';
+import { KeyRow, type Key } from './KeyRow';
+import './keys.css';
 
 /** The spec: an account holds at most 10 active keys. */
 export const MAX_ACTIVE_KEYS = 10;
 
-type Key = Answered<KeysQuery>['keys'][number];
 
 export default function KeysPage() {
   const keys = useQuery(KeysDocument);
@@ -57,7 +57,7 @@ export default function KeysPage() {
                 <p>Create a key above to call the API or connect an AI agent.</p>
               </Empty>
             ) : (
-              <KeysTable keys={data.keys} onRevoke={(k) => (revoke.reset(), setToRevoke(k))} />
+              <KeysTable keys={data.keys} onRevoke={(k) => (revoke.reset(), setToRevoke(k))} onRenamed={keys.reload} />
             )
           }
         </QueryState>
@@ -105,11 +105,11 @@ function NewKeyReveal({ created, onStored }: { created: CreateKeyMutation['creat
   );
 }
 
-/** The account's keys: masked prefix, dates, status, and revoke for the active ones. */
-function KeysTable({ keys, onRevoke }: { keys: Key[]; onRevoke(key: Key): void }) {
+/** The account's keys: masked prefix, dates, status, rename, and revoke for the active ones. */
+function KeysTable({ keys, onRevoke, onRenamed }: { keys: Key[]; onRevoke(key: Key): void; onRenamed(): void }) {
   return (
     <div className="table-wrap">
-      <table className="responsive">
+      <table className="responsive keys-table">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -124,24 +124,7 @@ function KeysTable({ keys, onRevoke }: { keys: Key[]; onRevoke(key: Key): void }
         </thead>
         <tbody>
           {keys.map((k) => (
-            <tr key={k.id}>
-              <td data-label="Name">{k.name}</td>
-              <td data-label="Key">
-                <code>{k.key_prefix}</code>
-              </td>
-              <td data-label="Created">{formatDate(k.created_at)}</td>
-              <td data-label="Last used">{k.last_used_at === k.created_at ? 'never' : formatDateTime(k.last_used_at)}</td>
-              <td data-label="Status">
-                <span className={`badge ${k.revoked ? 'revoked' : 'active'}`}>{k.revoked ? 'revoked' : 'active'}</span>
-              </td>
-              <td data-label="Actions">
-                {!k.revoked && (
-                  <button type="button" className="secondary" onClick={() => onRevoke(k)} aria-label={`Revoke key ${k.name} (${k.key_prefix})`}>
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
+            <KeyRow key={k.id} apiKey={k} onRevoke={() => onRevoke(k)} onRenamed={onRenamed} />
           ))}
         </tbody>
       </table>

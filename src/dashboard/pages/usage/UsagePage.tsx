@@ -1,6 +1,7 @@
 /**
  * Usage: the plan and its limits, requests today and in the period with progress bars, a chart
- * of the daily history, the per-minute limit, and what happens at a limit.
+ * of the daily history, the per-minute limit, what happens at a limit, and the requests per key
+ * and endpoint over a chosen range with its CSV.
  */
 import type { Answered } from '../../api/client';
 import { lazy, Suspense } from 'react';
@@ -11,6 +12,7 @@ import { Page } from '../../components/Page';
 import { Empty, Loading, QueryState } from '../../components/states';
 import { formatDate, formatNumber } from '../../components/format';
 import { UsageDocument, type UsageQuery } from '../../gql/graphql';
+import { UsageBreakdownSection } from './UsageBreakdownSection';
 
 const UsageChart = lazy(() => import('./UsageChart'));
 
@@ -123,6 +125,7 @@ export default function UsagePage() {
       <QueryState result={usage} loadingLabel="Loading your usage…">
         {(data) => <Usage u={data.usage} />}
       </QueryState>
+      <UsageBreakdownSection />
     </Page>
   );
 }

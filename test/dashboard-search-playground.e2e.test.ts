@@ -75,7 +75,7 @@ describe('web dashboard: search playground, resolver words, errors in words', ()
 
   const shownHitIds = (page: Page) => page.locator('.hits > li').evaluateAll((items: any[]) => items.map((li) => li.getAttribute('data-hit-id') as string));
 
-  it('checks the server\'s password rule in the browser at registration (10 characters), with the hint saying so', async () => {
+  it('checks the server\'s password rule in the browser at registration and reset (10 characters), with the hint saying so', async () => {
     const page = await open();
     let registrations = 0;
     page.on('request', (r) => void (r.url().endsWith('/auth/register') && registrations++));
@@ -95,6 +95,21 @@ describe('web dashboard: search playground, resolver words, errors in words', ()
     await expectHeading(page, 'Overview');
     expect(registrations).toBe(1);
     await page.context().close();
+
+    // the reset page: the same rule, checked before the token is spent
+    const reset = await open();
+    let confirms = 0;
+    reset.on('request', (r) => void (r.url().endsWith('/auth/password-reset/confirm') && confirms++));
+    await reset.goto('/dashboard/reset-password?token=not-sent');
+    await expectHeading(reset, 'Choose a new password');
+    await reset.getByText('At least 10 characters; a common password is refused.').waitFor();
+    await reset.getByLabel('New password', { exact: true }).fill('too short');
+    await reset.getByLabel('Repeat the new password').fill('too short');
+    await reset.getByRole('button', { name: 'Set the password and sign in' }).click();
+    await reset.locator('#new-password-error').filter({ hasText: 'use at least 10 characters (this one has 9)' }).waitFor();
+    expect(confirms).toBe(0);
+    await expectAccessible(reset, 'reset, password too short');
+    await reset.context().close();
   });
 
   it('searches with a country picked by name, checks the dates before sending, pages with a loading state, and copies a curl that returns the same hits', async () => {

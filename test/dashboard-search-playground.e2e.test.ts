@@ -206,6 +206,13 @@ describe('web dashboard: search playground, resolver words, errors in words', ()
     await page.getByRole('button', { name: 'Previous page' }).click();
     await page.getByTestId('search-summary').filter({ hasText: 'showing 1–5' }).waitFor();
     expect(await shownHitIds(page)).toEqual(first);
+
+    // a shared link with an inverted range: said at the field, not sent
+    const before = searches();
+    await page.goto('/dashboard/search?q=Urteil&namespace=case_law&date_start=2020-06-01&date_end=2019-01-01');
+    await page.getByText('The end date is before the start date').waitFor();
+    await page.getByText('Search the corpus', { exact: true }).waitFor();
+    expect(searches()).toBe(before);
     await page.context().close();
   });
 

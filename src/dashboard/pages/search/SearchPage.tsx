@@ -26,13 +26,15 @@ export default function SearchPage() {
   useEffect(() => setForm(submitted), [submitted]);
   const hasQuery = submitted.q.trim().length > 0;
   const input = useMemo(() => inputFromForm(submitted), [submitted]);
-  const results = useQuery(SearchDocument, { input }, { skip: !hasQuery });
+  // a shared link can carry an inverted range: said at the field, never sent
+  const badDates = dateRangeError(submitted) !== null;
+  const results = useQuery(SearchDocument, { input }, { skip: !hasQuery || badDates });
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const activeFilters =
     submitted.countries.length + submitted.sources.length + [submitted.dateStart, submitted.dateEnd, submitted.court, submitted.language, submitted.courtTier].filter(Boolean).length;
   // open beside the results on wide screens; folded on phones (results first) unless the search has no query yet
-  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 1000px)').matches || !hasQuery);
+  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 1000px)').matches || !hasQuery || badDates);
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -80,7 +82,7 @@ export default function SearchPage() {
           </details>
         </form>
 
-        <SearchResults results={results} hasQuery={hasQuery} submitted={submitted} input={input} discovery={discovery.data} onPage={goToPage} />
+        <SearchResults results={results} hasQuery={hasQuery && !badDates} submitted={submitted} input={input} discovery={discovery.data} onPage={goToPage} />
       </div>
       <ResolveBox countries={discovery.data?.countries.map((c) => c.code) ?? []} />
     </Page>

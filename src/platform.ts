@@ -28,6 +28,7 @@ import { openSearch } from './open-search.js';
 import type { IngestSummary } from './modules/legal-data/ingest/ingest.service.js';
 import { LegalDataService } from './modules/legal-data/legal-data.service.js';
 import { createAccountsModule, type AccountsModule } from './modules/accounts/accounts.module.js';
+import { PASSWORD_MIN_LENGTH } from './modules/accounts/passwords.js';
 import { FeedbackService } from './modules/admin/feedback.service.js';
 import { type BillingModule, createBillingModule } from './modules/billing/billing.module.js';
 import { createTeamsModule, type TeamsModule } from './modules/teams/teams.module.js';
@@ -180,6 +181,8 @@ function dashboardClientSettings(config: Config) {
     billing: config.billing.stripe !== null,
     baseUrl: config.baseUrl,
     termsVersion: config.accounts.termsVersion,
+    // the one rule of account.schema.ts, so the registration and reset forms check the same length
+    passwordMinLength: PASSWORD_MIN_LENGTH,
   };
 }
 

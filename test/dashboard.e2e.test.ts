@@ -152,7 +152,8 @@ describe('web dashboard', () => {
     await expectHeading(page, 'Search');
     await page.getByText('Search the corpus', { exact: true }).waitFor();
     await page.getByLabel('Collection').selectOption('legislation');
-    await page.getByRole('checkbox', { name: 'DE', exact: true }).check();
+    await page.getByRole('combobox', { name: 'Countries' }).fill('DE');
+    await page.getByRole('option', { name: 'Germany (DE)' }).click();
     await page.getByLabel(/Gesetze im Internet/).check();
     await page.getByLabel('Keyword ↔ semantic').fill('0');
     await page.getByText('Keyword only: documents containing your words').waitFor();

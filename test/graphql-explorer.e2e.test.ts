@@ -38,7 +38,7 @@ async function serveExplorer(introspection: boolean): Promise<Served> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   app.use(securityHeaders({ baseUrl: base, hstsMaxAgeSeconds: 0 }));
   app.use(noStoreForPrivateResponses());
-  const client = { identityProviders: [], devLogin: false, billing: false, baseUrl: base, termsVersion: 'test' };
+  const client = { identityProviders: [], devLogin: false, billing: false, baseUrl: base, termsVersion: 'test', passwordMinLength: 10 };
   app.use(dashboardRouter({ dir: DASHBOARD_BUILD, client }));
   app.get('/graphql', graphqlExplorer({ dir: DASHBOARD_BUILD, introspection }));
   const door: MountedGraphql = await mountGraphql(app, { services: schemaOnlyServices(), subgraphUrls: {}, settings: { introspection, limits: GRAPHQL_LIMIT_DEFAULTS } });

@@ -13,8 +13,11 @@ import path from 'node:path';
 export interface DashboardSettings {
   /** The build output (index.html + assets/). */
   dir: string;
-  /** What the dashboard shows or hides: configured identity providers, dev-login, billing. */
-  client: { identityProviders: string[]; devLogin: boolean; billing: boolean; baseUrl: string; termsVersion: string };
+  /**
+   * What the dashboard shows or hides: configured identity providers, dev-login, billing; and the
+   * rules it checks before sending (the password's minimum length, the server's own constant).
+   */
+  client: { identityProviders: string[]; devLogin: boolean; billing: boolean; baseUrl: string; termsVersion: string; passwordMinLength: number };
 }
 
 export const DASHBOARD_PATH = '/dashboard';

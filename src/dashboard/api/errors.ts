@@ -21,6 +21,8 @@ export type ApiErrorKind =
 export interface FieldIssue {
   loc: (string | number)[];
   msg: string;
+  /** The refused value, when the server sent it back (a list item's text names the bad entry). */
+  input?: unknown;
 }
 
 export class ApiError extends Error {
@@ -38,9 +40,17 @@ export class ApiError extends Error {
     this.issues = options.issues ?? [];
   }
 
-  /** The message of the issue whose loc ends with `field`, if any (for a form field's error). */
+  /** The issues of `field` (its own, or of its list's items) as sentences, if any (for a form field's error). */
   fieldMessage(field: string): string | undefined {
-    return this.issues.find((i) => i.loc[i.loc.length - 1] === field)?.msg;
+    const mine = this.issues.filter((i) => fieldOf(i.loc) === field);
+    return mine.length > 0 ? mine.map(issueSentence).join(' ') : undefined;
+  }
+
+  /** The issues about items of the list `field` (`emails.1`), with the refused value: the page names them and can send the rest. */
+  itemIssues(field: string): { index: number; input: unknown; sentence: string }[] {
+    return this.issues
+      .filter((i) => fieldOf(i.loc) === field && typeof i.loc[i.loc.length - 1] === 'number')
+      .map((i) => ({ index: i.loc[i.loc.length - 1] as number, input: i.input, sentence: issueSentence(i) }));
   }
 }
 
@@ -79,16 +89,59 @@ export function detailText(detail: unknown): { message: string; issues: FieldIss
   if (Array.isArray(detail)) {
     const issues = detail
       .filter((d): d is { loc?: unknown; msg?: unknown } => typeof d === 'object' && d !== null)
-      .map((d) => ({ loc: Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [], msg: String(d.msg ?? 'invalid') }));
-    const message = issues.map((i) => `${fieldLabel(i.loc)}${i.msg}`).join('; ') || 'The request was refused';
+      .map((d) => ({ loc: Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [], msg: String(d.msg ?? 'invalid'), ...('input' in d ? { input: (d as { input?: unknown }).input } : {}) }));
+    const message = issues.map(issueSentence).join(' ') || 'The request was refused.';
     return { message, issues };
   }
-  return { message: 'The request was refused', issues: [] };
+  return { message: 'The request was refused.', issues: [] };
 }
 
-function fieldLabel(loc: (string | number)[]): string {
-  const field = loc.filter((p) => p !== 'body' && p !== 'query' && p !== 'input').join('.');
-  return field ? `${field}: ` : '';
+/** Where a value sits in a request, not a field a person filled in. */
+const CONTAINERS = new Set(['body', 'query', 'path', 'input', 'args']);
+
+/** The field an issue is about: the last name in its loc (`['body', 'emails', 1]` → `emails`). */
+function fieldOf(loc: (string | number)[]): string | undefined {
+  return loc.filter((p): p is string => typeof p === 'string' && !CONTAINERS.has(p)).at(-1);
+}
+
+/** Field names of the API in the words of the forms (others: `date_start` → "Date start"). */
+const FIELD_WORDS: Record<string, string> = {
+  emails: 'E-mail address',
+  email: 'E-mail',
+  domains: 'Domain',
+  password: 'Password',
+  q: 'Query',
+  top_k: 'Number of results',
+  topK: 'Number of results',
+  date_start: 'From date',
+  dateStart: 'From date',
+  date_end: 'To date',
+  dateEnd: 'To date',
+  reference: 'Citation',
+  name: 'Name',
+  quantity: 'Seats',
+};
+
+function fieldWords(field: string): string {
+  const words = FIELD_WORDS[field] ?? field.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/**
+ * One 422 issue as a sentence a person can act on: "Password: String should have at least 10
+ * characters." A list item names its value: "“bob@” is not a valid e-mail address: …" (never
+ * `emails.1: Value error, …`).
+ */
+export function issueSentence(issue: FieldIssue): string {
+  const msg = issue.msg.replace(/^Value error,\s*/i, '').replace(/\bemail address\b/g, 'e-mail address').trim();
+  const field = fieldOf(issue.loc);
+  const item = typeof issue.loc[issue.loc.length - 1] === 'number' && typeof issue.input === 'string' ? issue.input : null;
+  const notValid = /^(?:value is )?not a valid (.+)$/is.exec(msg);
+  if (item !== null && notValid) return sentence(`“${item}” is not a valid ${notValid[1]}`);
+  const subject = [field ? fieldWords(field) : null, item !== null ? `“${item}”` : null].filter(Boolean).join(' ');
+  return sentence(subject ? `${subject}: ${msg}` : msg.charAt(0).toUpperCase() + msg.slice(1));
 }
 
 /** An HTTP error answer (non-2xx) as an ApiError, reading `detail` from a JSON body when there is one. */

@@ -15,10 +15,12 @@ export interface DashboardConfig {
   baseUrl: string;
   /** The current terms version (TERMS_VERSION), named by the registration checkboxes. */
   termsVersion: string | null;
+  /** The server's minimum password length (PASSWORD_MIN_LENGTH); null without the tag (the dev server), when only the server checks. */
+  passwordMinLength: number | null;
 }
 
 function read(): DashboardConfig {
-  const fallback: DashboardConfig = { identityProviders: [], devLogin: false, billing: false, baseUrl: window.location.origin, termsVersion: null };
+  const fallback: DashboardConfig = { identityProviders: [], devLogin: false, billing: false, baseUrl: window.location.origin, termsVersion: null, passwordMinLength: null };
   const meta = document.querySelector<HTMLMetaElement>('meta[name="dashboard-config"]');
   if (!meta?.content) return fallback;
   try {

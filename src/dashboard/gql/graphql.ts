@@ -1932,7 +1932,7 @@ export type ResolveQueryVariables = Exact<{
 }>;
 
 
-export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, unit_type: string | null, unit_number: string | null, sub_units: Array<string>, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } | null };
+export type ResolveQuery = { resolve: { reference: string, resolved: boolean, match_type: string, elapsed_ms: number, documents: Array<{ id: string, source: string, source_id: string, title: string, url: string | null, country: string, namespace: string, canonical_path: string | null, confidence: number }>, parsed: { country: string | null, act: string | null, act_id: string | null, unit_type: string | null, unit_number: string | null, sub_units: Array<string>, court: string | null, case_number: string | null, identifier_kind: string | null, identifier: string | null } } | null };
 
 export type TeamQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2846,6 +2846,7 @@ export const ResolveDocument = new TypedDocumentString(`
     parsed {
       country
       act
+      act_id
       unit_type
       unit_number
       sub_units

@@ -6,7 +6,9 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../../api/auth';
 import { ApiError } from '../../api/errors';
+import { config } from '../../app/config';
 import { useAction } from '../../app/hooks';
+import { passwordHint, passwordTooShort } from '../../app/password-rule';
 import { useSession } from '../../app/session';
 import { Field, Page } from '../../components/Page';
 import { FormError } from '../../components/states';
@@ -37,6 +39,8 @@ export default function RegisterPage() {
       action.setError(new ApiError('validation', 'Accept the terms of service and acknowledge the privacy policy to create an account.'));
       return;
     }
+    const tooShort = passwordTooShort(password);
+    if (tooShort) return action.setError(tooShort);
     await finishSignIn(await action.run({ email, password, name: name.trim() || null, accept_terms: terms, acknowledge_privacy: privacy }), cont, navigate, refresh);
   }
 
@@ -46,8 +50,8 @@ export default function RegisterPage() {
         <Field id="reg-email" label="E-mail" error={error?.fieldMessage('email')}>
           <input id="reg-email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </Field>
-        <Field id="reg-password" label="Password" hint="At least 8 characters." error={error?.fieldMessage('password')}>
-          <input id="reg-password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="reg-password-hint" />
+        <Field id="reg-password" label="Password" hint={passwordHint()} error={error?.fieldMessage('password')}>
+          <input id="reg-password" type="password" autoComplete="new-password" required minLength={config.passwordMinLength ?? undefined} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="reg-password-hint" />
         </Field>
         <Field id="reg-name" label="Name (optional)">
           <input id="reg-name" type="text" autoComplete="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />

@@ -7,7 +7,9 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../../api/auth';
 import { ApiError } from '../../api/errors';
+import { config } from '../../app/config';
 import { useAction } from '../../app/hooks';
+import { passwordHint, passwordTooShort } from '../../app/password-rule';
 import { useSession } from '../../app/session';
 import { Field, Page } from '../../components/Page';
 import { ErrorState, FormError } from '../../components/states';
@@ -28,6 +30,8 @@ export default function ResetPasswordPage() {
       confirm.setError(new ApiError('validation', 'The two passwords differ.'));
       return;
     }
+    const tooShort = passwordTooShort(password);
+    if (tooShort) return confirm.setError(tooShort);
     const answer = await confirm.run(token, password, revokeKeys);
     if (!answer) return;
     await refresh();
@@ -44,9 +48,9 @@ export default function ResetPasswordPage() {
   }
   return (
     <Page title="Choose a new password" lead="Your other sessions and the AI agents you authorised are signed out when the password changes.">
-      <form onSubmit={submit} className="card">
-        <Field id="new-password" label="New password" hint="At least 8 characters." error={confirm.error?.fieldMessage('password')}>
-          <input id="new-password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="new-password-hint" />
+      <form onSubmit={submit} className="card" noValidate>
+        <Field id="new-password" label="New password" hint={passwordHint()} error={confirm.error?.fieldMessage('password')}>
+          <input id="new-password" type="password" autoComplete="new-password" required minLength={config.passwordMinLength ?? undefined} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="new-password-hint" />
         </Field>
         <Field id="repeat-password" label="Repeat the new password">
           <input id="repeat-password" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />

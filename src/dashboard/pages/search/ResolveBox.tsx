@@ -11,6 +11,7 @@ import { Field } from '../../components/Page';
 import { Empty, FormError } from '../../components/states';
 import { ResolveDocument, type ResolveQuery } from '../../gql/graphql';
 import { documentPath } from './links';
+import { whyNothing } from './resolve-words';
 
 export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[]; headingLevel?: 2 | 3 }) {
   const [reference, setReference] = useState('');
@@ -59,13 +60,11 @@ export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[
       {result && (
         <div className="resolve-result" aria-live="polite">
           {result.documents.length === 0 ? (
-            <Empty title={`No document found for “${result.reference}”`}>
-              <p className="small">Match type: {result.match_type}. Check the spelling, or pick the country.</p>
-            </Empty>
+            <NothingFound result={result} country={hint} />
           ) : (
             <>
               <p className="small muted">
-                {result.resolved ? 'Resolved' : 'Candidates'} ({result.match_type}, {result.elapsed_ms} ms)
+                {result.resolved ? 'Resolved' : 'Possible matches: none is certain'} ({result.elapsed_ms} ms)
               </p>
               <ul className="plain-list">
                 {result.documents.map((d) => (
@@ -82,5 +81,24 @@ export function ResolveBox({ countries, headingLevel = 2 }: { countries: string[
         </div>
       )}
     </section>
+  );
+}
+
+/** Nothing matched: why, in words, and the same text as a search. */
+function NothingFound({ result, country }: { result: Answered<ResolveQuery>['resolve']; country: string }) {
+  const { title, reason } = whyNothing(result);
+  const search = new URLSearchParams({ q: result.reference });
+  if (country) search.append('country', country);
+  return (
+    <div className="resolve-none">
+      <Empty title={title}>
+        <p>{reason}</p>
+        <div className="actions">
+          <Link className="button secondary" to={`/search?${search}`}>
+            Search instead for “{result.reference}”
+          </Link>
+        </div>
+      </Empty>
+    </div>
   );
 }

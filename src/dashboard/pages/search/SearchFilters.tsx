@@ -1,10 +1,11 @@
 /** The search form's filters (collection, countries, sources, dates, court, language, tier) and the alpha slider. */
 import { useQuery } from '../../app/hooks';
 import { Field } from '../../components/Page';
-import { Loading } from '../../components/states';
+import { countryLabel } from '../../components/catalogue';
+import { TypeAheadPicker } from '../../components/TypeAheadPicker';
 import { formatDate, formatNumber } from '../../components/format';
 import { SourceFiltersDocument, type Namespace, type SourceFiltersQuery } from '../../gql/graphql';
-import { NAMESPACES, TIERS, type FormState, type Discovery } from './search-form';
+import { NAMESPACES, TIERS, dateRangeError, type FormState, type Discovery } from './search-form';
 
 export function alphaMeaning(alpha: number): string {
   if (alpha <= 0.05) return 'Keyword only: documents containing your words (exact terms, names, numbers).';
@@ -22,6 +23,7 @@ export function Filters({ discovery, form, set }: { discovery: Discovery | undef
   const f = filters.data?.filters;
   const collections = discovery?.manifest.collections ?? [];
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  const dateError = dateRangeError(form);
 
   return (
     <>
@@ -38,7 +40,7 @@ export function Filters({ discovery, form, set }: { discovery: Discovery | undef
           })}
         </select>
       </Field>
-      <CountryChips discovery={discovery} form={form} set={set} />
+      <CountryPicker discovery={discovery} form={form} set={set} />
       <fieldset className="filter-group">
         <legend>Sources {form.sources.length > 0 && <span className="muted small">({form.sources.length} chosen)</span>}</legend>
         {sources.length === 0 ? (
@@ -61,8 +63,16 @@ export function Filters({ discovery, form, set }: { discovery: Discovery | undef
         <Field id="date-start" label="From date" hint={f?.date_range.min ? `Earliest: ${formatDate(f.date_range.min)}` : undefined}>
           <input id="date-start" type="date" value={form.dateStart} onChange={(e) => set('dateStart', e.target.value)} min={f?.date_range.min ?? undefined} />
         </Field>
-        <Field id="date-end" label="To date" hint={f?.date_range.max ? `Latest: ${formatDate(f.date_range.max)}` : undefined}>
-          <input id="date-end" type="date" value={form.dateEnd} onChange={(e) => set('dateEnd', e.target.value)} max={f?.date_range.max ?? undefined} />
+        <Field id="date-end" label="To date" hint={f?.date_range.max ? `Latest: ${formatDate(f.date_range.max)}` : undefined} error={dateError ?? undefined}>
+          <input
+            id="date-end"
+            type="date"
+            value={form.dateEnd}
+            onChange={(e) => set('dateEnd', e.target.value)}
+            max={f?.date_range.max ?? undefined}
+            aria-invalid={dateError ? true : undefined}
+            aria-describedby={[f?.date_range.max ? 'date-end-hint' : '', dateError ? 'date-end-error' : ''].filter(Boolean).join(' ') || undefined}
+          />
         </Field>
       </div>
       <MoreFilters form={form} set={set} filters={f} oneSource={one !== null} />
@@ -105,33 +115,25 @@ export function AlphaSlider({ alpha, onChange, hybrid }: { alpha: number; onChan
 
 type SetField = <K extends keyof FormState>(k: K, v: FormState[K]) => void;
 
-/** The countries to search in; changing them clears the chosen sources (they belong to countries). */
-function CountryChips({ discovery, form, set }: { discovery: Discovery | undefined; form: FormState; set: SetField }) {
+/** The countries to search in, by name or code ("Germany (DE)"); changing them clears the chosen sources (they belong to countries). */
+function CountryPicker({ discovery, form, set }: { discovery: Discovery | undefined; form: FormState; set: SetField }) {
   const countries = discovery?.countries ?? [];
-  const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  if (countries.length === 0) {
+    return <p className="hint">{discovery ? 'No jurisdictions indexed yet.' : 'Loading countries…'}</p>;
+  }
+  const choices = countries.map((c) => ({ value: c.code, label: countryLabel(c.code) })).sort((a, b) => a.label.localeCompare(b.label));
   return (
-    <fieldset className="filter-group">
-      <legend>Countries {form.countries.length > 0 && <span className="muted small">({form.countries.length} chosen)</span>}</legend>
-      {countries.length === 0 ? (
-        <p className="hint">{discovery ? 'No jurisdictions indexed yet.' : 'Loading…'}</p>
-      ) : (
-        <div className="chips">
-          {countries.map((c) => (
-            <label key={c.code} className="chip">
-              <input
-                type="checkbox"
-                checked={form.countries.includes(c.code)}
-                onChange={() => {
-                  set('countries', toggle(form.countries, c.code));
-                  set('sources', []);
-                }}
-              />
-              {c.code}
-            </label>
-          ))}
-        </div>
-      )}
-    </fieldset>
+    <TypeAheadPicker
+      id="countries"
+      label="Countries"
+      hint="Type a name or a code; none chosen searches every country."
+      choices={choices}
+      values={form.countries}
+      onChange={(values) => {
+        set('countries', values);
+        set('sources', []);
+      }}
+    />
   );
 }
 

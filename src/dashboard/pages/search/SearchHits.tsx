@@ -5,11 +5,21 @@ import { Empty } from '../../components/states';
 import { formatDate, formatNumber } from '../../components/format';
 import { type SearchQuery } from '../../gql/graphql';
 import { documentPath } from './links';
-import { NAMESPACES, type Discovery } from './search-form';
+import { MAX_HITS, NAMESPACES, type Discovery } from './search-form';
 
-export function Hits({ data, discovery }: { data: Answered<SearchQuery>; discovery: Discovery | undefined }) {
+/** The hits of page `page` (the answer holds every hit up to it: search-form.ts hitsToAsk). */
+export function Hits({ data, discovery, page, perPage, stale }: { data: Answered<SearchQuery>; discovery: Discovery | undefined; page: number; perPage: number; stale: boolean }) {
   const r = data.search;
+  const from = (page - 1) * perPage;
+  const shown = r.hits.slice(from, from + perPage);
   const licences = new Map((discovery?.manifest.sources ?? []).map((s) => [s.source, s]));
+  if (r.hits.length > 0 && shown.length === 0) {
+    return (
+      <Empty title={`No more results for “${r.query}”`}>
+        <p>All {formatNumber(r.hits.length)} results are on the earlier pages.</p>
+      </Empty>
+    );
+  }
   if (r.hits.length === 0) {
     return (
       <Empty title={`Nothing found for “${r.query}”`}>
@@ -19,15 +29,18 @@ export function Hits({ data, discovery }: { data: Answered<SearchQuery>; discove
   }
   return (
     <>
-      <p className="muted small" role="status">
-        {formatNumber(r.total_hits)} matching documents, showing {r.hits.length} · {NAMESPACES[r.namespace] ?? r.namespace} · alpha {r.alpha} · {r.elapsed_ms} ms
-      </p>
-      <ol className="hits">
-        {r.hits.map((h) => {
+      {/* the summary of the search on screen; hidden while another runs, so it never describes the wrong one */}
+      {!stale && (
+        <p className="muted small" role="status" data-testid="search-summary">
+          {formatNumber(r.total_hits)} matching documents, showing {formatNumber(from + 1)}–{formatNumber(from + shown.length)} · {NAMESPACES[r.namespace] ?? r.namespace} · alpha {r.alpha} · {r.elapsed_ms} ms
+        </p>
+      )}
+      <ol className="hits" start={from + 1}>
+        {shown.map((h) => {
           const fromHit = h.license as { name?: string | null; url?: string | null } | null | undefined;
           const lic = fromHit?.name ? { license_name: fromHit.name, license_url: fromHit.url ?? null } : licences.get(h.source);
           return (
-            <li key={h.id} className="card hit">
+            <li key={h.id} className="card hit" data-hit-id={h.id}>
               <h3>
                 <Link to={documentPath(h.source, h.source_id)}>{h.title || h.canonical_path || h.source_id}</Link>
               </h3>
@@ -71,6 +84,31 @@ export function Hits({ data, discovery }: { data: Answered<SearchQuery>; discove
         })}
       </ol>
     </>
+  );
+}
+
+/**
+ * Previous / next page. The API answers at most 100 hits per search, so the last page is the one
+ * holding the 100th; a page exists when the matching documents (`total`) reach into it.
+ */
+export function Pager({ total, returned, page, perPage, busy, onPage }: { total: number; returned: number; page: number; perPage: number; busy: boolean; onPage(page: number): void }) {
+  const reachable = Math.min(total, MAX_HITS);
+  const hasNext = returned >= page * perPage && reachable > page * perPage;
+  if (page === 1 && !hasNext) return null;
+  const pages = Math.ceil(reachable / perPage);
+  return (
+    <nav className="pager" aria-label="Result pages">
+      <button type="button" className="secondary" disabled={page <= 1 || busy} onClick={() => onPage(page - 1)}>
+        Previous page
+      </button>
+      <span className="small">
+        Page {page} of {pages}
+      </span>
+      <button type="button" className="secondary" disabled={!hasNext || busy} onClick={() => onPage(page + 1)}>
+        Next page
+      </button>
+      {total > MAX_HITS && page === pages && <p className="hint">The API returns the best {MAX_HITS} results of a search: narrow the filters to see others.</p>}
+    </nav>
   );
 }
 

@@ -5,16 +5,18 @@
  * lives in the address (?q=…&country=DE…): back, reload and shared links show the same results.
  * Searches from here count as the account's usage like any API call.
  */
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQuery } from '../../app/hooks';
+import { type QueryResult, useQuery } from '../../app/hooks';
 import { Field, Page } from '../../components/Page';
 import { Empty, ErrorState, Loading, QueryState } from '../../components/states';
-import { SearchDiscoveryDocument, SearchDocument, type ResultDetail } from '../../gql/graphql';
+import { SearchDiscoveryDocument, SearchDocument, type ResultDetail, type SearchInput, type SearchQuery } from '../../gql/graphql';
+import { CopyRequest } from './CopyRequest';
+import { IndexBanner } from './IndexBanner';
 import { ResolveBox } from './ResolveBox';
-import { DETAILS, type FormState, formFromParams, paramsFromForm, inputFromForm } from './search-form';
+import { DETAILS, type Discovery, type FormState, dateRangeError, formFromParams, paramsFromForm, inputFromForm } from './search-form';
 import { AlphaSlider, Filters } from './SearchFilters';
-import { Hits } from './SearchHits';
+import { Hits, Pager } from './SearchHits';
 
 export default function SearchPage() {
   const [params, setParams] = useSearchParams();
@@ -23,23 +25,34 @@ export default function SearchPage() {
   const [form, setForm] = useState<FormState>(submitted);
   useEffect(() => setForm(submitted), [submitted]);
   const hasQuery = submitted.q.trim().length > 0;
-  const results = useQuery(SearchDocument, { input: inputFromForm(submitted) }, { skip: !hasQuery });
+  const input = useMemo(() => inputFromForm(submitted), [submitted]);
+  // a shared link can carry an inverted range: said at the field, never sent
+  const badDates = dateRangeError(submitted) !== null;
+  const results = useQuery(SearchDocument, { input }, { skip: !hasQuery || badDates });
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const activeFilters =
     submitted.countries.length + submitted.sources.length + [submitted.dateStart, submitted.dateEnd, submitted.court, submitted.language, submitted.courtTier].filter(Boolean).length;
   // open beside the results on wide screens; folded on phones (results first) unless the search has no query yet
-  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 1000px)').matches || !hasQuery);
+  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 1000px)').matches || !hasQuery || badDates);
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!form.q.trim()) return;
-    if (paramsFromForm(form).toString() === params.toString()) results.reload();
-    else setParams(paramsFromForm(form));
+    if (!form.q.trim() || dateRangeError(form)) return;
+    // a changed search starts at its first page
+    const next = paramsFromForm({ ...form, page: 1 });
+    if (next.toString() === params.toString()) results.reload();
+    else setParams(next);
   }
+
+  const goToPage = (page: number) => {
+    setParams(paramsFromForm({ ...submitted, page }));
+    document.getElementById('results-title')?.focus();
+  };
 
   return (
     <Page title="Search" lead="Hybrid keyword and semantic search over legislation, case law and doctrine. Each search counts as one request of your plan.">
+      <IndexBanner />
       <div className="search-layout">
         <form onSubmit={submit} className="card search-form" role="search" aria-label="Search the corpus">
           <div className="query-row">
@@ -47,7 +60,7 @@ export default function SearchPage() {
               <input id="q" type="search" value={form.q} onChange={(e) => set('q', e.target.value)} placeholder="e.g. Schadensersatz bei Verletzung des Eigentums" maxLength={1000} />
             </Field>
             <button type="submit" disabled={!form.q.trim()}>
-              Search
+              {results.loading && hasQuery ? 'Searching…' : 'Search'}
             </button>
           </div>
           {discovery.error && !discovery.data ? <ErrorState error={discovery.error} onRetry={discovery.reload} /> : null}
@@ -69,8 +82,34 @@ export default function SearchPage() {
           </details>
         </form>
 
-        <section className="search-results" aria-labelledby="results-title" aria-busy={results.loading}>
-          <h2 id="results-title">Results</h2>
+        <SearchResults results={results} hasQuery={hasQuery && !badDates} submitted={submitted} input={input} discovery={discovery.data} onPage={goToPage} />
+      </div>
+      <ResolveBox countries={discovery.data?.countries.map((c) => c.code) ?? []} />
+    </Page>
+  );
+}
+
+/** The results of the submitted search: hits of the page, the pager, the request to copy; the previous hits dimmed and marked busy while a new search runs. */
+function SearchResults({ results, hasQuery, submitted, input, discovery, onPage }: {
+  results: QueryResult<SearchQuery>;
+  hasQuery: boolean;
+  submitted: FormState;
+  input: SearchInput;
+  discovery: Discovery | undefined;
+  onPage(page: number): void;
+}) {
+  const stale = results.loading && results.data !== undefined;
+  // the page the hits on screen were asked for, taken when their answer arrived: while page 2
+  // loads, page 1's answer is still shown as page 1
+  const answered = useRef<{ data: unknown; page: number; perPage: number }>({ data: undefined, page: submitted.page, perPage: submitted.topK });
+  if (results.data !== answered.current.data) answered.current = { data: results.data, page: submitted.page, perPage: submitted.topK };
+  const { page, perPage } = answered.current;
+  return (
+        <section className={`search-results${stale ? ' stale' : ''}`} aria-labelledby="results-title" aria-busy={results.loading}>
+          <h2 id="results-title" tabIndex={-1}>
+            Results
+          </h2>
+          {stale && <Loading label="Searching… the results below are from the previous search." />}
           {!hasQuery ? (
             <Empty title="Search the corpus">
               <p>Type a question or words in any language. Filters narrow the collection; the slider chooses between exact words and meaning.</p>
@@ -78,19 +117,24 @@ export default function SearchPage() {
           ) : results.loading && !results.data ? (
             <Loading label="Searching…" />
           ) : (
-            <QueryState result={results}>{(data) => <Hits data={data} discovery={discovery.data} />}</QueryState>
+            <QueryState result={results}>
+              {(data) => (
+                <>
+                  <Hits data={data} discovery={discovery} page={page} perPage={perPage} stale={stale} />
+                  <Pager total={data.search.total_hits} returned={data.search.hits.length} page={page} perPage={perPage} busy={results.loading} onPage={onPage} />
+                  {!stale && <CopyRequest input={input} />}
+                </>
+              )}
+            </QueryState>
           )}
         </section>
-      </div>
-      <ResolveBox countries={discovery.data?.countries.map((c) => c.code) ?? []} />
-    </Page>
   );
 }
 
 /** How much of each hit to show, and how many hits. */
 function ResultOptions({ form, set }: { form: FormState; set: <K extends keyof FormState>(k: K, v: FormState[K]) => void }) {
   return (
-    <div className="grid two">
+    <div className="result-options">
       <Field id="detail" label="Result detail">
         <select id="detail" value={form.detail} onChange={(e) => set('detail', e.target.value as ResultDetail)}>
           {Object.entries(DETAILS).map(([v, l]) => (
@@ -100,7 +144,7 @@ function ResultOptions({ form, set }: { form: FormState; set: <K extends keyof F
           ))}
         </select>
       </Field>
-      <Field id="top-k" label="Results">
+      <Field id="top-k" label="Results per page">
         <select id="top-k" value={form.topK} onChange={(e) => set('topK', Number(e.target.value))}>
           {[5, 10, 20, 50, 100].map((n) => (
             <option key={n} value={n}>

@@ -27,8 +27,14 @@ export interface FormState {
   courtTier: string;
   alpha: number;
   detail: ResultDetail;
+  /** Hits per page (the address's `top_k`, as before paging existed). */
   topK: number;
+  /** 1-based page of results. */
+  page: number;
 }
+
+/** The API returns at most this many hits for one search (SearchRequest.top_k ≤ 100): paging ends there. */
+export const MAX_HITS = 100;
 
 /** A value of the address when it is one of `choices`' keys (the values of the GraphQL enum K), else the default. */
 function oneOf<K extends string>(choices: Record<string, string>, value: string | null, fallback: K): K {
@@ -37,6 +43,7 @@ function oneOf<K extends string>(choices: Record<string, string>, value: string 
 
 export function formFromParams(p: URLSearchParams): FormState {
   const alpha = Number(p.get('alpha') ?? '0.7');
+  const topK = Math.min(MAX_HITS, Math.max(1, Number(p.get('top_k') ?? '10') || 10));
   return {
     q: p.get('q') ?? '',
     namespace: oneOf(NAMESPACES, p.get('namespace'), 'case_law'),
@@ -49,7 +56,8 @@ export function formFromParams(p: URLSearchParams): FormState {
     courtTier: p.get('court_tier') ?? '',
     alpha: Number.isFinite(alpha) ? Math.min(1, Math.max(0, alpha)) : 0.7,
     detail: oneOf(DETAILS, p.get('result_detail'), 'snippet'),
-    topK: Number(p.get('top_k') ?? '10') || 10,
+    topK,
+    page: Math.min(Math.ceil(MAX_HITS / topK), Math.max(1, Math.floor(Number(p.get('page') ?? '1')) || 1)),
   };
 }
 
@@ -67,7 +75,22 @@ export function paramsFromForm(f: FormState): URLSearchParams {
   p.set('alpha', String(f.alpha));
   if (f.detail !== 'snippet') p.set('result_detail', f.detail);
   if (f.topK !== 10) p.set('top_k', String(f.topK));
+  if (f.page > 1) p.set('page', String(f.page));
   return p;
+}
+
+/**
+ * The search API has no offset: page n asks for the first n × per-page hits (at most 100) and
+ * shows the last page of them. Ranking is deterministic, so page 2 continues page 1.
+ */
+export function hitsToAsk(f: FormState): number {
+  return Math.min(MAX_HITS, f.page * f.topK);
+}
+
+/** Why the date range cannot be searched (shown at the "To date" field; nothing is sent), or null. */
+export function dateRangeError(f: Pick<FormState, 'dateStart' | 'dateEnd'>): string | null {
+  if (f.dateStart && f.dateEnd && f.dateStart > f.dateEnd) return 'The end date is before the start date: choose an end date on or after the start date.';
+  return null;
 }
 
 export function inputFromForm(f: FormState): SearchInput {
@@ -75,7 +98,7 @@ export function inputFromForm(f: FormState): SearchInput {
     q: f.q.trim(),
     namespace: f.namespace,
     alpha: f.alpha,
-    topK: f.topK,
+    topK: hitsToAsk(f),
     resultDetail: f.detail,
     country: f.countries.length ? f.countries : null,
     source: f.sources.length ? f.sources : null,

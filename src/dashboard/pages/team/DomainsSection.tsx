@@ -18,19 +18,31 @@ export function DomainsSection({ team, reload }: { team: Team; reload(): void })
   const save = useMutation(SetAllowedDomainsDocument);
   const [text, setText] = useState(team.allowed_domains.join('\n'));
   const [saved, setSaved] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  // the list last sent: the server's issues point into it by index (domains.0)
+  const [sent, setSent] = useState<string[]>([]);
+  const bad = save.error?.itemIssues('domains') ?? [];
+  const badDomains = bad.map((b) => sent[b.index]).filter((d): d is string => d !== undefined);
+  const valid = sent.filter((d) => !badDomains.includes(d));
+
+  async function send(domains: string[]) {
     setSaved(false);
-    const domains = text
-      .split(/[\s,;]+/)
-      .map((d) => d.trim().replace(/^@/, ''))
-      .filter(Boolean);
+    setSent(domains);
     const answer = await save.run({ domains });
     if (answer) {
       setText(answer.setAllowedDomains.allowed_domains.join('\n'));
       setSaved(true);
       reload();
     }
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void send(
+      text
+        .split(/[\s,;]+/)
+        .map((d) => d.trim().replace(/^@/, ''))
+        .filter(Boolean),
+    );
   }
   return (
     <section className="card" aria-labelledby="domains-title">
@@ -43,7 +55,24 @@ export function DomainsSection({ team, reload }: { team: Team; reload(): void })
         >
           <textarea id="domains" rows={3} value={text} onChange={(e) => (setText(e.target.value), setSaved(false))} aria-describedby="domains-hint" />
         </Field>
-        <FormError error={save.error} />
+        {bad.length > 0 ? (
+          <div className="form-error" role="alert" data-testid="domains-refused">
+            <p>Nothing was saved:</p>
+            <ul>
+              {bad.map((b) => (
+                <li key={b.index}>{b.sentence}</li>
+              ))}
+            </ul>
+            {/* never offer an empty list: it would remove every domain */}
+            {valid.length > 0 && (
+              <button type="button" disabled={save.pending} onClick={() => void send(valid)}>
+                {valid.length === 1 ? `Save ${valid[0]} only` : `Save the other ${valid.length}`}
+              </button>
+            )}
+          </div>
+        ) : (
+          <FormError error={save.error} />
+        )}
         {saved && <p role="status">Saved.</p>}
         <div className="actions">
           <button type="submit" className="secondary" disabled={save.pending}>

@@ -14,7 +14,6 @@ import { createLogger } from '../src/logger.js';
 import { startPlatform, type Platform } from '../src/platform.js';
 import { gzipLines, readRecords, writeCorpusSlice } from './fixtures/corpus-slice.js';
 import { makeTestDataDir } from './helpers/pglite-template.js';
-import { countStatements } from './helpers/test-databases.js';
 import { graphqlContext } from '../src/graphql/context.js';
 import { buildLegalDataSubgraph } from '../subgraphs/legal-data/index.js';
 
@@ -111,7 +110,7 @@ describe('citator REST doors on a slice of the real corpus', () => {
     for (const [query, loc] of [
       ['court_tier=7', 'court_tier'],
       ['date_start=2024-13-01', 'date_start'],
-      ['sort=relevance', 'sort'],
+      ['sort=popularity', 'sort'],
       ['limit=0', 'limit'],
       ['namespace=blogs', 'namespace'],
       ['cursor=not-a-cursor', 'cursor'],
@@ -184,15 +183,24 @@ describe('citator REST doors on a slice of the real corpus', () => {
     const source = `query Entities($representations: [_Any!]!) { _entities(representations: $representations) { ... on Document { id cited_by_count } } }`;
     const counted = async (ids: string[]) => {
       let result: any;
-      const statements = await countStatements(platform.orm, async () => {
+      // only the citator's statements: the usage recorder may flush its buffer meanwhile, on the same connection
+      const connection = platform.orm.em.getConnection();
+      const original = connection.execute;
+      let statements = 0;
+      connection.execute = function (this: unknown, ...args: Parameters<typeof original>) {
+        if (/citation_link|citing_document/.test(String(args[0]))) statements++;
+        return original.apply(this, args);
+      } as typeof original;
+      try {
         const contextValue = graphqlContext(platform.contexts.anonymous());
         result = await graphql({ schema, source, variableValues: { representations: ids.map((id) => ({ __typename: 'Document', id })) }, contextValue });
-      });
+      } finally {
+        connection.execute = original;
+      }
       expect(result.errors).toBeUndefined();
       return { counts: result.data._entities.map((e: any) => e.cited_by_count), statements };
     };
     const acts = ['bgb/536', 'bgb/543', 'bgb/535', 'bgb/823', 'zpo/587'].map((id) => `DE/GesetzeImInternet/${id}`);
-    await counted(acts.slice(0, 1)); // the first billed read of the caller reads its usage windows (a few statements, once)
     const two = await counted(acts.slice(0, 2));
     const five = await counted(acts);
     expect(two.counts).toEqual([4, 1]);

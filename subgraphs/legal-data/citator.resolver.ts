@@ -48,6 +48,7 @@ export class CitatorResolver {
       date_start: args.dateStart,
       date_end: args.dateEnd,
       sort: args.sort ?? undefined,
+      q: args.q,
       limit: args.first ?? undefined,
       cursor: args.after,
     };

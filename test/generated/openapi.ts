@@ -2244,6 +2244,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description Extension (full_metadata): how many documents of the corpus cite this one (the citator: GET /v1/documents/{id}/cited-by lists them). */
+            cited_by_count?: number;
             /** @description Extension (full_metadata or explain): why the hit ranks where it does. */
             score_parts?: {
                 /** @description BM25 of the best passage × keyword_coverage.factor (a passage holding every concept of the query: its BM25 over all their terms, German verb forms included); null when the keyword leg did not find the document. */
@@ -6223,8 +6225,10 @@ export interface operations {
                 date_start?: string | null;
                 /** @description Inclusive upper bound on the citing document date (YYYY-MM-DD). */
                 date_end?: string | null;
-                /** @description `date`: newest first; `court_tier`: highest court first, then newest. */
-                sort?: "date" | "court_tier";
+                /** @description `date`: newest first; `court_tier`: highest court first, then newest; `relevance`: the citing passages holding most words of `q` first, then by court tier (without `q`: as `court_tier`). */
+                sort?: "date" | "court_tier" | "relevance";
+                /** @description Words to rank the citing passages by (`sort=relevance`); each item then shows its best-matching passage. Ignored by the other sorts. */
+                q?: string | null;
                 /** @description Items per page (1-100). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page. */

@@ -214,7 +214,7 @@ export class LegalDataService implements LegalDataApi {
     const authority = this.authority();
     return this.deps.usage.charge(ctx, 'search', () =>
       search(
-        { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
+        { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, citedByCounts: (ids) => citedByCounts(ctx.em, ids), vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
         input,
         timer,
       ).then((answer) => {

@@ -62,7 +62,7 @@ try {
   for (let round = 0; round < 25; round++) {
     for (const q of queries) {
       const started = performance.now();
-      await citedByPage(orm.em.fork(), top.cited_id, citedByQuerySchema.parse(q));
+      await citedByPage(orm.em.fork(), [top.cited_id], citedByQuerySchema.parse(q));
       times.push(performance.now() - started);
     }
   }

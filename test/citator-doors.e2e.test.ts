@@ -3,7 +3,7 @@
  * the real corpus (a few BGB articles) and 60 decisions written for the test, each citing
  * § 280 BGB from a passage with known words, courts, tiers and dates (ties and undated ones
  * included). REST, GraphQL and the MCP tools (the SDK's own client) answer the same items and
- * counts; every sort (date, court tier, relevance of the citing passage) pages with a cursor
+ * counts (an act rolled up with its articles too); every sort (date, court tier, relevance of the citing passage) pages with a cursor
  * without a duplicate or a gap; search hits with full_metadata carry `cited_by_count` from one
  * batched statement; a GraphQL list of 60+ documents costs one counting statement.
  */
@@ -219,6 +219,14 @@ describe('citator doors: REST, GraphQL and MCP on one graph', () => {
     expect(JSON.parse((first.content as { text: string }[])[0]!.text)).toEqual(restFirst.body);
     const next = await tool('find_citing_documents', { source: 'DE/GesetzeImInternet', source_id: 'bgb/280', sort: 'relevance', q: 'Verzug', court_tier: 1, limit: 3, cursor: restFirst.body.next_cursor });
     expect(next.structuredContent).toEqual(restNext.body);
+
+    // an act with its articles (include_articles), the same in the three doors
+    const restAct = await get('/v1/documents/DE/GesetzeImInternet/bgb/cited-by?include_articles=true&sort=court_tier&limit=5');
+    expect(restAct.body).toMatchObject({ cited_by_count: 60, total: 60 });
+    const mcpAct = await tool('find_citing_documents', { source: 'DE/GesetzeImInternet', source_id: 'bgb', include_articles: true, sort: 'court_tier', limit: 5 });
+    expect(mcpAct.structuredContent).toEqual(restAct.body);
+    const graphAct = await gql(`{ document(source: "DE/GesetzeImInternet", sourceId: "bgb") { citedBy(includeArticles: true, sort: court_tier, first: 5) { cited_by_count total next_cursor items { document { id } citation } } } }`);
+    expect(graphAct.data.document.citedBy).toEqual({ ...restAct.body, items: restAct.body.items.map((i: any) => ({ document: { id: i.document.id }, citation: i.citation })) });
 
     const twice = DECISIONS[59]!.id;
     const restCites = await get(`/v1/documents/DE/BGH/${twice}/cites`);

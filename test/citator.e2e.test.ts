@@ -125,6 +125,29 @@ describe('citator REST doors on a slice of the real corpus', () => {
     expect((await get('/v1/documents/DE/GesetzeImInternet/bgb/99999/cites')).status).toBe(404);
   });
 
+  it('rolls an act up with its articles on request: who cites the BGB', async () => {
+    const act = '/v1/documents/DE/GesetzeImInternet/bgb/cited-by';
+    // no decision names the BGB without an article: the act's own list is empty
+    expect((await get(act)).body).toMatchObject({ cited_by_count: 0, total: 0, items: [] });
+    const rolled = await get(`${act}?include_articles=true`);
+    expect(rolled.body).toMatchObject({ cited_by_count: 4, total: 4, next_cursor: null });
+    expect(rolled.body.items.map((i: any) => [i.document.id, i.citation, i.occurrences])).toEqual([
+      ['DE/BGH/cit-3', '§ 535 BGB', 2],
+      ['DE/BGH/cit-2', '§ 536 BGB', 3],
+      ['DE/BGH/cit-1', '§ 536 Abs. 1 S. 2 BGB', 1],
+      ['DE/BGH/cit-4', '§ 536 BGB', 1],
+    ]);
+    // filters, sorts and paging work on the rolled-up list as on any other
+    const paged = await get(`${act}?include_articles=true&sort=court_tier&court=BGH&limit=1`);
+    expect(paged.body).toMatchObject({ cited_by_count: 4, total: 2, items: [{ document: { id: 'DE/BGH/cit-3' } }] });
+    const next = await get(`${act}?include_articles=true&sort=court_tier&court=BGH&limit=1&cursor=${paged.body.next_cursor}`);
+    expect(next.body).toMatchObject({ items: [{ document: { id: 'DE/BGH/cit-1' } }], next_cursor: null });
+    // an article is no act: the flag changes nothing; the act's own count stays its own
+    expect((await get(`${BGB_536}/cited-by?include_articles=true`)).body).toEqual((await get(`${BGB_536}/cited-by`)).body);
+    expect((await get('/v1/documents/DE/GesetzeImInternet/bgb')).body.cited_by_count).toBe(0);
+    expect((await get(`${act}?include_articles=maybe`)).status).toBe(422);
+  });
+
   it('lists what a document cites: links in order of appearance, then the unresolved citations', async () => {
     const res = await get('/v1/documents/DE/BGH/cit-4/cites');
     expect(res.status).toBe(200);

@@ -37,7 +37,7 @@ export function registerCitatorTools(server: McpServer, legalData: LegalDataApi,
       title: 'Find the documents citing a document',
       description:
         'Who cites a provision, an act or a decision: the decisions and guidance documents of the corpus whose citations resolve to it (strictly: only sure links). ' +
-        'An article (source_id bgb/823) lists the citations naming it; an act (bgb) the citations naming no article of it. ' +
+        'An article (source_id bgb/823) lists the citations naming it; an act (bgb) the citations naming no article of it, or with include_articles=true also those of all its articles. ' +
         'One item per citing document with its metadata, the passage with the citation highlighted, the pinpoint as written and how often it cites. ' +
         'Filter by namespace, country, court, court_tier, date_start/date_end; sort by date (newest first), court_tier (highest court first) or relevance (passages holding most words of q). ' +
         'Pass next_cursor as cursor for the next page. Follow an item with get_document (its document.source and document.source_id).',
@@ -51,6 +51,7 @@ export function registerCitatorTools(server: McpServer, legalData: LegalDataApi,
         date_end: query.date_end,
         sort: query.sort,
         q: query.q,
+        include_articles: query.include_articles,
         limit: query.limit,
         cursor: query.cursor,
       },

@@ -49,6 +49,7 @@ export class CitatorResolver {
       date_end: args.dateEnd,
       sort: args.sort ?? undefined,
       q: args.q,
+      include_articles: args.includeArticles ?? undefined,
       limit: args.first ?? undefined,
       cursor: args.after,
     };

@@ -29,6 +29,8 @@ export class CitedByArgs {
   sort?: string | null;
   @Field(() => String, { nullable: true, description: 'Words to rank the citing passages by (`sort: relevance`); each item then shows its best-matching passage.' })
   q?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'An act: also the documents citing any of its articles. Default false.' })
+  includeArticles?: boolean | null;
   @Field(() => Int, { nullable: true, description: 'Items per page (1-100, default 20).' })
   first?: number | null;
   @Field(() => String, { nullable: true, description: '`next_cursor` of the previous page.' })

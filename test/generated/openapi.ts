@@ -824,7 +824,7 @@ export interface paths {
         };
         /**
          * Document Cited By
-         * @description The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article), one item per citing document with the passage of its first citation highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first) and cursor paging. Billed as a document read.
+         * @description The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article, or with `include_articles` also those of its articles), one item per citing document with the passage of its first citation (under `sort=relevance`: its passage most relevant to `q`) highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first, `relevance`) and cursor paging. Billed as a document read.
          */
         get: operations["document_cited_by_v1_documents__country___source_name___source_id__cited_by_get"];
         put?: never;
@@ -6229,6 +6229,8 @@ export interface operations {
                 sort?: "date" | "court_tier" | "relevance";
                 /** @description Words to rank the citing passages by (`sort=relevance`); each item then shows its best-matching passage. Ignored by the other sorts. */
                 q?: string | null;
+                /** @description An act: also the documents citing any of its articles ("who cites the BGB"), each item's citation naming the article. Changes nothing for a document that is not an act. */
+                include_articles?: boolean;
                 /** @description Items per page (1-100). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page. */

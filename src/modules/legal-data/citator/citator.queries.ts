@@ -122,15 +122,17 @@ interface CitedByRow {
 }
 
 /**
- * The documents citing `citedId`, one item per citing document, a page at a time. The item shows
+ * The documents citing any of `citedIds` (a document, or an act and its articles), one item per
+ * citing document, a page at a time. The item shows
  * one of its citations of the document: the first, or under `sort=relevance` the one whose passage
  * is most relevant to `q` (the first among equals).
  */
-export async function citedByPage(em: EntityManager, citedId: string, query: CitedByQuery): Promise<CitedByResponse> {
+export async function citedByPage(em: EntityManager, citedIds: readonly string[], query: CitedByQuery): Promise<CitedByResponse> {
+  const cited = `(${citedIds.map(() => '?').join(', ')})`;
   const filters = filterSql(query);
   const after = afterSql(query.sort, query.cursor ? decodeCursor(query.cursor, query.sort) : null);
   const relevance = relevanceSql(query);
-  const scored = `select l.citing_id, l.seq, ${relevance.sql} as relevance from citation_link l where l.cited_id = ?`;
+  const scored = `select l.citing_id, l.seq, ${relevance.sql} as relevance from citation_link l where l.cited_id in ${cited}`;
   const ranked = `select citing_id, seq, relevance, count(*) over (partition by citing_id) as occurrences,
                          row_number() over (partition by citing_id order by relevance desc, seq) as rank
                     from (${scored}) scored`;
@@ -144,13 +146,13 @@ export async function citedByPage(em: EntityManager, citedId: string, query: Cit
       where f.rank = 1${filters.sql}${after.sql}
       order by ${ORDER[query.sort]}
       limit ?`,
-    [...relevance.params, citedId, ...filters.params, ...after.params, query.limit + 1],
+    [...relevance.params, ...citedIds, ...filters.params, ...after.params, query.limit + 1],
   );
   const [counts] = await selectRows<{ everyone: string | number; passing: string | number }>(
     em,
     `select count(*) as everyone, count(*) filter (where true${filters.sql}) as passing
-       from (select distinct citing_id from citation_link where cited_id = ?) f join citing_document d on d.id = f.citing_id`,
-    [...filters.params, citedId],
+       from (select distinct citing_id from citation_link where cited_id in ${cited}) f join citing_document d on d.id = f.citing_id`,
+    [...filters.params, ...citedIds],
   );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { NAMESPACES } from '../../../domain/legal-document.js';
-import { laxInt } from '../../../validation.js';
+import { laxBool, laxInt } from '../../../validation.js';
 import { isoDate } from '../search.schema.js';
 
 export const CITED_BY_SORTS = ['date', 'court_tier', 'relevance'] as const;
@@ -26,6 +26,9 @@ export const citedByQuerySchema = z
       .default('date')
       .describe('`date`: newest first; `court_tier`: highest court first, then newest; `relevance`: the citing passages holding most words of `q` first, then by court tier (without `q`: as `court_tier`).'),
     q: z.string().trim().min(1).max(MAX_CITED_BY_QUERY_LENGTH).nullish().describe('Words to rank the citing passages by (`sort=relevance`); each item then shows its best-matching passage. Ignored by the other sorts.'),
+    include_articles: laxBool()
+      .prefault(false)
+      .describe("An act: also the documents citing any of its articles (\"who cites the BGB\"), each item's citation naming the article. Changes nothing for a document that is not an act."),
     limit: laxInt(z.number().int().min(1).max(100)).prefault(20).describe('Items per page (1-100).'),
     cursor: z.string().min(1).max(500).nullish().describe('`next_cursor` of the previous page.'),
   })

@@ -51,6 +51,8 @@ const CALLS: { tool: string; args: string[]; check: (out: Record<string, unknown
   },
   { tool: 'get_filters', args: ['source=DE/BGH'], check: (out) => expect(out).toMatchObject({ source: 'DE/BGH', namespace: 'case_law' }) },
   { tool: 'get_courts', args: ['country=DE'], check: (out) => expect((out.courts as unknown[]).length).toBeGreaterThan(0) },
+  { tool: 'find_citing_documents', args: ['source=DE/GesetzeImInternet', 'source_id=bgb/823', 'sort=court_tier', 'limit=5'], check: (out) => expect(out).toMatchObject({ cited_by_count: expect.any(Number), items: expect.any(Array) }) },
+  { tool: 'list_citations', args: ['source=DE/GesetzeImInternet', 'source_id=bgb/823'], check: (out) => expect(out).toMatchObject({ links: expect.any(Array), unresolved: expect.any(Array) }) },
   {
     tool: 'report_source_issue',
     args: ['source=DE/GesetzeImInternet', 'source_id=bgb/823', 'issue_type=broken_text', 'description=The text of § 823 stops after Abs. 1.'],
@@ -72,7 +74,7 @@ describe('MCP Inspector CLI over /mcp and /sse', () => {
       });
     });
 
-  /** An account with an API key: one per transport, so 8 billable calls stay within the Free plan's 10 a minute. */
+  /** An account with an API key: one per transport, so its 10 billable calls stay within the Free plan's 10 a minute. */
   const newKey = async (email: string) => {
     await call(`${url}/auth/register`, 'POST', { email, password: PASSWORD, accept_terms: true, acknowledge_privacy: true });
     const cookie = cookieFrom((await call(`${url}/auth/login`, 'POST', { email, password: PASSWORD })).headers, 'session')!;

@@ -16,7 +16,7 @@ import { makeTestDataDir } from './helpers/pglite-template.js';
 
 const BASE_URL = 'https://legal.example';
 const PASSWORD = 'correct horse battery staple 42';
-const TOOLS = ['discover_countries', 'discover_sources', 'get_courts', 'get_document', 'get_filters', 'report_source_issue', 'resolve_reference', 'search'];
+const TOOLS = ['discover_countries', 'discover_sources', 'find_citing_documents', 'get_courts', 'get_document', 'get_filters', 'list_citations', 'report_source_issue', 'resolve_reference', 'search'];
 
 describe('MCP server (/mcp streamable HTTP, /sse legacy SSE)', () => {
   let platform: Platform;

@@ -21,7 +21,7 @@ export function createMcpServer(services: ToolServices, options: { version: stri
     {
       instructions:
         'Legal search over European and worldwide case law, legislation and doctrine. Start with search (or resolve_reference for a citation), ' +
-        'then get_document for the full text. discover_countries, discover_sources, get_filters and get_courts list the exact filter values. ' +
+        'then get_document for the full text; find_citing_documents and list_citations follow citations from a provision to the case law and back. discover_countries, discover_sources, get_filters and get_courts list the exact filter values. ' +
         'Every tool call counts toward the caller\'s plan.',
     },
   );

@@ -14,6 +14,7 @@ import type { LegalDataApi } from '../modules/legal-data/legal-data.port.js';
 import { NAMESPACES } from '../domain/legal-document.js';
 import { resolveRequestSchema, resolveResponseSchema } from '../modules/legal-data/resolve.schema.js';
 import { searchRequestSchema, searchResponseSchema } from '../modules/legal-data/search.schema.js';
+import { registerCitatorTools } from './citator-tools.js';
 import { structuredResult, toolError } from './tool-result.js';
 
 export interface ToolServices {
@@ -41,7 +42,7 @@ const searchInput = searchRequestSchema.extend({
  * Registers the tools on `server`. `contextOf` gives the RequestContext of the call being
  * handled (from the request's authentication).
  */
-// size: a declarative table of the MCP tools: each entry is its name, description, input schema and one service call (8 entries of 10-16 lines); read together they are the tool list an MCP client sees
+// size: a declarative table of the MCP tools: each entry is its name, description, input schema and one service call (8 entries of 10-16 lines; the citator's two in citator-tools.ts); read together they are the tool list an MCP client sees
 export function registerTools(
   server: McpServer,
   services: ToolServices,
@@ -185,4 +186,6 @@ export function registerTools(
       run('report_source_issue', async (ctx, args) => ({ report: await feedback.reportSourceIssue(ctx, args) })),
     );
   }
+
+  registerCitatorTools(server, legalData, run);
 }

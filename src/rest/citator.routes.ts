@@ -29,7 +29,7 @@ export function citatorRouter(api: LegalDataApi, rest: RestApi): express.Router 
         name: 'document_cited_by',
         summary: 'Document Cited By',
         description:
-          'The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article), one item per citing document with the passage of its first citation highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first) and cursor paging. Billed as a document read.',
+          'The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article, or with `include_articles` also those of its articles), one item per citing document with the passage of its first citation (under `sort=relevance`: its passage most relevant to `q`) highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first, `relevance`) and cursor paging. Billed as a document read.',
         tags: ['documents'],
         access: 'billable',
         query: citedByQuerySchema,

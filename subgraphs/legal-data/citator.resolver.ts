@@ -48,6 +48,8 @@ export class CitatorResolver {
       date_start: args.dateStart,
       date_end: args.dateEnd,
       sort: args.sort ?? undefined,
+      q: args.q,
+      include_articles: args.includeArticles ?? undefined,
       limit: args.first ?? undefined,
       cursor: args.after,
     };

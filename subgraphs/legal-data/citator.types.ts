@@ -9,7 +9,7 @@ import { closedSetEnum } from '../../src/graphql/closed-set-enum.js';
 import { CITED_BY_SORTS } from '../../src/modules/legal-data/citator/citator.schema.js';
 import { Namespace } from './enums.js';
 
-export const CitedBySort = closedSetEnum('CitedBySort', CITED_BY_SORTS, '`date`: newest first; `court_tier`: highest court first, then newest.');
+export const CitedBySort = closedSetEnum('CitedBySort', CITED_BY_SORTS, '`date`: newest first; `court_tier`: highest court first, then newest; `relevance`: passages holding most words of `q` first, then by court tier.');
 
 @ArgsType()
 export class CitedByArgs {
@@ -27,6 +27,10 @@ export class CitedByArgs {
   dateEnd?: string | null;
   @Field(() => CitedBySort, { nullable: true, description: 'Default `date`.' })
   sort?: string | null;
+  @Field(() => String, { nullable: true, description: 'Words to rank the citing passages by (`sort: relevance`); each item then shows its best-matching passage.' })
+  q?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'An act: also the documents citing any of its articles. Default false.' })
+  includeArticles?: boolean | null;
   @Field(() => Int, { nullable: true, description: 'Items per page (1-100, default 20).' })
   first?: number | null;
   @Field(() => String, { nullable: true, description: '`next_cursor` of the previous page.' })

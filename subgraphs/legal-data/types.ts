@@ -193,6 +193,8 @@ export class SearchHit {
   text_unavailable?: boolean;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'full_metadata: every public field of the document.' })
   metadata?: Record<string, unknown>;
+  @Field(() => Int, { nullable: true, description: 'Extension (full_metadata): how many documents of the corpus cite this one (Document.citedBy lists them).' })
+  cited_by_count?: number;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Extension (full_metadata or explain): every number behind the score (REST ScoreParts).' })
   score_parts?: Record<string, unknown>;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Extension (full_metadata or explain): licence of the source (id, name, url, commercial_use).' })

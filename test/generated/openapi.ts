@@ -868,7 +868,7 @@ export interface paths {
         };
         /**
          * Document Cited By
-         * @description The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article), one item per citing document with the passage of its first citation highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first) and cursor paging. Billed as a document read.
+         * @description The decisions and guidance documents citing this document (a provision: the article; an act: citations naming no article, or with `include_articles` also those of its articles), one item per citing document with the passage of its first citation (under `sort=relevance`: its passage most relevant to `q`) highlighted and the pinpoint as written. Filters, sort (`date` newest first, `court_tier` highest court first, `relevance`) and cursor paging. Billed as a document read.
          */
         get: operations["document_cited_by_v1_documents__country___source_name___source_id__cited_by_get"];
         put?: never;
@@ -2323,6 +2323,8 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /** @description Extension (full_metadata): how many documents of the corpus cite this one (the citator: GET /v1/documents/{id}/cited-by lists them). */
+            cited_by_count?: number;
             /** @description Extension (full_metadata or explain): why the hit ranks where it does. */
             score_parts?: {
                 /** @description BM25 of the best passage × keyword_coverage.factor (a passage holding every concept of the query: its BM25 over all their terms, German verb forms included); null when the keyword leg did not find the document. */
@@ -6546,8 +6548,12 @@ export interface operations {
                 date_start?: string | null;
                 /** @description Inclusive upper bound on the citing document date (YYYY-MM-DD). */
                 date_end?: string | null;
-                /** @description `date`: newest first; `court_tier`: highest court first, then newest. */
-                sort?: "date" | "court_tier";
+                /** @description `date`: newest first; `court_tier`: highest court first, then newest; `relevance`: the citing passages holding most words of `q` first, then by court tier (without `q`: as `court_tier`). */
+                sort?: "date" | "court_tier" | "relevance";
+                /** @description Words to rank the citing passages by (`sort=relevance`); each item then shows its best-matching passage. Ignored by the other sorts. */
+                q?: string | null;
+                /** @description An act: also the documents citing any of its articles ("who cites the BGB"), each item's citation naming the article. Changes nothing for a document that is not an act. */
+                include_articles?: boolean;
                 /** @description Items per page (1-100). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page. */

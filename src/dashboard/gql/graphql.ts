@@ -277,10 +277,11 @@ export type CitedByPage = {
   total: Scalars['Int']['output'];
 };
 
-/** `date`: newest first; `court_tier`: highest court first, then newest. */
+/** `date`: newest first; `court_tier`: highest court first, then newest; `relevance`: passages holding most words of `q` first, then by court tier. */
 export type CitedBySort =
   | 'court_tier'
-  | 'date';
+  | 'date'
+  | 'relevance';
 
 /** How many documents citing a document date from one year. */
 export type CitedByYear = {
@@ -456,7 +457,9 @@ export type DocumentCitedByArgs = {
   dateEnd: InputMaybe<Scalars['String']['input']>;
   dateStart: InputMaybe<Scalars['String']['input']>;
   first: InputMaybe<Scalars['Int']['input']>;
+  includeArticles: InputMaybe<Scalars['Boolean']['input']>;
   namespace: InputMaybe<Namespace>;
+  q: InputMaybe<Scalars['String']['input']>;
   sort: InputMaybe<CitedBySort>;
 };
 
@@ -1156,6 +1159,8 @@ export type SearchHit = {
   canonical_path: Maybe<Scalars['String']['output']>;
   case_number: Maybe<Scalars['String']['output']>;
   chamber: Maybe<Scalars['String']['output']>;
+  /** Extension (full_metadata): how many documents of the corpus cite this one (Document.citedBy lists them). */
+  cited_by_count: Maybe<Scalars['Int']['output']>;
   country: Maybe<Scalars['String']['output']>;
   court: Maybe<Scalars['String']['output']>;
   court_tier: Maybe<Scalars['Int']['output']>;

@@ -93,7 +93,7 @@ export class LegalDataService implements LegalDataApi {
 
   private readonly resolver: ReferenceResolver;
   /** The citator's reads (citator/citator.service.ts) over this service's usage guard and engine. */
-  private readonly citator: CitatorDeps = { usage: this.deps.usage, documents: (ctx, ids) => this.engineFor(ctx).getDocuments(ids) };
+  private readonly citator: CitatorDeps = { usage: this.deps.usage, documents: (ctx, ids) => this.engineFor(ctx).getDocuments(ids), actUnits: (id) => this.resolver.actUnits(id) };
   /** What requests made the engine do: reads started, finished, dropped when abandoned, waiting (request-engine.ts). */
   readonly engineWork = new EngineWork();
 
@@ -213,7 +213,7 @@ export class LegalDataService implements LegalDataApi {
     const authority = this.authority();
     return this.deps.usage.charge(ctx, 'search', () =>
       search(
-        { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
+        { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, citedByCounts: (ids) => citedByCounts(ctx.em, ids), vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
         input,
         timer,
       ).then((answer) => {

@@ -6,6 +6,9 @@ import type { FusedHit } from '../../engines/hybrid-fusion.js';
 import { DOCUMENT_METADATA_FIELDS, type DocumentWithoutText, type LegalDocument } from '../../domain/legal-document.js';
 import { searchHitSchema, type HitLicense, type Provenance, type ScoreParts, type SearchHit, type SearchRequest } from './search.schema.js';
 import { buildSnippet } from './snippet.js';
+import type { Logger } from '../../logger.js';
+import type { StageTimer } from '../../util/stage-timer.js';
+import { ThrottledWarning } from '../../util/throttled-warning.js';
 
 /** Longest text a full_text / full_metadata hit carries; `full_text_size` gives the whole length. */
 export const FULL_TEXT_BOUND = 20_000;
@@ -111,6 +114,25 @@ export function unavailableHit(hit: FusedHit, r: SearchRequest): SearchHit {
     ...(hit.passage ? { snippet: buildSnippet(hit.passage, r.q) } : {}),
     text_unavailable: true,
   };
+}
+
+/** How many documents of the citation graph cite each of `ids` (citator.queries.ts's citedByCounts on the request's unit of work). */
+export type CitedByCounter = (ids: string[]) => Promise<Map<string, number>>;
+
+const citedByWarning = new ThrottledWarning();
+
+/**
+ * full_metadata hits with `cited_by_count` (issue 37): the counts of the whole page in one
+ * statement (stage `cited_by` of the timer). When counting fails the hits are answered without
+ * it, as a hit's unreadable text is (text_unavailable): the search itself does not fail.
+ */
+export async function withCitedByCounts(hits: SearchHit[], r: SearchRequest, count: CitedByCounter | undefined, timer: StageTimer, logger?: Logger): Promise<SearchHit[]> {
+  if (r.result_detail !== 'full_metadata' || !count || hits.length === 0) return hits;
+  const counts = await timer.time('cited_by', () => count(hits.map((h) => h.id))).catch((error: unknown) => {
+    citedByWarning.warn(logger, (more) => `search: counting the hits' citing documents failed (${(error as Error).message}); hits shown without cited_by_count${more}`);
+    return null;
+  });
+  return counts ? hits.map((hit) => ({ ...hit, cited_by_count: counts.get(hit.id) ?? 0 })) : hits;
 }
 
 /** The metadata fields a SearchHit may carry: those of its schema (the rest stay in the document). */

@@ -167,6 +167,7 @@ export const searchHitSchema = z.object({
   full_text_size: z.number().int().optional().describe('Length of the whole text in characters.'),
   text_unavailable: z.boolean().optional().describe('True when the text of this hit could not be loaded.'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('full_metadata: every public field of the document.'),
+  cited_by_count: z.number().int().optional().describe('Extension (full_metadata): how many documents of the corpus cite this one (the citator: GET /v1/documents/{id}/cited-by lists them).'),
   score_parts: scorePartsSchema.optional().describe('Extension (full_metadata or explain): why the hit ranks where it does.'),
   license: hitLicenseSchema.optional().describe('Extension (full_metadata or explain): licence of the source.'),
   provenance: provenanceSchema.optional().describe('Extension (full_metadata or explain): where the text comes from.'),

@@ -12,7 +12,7 @@ import { ThrottledWarning } from '../../util/throttled-warning.js';
 import { parseInput } from '../../validation.js';
 import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../../domain/legal-document.js';
 import { searchRequestSchema, type SearchHit, type SearchRequest, type SearchResponse } from './search.schema.js';
-import { provenance, scoreParts, shapeHit, unavailableHit, type SemanticFeedback, type SourceNotice } from './search-hits.js';
+import { provenance, scoreParts, shapeHit, unavailableHit, withCitedByCounts, type CitedByCounter, type SemanticFeedback, type SourceNotice } from './search-hits.js';
 
 
 /** Each leg fetches this many candidates per requested hit (at least MIN_CANDIDATES). */
@@ -57,6 +57,7 @@ export interface SearchDeps {
    * or for unknown ids, the engine is asked.
    */
   metadata?: (ids: string[]) => { found: Map<string, DocumentMetadata>; unknown: string[] } | null;
+  /** How many documents cite each hit, one statement per page (full_metadata hits carry `cited_by_count`). */ citedByCounts?: CitedByCounter;
 }
 
 /**
@@ -73,7 +74,7 @@ export async function search(deps: SearchDeps, input: unknown, timer: StageTimer
     // A language filter that finds nothing is retried once without it, keeping every other filter.
     found = await runLegs(deps, request, { ...filters, language: undefined }, timer);
   }
-  const hits = await shapeHits(deps, found, request, timer);
+  const hits = await withCitedByCounts(await shapeHits(deps, found, request, timer), request, deps.citedByCounts, timer, deps.logger);
   return {
     query: request.q,
     hits,

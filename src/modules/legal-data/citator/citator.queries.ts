@@ -12,28 +12,55 @@ export function selectRows<Row>(em: EntityManager, sql: string, params: readonly
   return em.getConnection().execute(sql, [...params], 'all', em.getTransactionContext()) as Promise<Row[]>;
 }
 
-/** Where a page ended: the last item's sort values (tier, date, id), opaque to the client. */
-type Cursor = [tier: number, date: string, id: string];
+/** Where a page ended: the last item's sort values (tier, date, id; and its relevance under `relevance`), opaque to the client. */
+type Cursor = [tier: number, date: string, id: string, relevance?: number];
 
 /** Undated documents sort after every date (newest first); decisions without a tier after tier 3. */
 const NO_TIER = 9;
 const TIER = `coalesce(d.court_tier, ${NO_TIER})`;
 const DATE = `coalesce(d.date, '')`;
 
+/** Words of `q` the relevance sort counts (the first ones; more would only lengthen the statement). */
+const MAX_RELEVANCE_TERMS = 8;
+
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-function decodeCursor(value: string): Cursor {
+function decodeCursor(value: string, sort: CitedByQuery['sort']): Cursor {
   try {
     const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(parsed) && parsed.length === 3 && Number.isInteger(parsed[0]) && typeof parsed[1] === 'string' && typeof parsed[2] === 'string') {
+    const length = sort === 'relevance' ? 4 : 3;
+    if (Array.isArray(parsed) && parsed.length === length && Number.isInteger(parsed[0]) && typeof parsed[1] === 'string' && typeof parsed[2] === 'string' && (length === 3 || Number.isInteger(parsed[3]))) {
       return parsed as Cursor;
     }
   } catch {
     // not base64url JSON: refused below
   }
   throw new ValidationError([{ type: 'value_error', loc: ['cursor'], msg: 'Value error, not a cursor of this list', input: value }]);
+}
+
+/** `%`, `_` and the escape character itself, escaped for `like … escape '\\'`. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The relevance of a citing passage to `q` (`sort=relevance`), as SQL on the link `l`: how many
+ * distinct words of `q` (letters or digits, 2 characters or more, case folded, the first
+ * MAX_RELEVANCE_TERMS) the passage holds, plus one when it holds all of `q` as written (a phrase
+ * of two words or more). Cheap on purpose: a substring test per word on the ~330-character
+ * passage of each link of one cited document, no index or stemming (`Mangel` finds `Mangels`
+ * but not `Mängel`); ties, and every passage without `q`, fall back to court tier then date.
+ */
+export function relevanceSql(query: Pick<CitedByQuery, 'sort' | 'q'>): { sql: string; params: unknown[] } {
+  const q = query.sort === 'relevance' ? (query.q ?? '').toLowerCase() : '';
+  const words = [...new Set(q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))].slice(0, MAX_RELEVANCE_TERMS);
+  if (words.length === 0) return { sql: '0', params: [] };
+  const contains = `(case when lower(l.snippet) like ? escape '\\' then 1 else 0 end)`;
+  const phrase = q.trim().replace(/\s+/g, ' ');
+  const terms = words.length > 1 ? [...words, phrase] : words;
+  return { sql: `(${terms.map(() => contains).join(' + ')})`, params: terms.map((t) => `%${likeEscape(t)}%`) };
 }
 
 /** The filters' SQL on the citing document `d` and their parameters (also the per-year counts', cited-by-years.ts). */
@@ -54,14 +81,23 @@ export function filterSql(query: Pick<CitedByQuery, 'namespace' | 'country' | 'c
   return { sql: clauses.map((c) => ` and ${c}`).join(''), params };
 }
 
-/** Keyset condition after `cursor` in the order of `sort` (newest first; by tier: highest court first, then newest). */
+/** Keyset condition after `cursor` in the order of `sort` (newest first; by tier: highest court first, then newest; by relevance, then by tier). */
 function afterSql(sort: CitedByQuery['sort'], cursor: Cursor | null): { sql: string; params: unknown[] } {
   if (!cursor) return { sql: '', params: [] };
-  const [tier, date, id] = cursor;
+  const [tier, date, id, relevance] = cursor;
   const byDate = `(${DATE} < ? or (${DATE} = ? and d.id > ?))`;
   if (sort === 'date') return { sql: ` and ${byDate}`, params: [date, date, id] };
-  return { sql: ` and (${TIER} > ? or (${TIER} = ? and ${byDate}))`, params: [tier, tier, date, date, id] };
+  const byTier = `(${TIER} > ? or (${TIER} = ? and ${byDate}))`;
+  if (sort === 'court_tier') return { sql: ` and ${byTier}`, params: [tier, tier, date, date, id] };
+  return { sql: ` and (f.relevance < ? or (f.relevance = ? and ${byTier}))`, params: [relevance, relevance, tier, tier, date, date, id] };
 }
+
+/** The `order by` of each sort (the keyset of afterSql, in the same order). */
+const ORDER: Record<CitedByQuery['sort'], string> = {
+  date: `${DATE} desc, d.id`,
+  court_tier: `${TIER}, ${DATE} desc, d.id`,
+  relevance: `f.relevance desc, ${TIER}, ${DATE} desc, d.id`,
+};
 
 interface CitedByRow {
   id: string;
@@ -82,31 +118,41 @@ interface CitedByRow {
   start: number;
   end: number;
   occurrences: string | number;
+  relevance: string | number;
 }
 
-/** The documents citing `citedId`, one item per citing document (its first citation of it), a page at a time. */
-export async function citedByPage(em: EntityManager, citedId: string, query: CitedByQuery): Promise<CitedByResponse> {
+/**
+ * The documents citing any of `citedIds` (a document, or an act and its articles), one item per
+ * citing document, a page at a time. The item shows
+ * one of its citations of the document: the first, or under `sort=relevance` the one whose passage
+ * is most relevant to `q` (the first among equals).
+ */
+export async function citedByPage(em: EntityManager, citedIds: readonly string[], query: CitedByQuery): Promise<CitedByResponse> {
+  const cited = `(${citedIds.map(() => '?').join(', ')})`;
   const filters = filterSql(query);
-  const after = afterSql(query.sort, query.cursor ? decodeCursor(query.cursor) : null);
-  const order = query.sort === 'date' ? `${DATE} desc, d.id` : `${TIER}, ${DATE} desc, d.id`;
-  const firsts = `select citing_id, min(seq) as seq, count(*) as occurrences from citation_link where cited_id = ? group by citing_id`;
+  const after = afterSql(query.sort, query.cursor ? decodeCursor(query.cursor, query.sort) : null);
+  const relevance = relevanceSql(query);
+  const scored = `select l.citing_id, l.seq, ${relevance.sql} as relevance from citation_link l where l.cited_id in ${cited}`;
+  const ranked = `select citing_id, seq, relevance, count(*) over (partition by citing_id) as occurrences,
+                         row_number() over (partition by citing_id order by relevance desc, seq) as rank
+                    from (${scored}) scored`;
   const rows = await selectRows<CitedByRow>(
     em,
     `select d.id, d.source, d.source_id, d.namespace, d.country, d.language, d.court, d.court_tier, d.date, d.title,
-            l.snippet, l.highlight_start, l.highlight_end, l.pinpoint, l.citation, l.start, l."end", f.occurrences
-       from (${firsts}) f
+            l.snippet, l.highlight_start, l.highlight_end, l.pinpoint, l.citation, l.start, l."end", f.occurrences, f.relevance
+       from (${ranked}) f
        join citing_document d on d.id = f.citing_id
        join citation_link l on l.citing_id = f.citing_id and l.seq = f.seq
-      where true${filters.sql}${after.sql}
-      order by ${order}
+      where f.rank = 1${filters.sql}${after.sql}
+      order by ${ORDER[query.sort]}
       limit ?`,
-    [citedId, ...filters.params, ...after.params, query.limit + 1],
+    [...relevance.params, ...citedIds, ...filters.params, ...after.params, query.limit + 1],
   );
   const [counts] = await selectRows<{ everyone: string | number; passing: string | number }>(
     em,
     `select count(*) as everyone, count(*) filter (where true${filters.sql}) as passing
-       from (select distinct citing_id from citation_link where cited_id = ?) f join citing_document d on d.id = f.citing_id`,
-    [...filters.params, citedId],
+       from (select distinct citing_id from citation_link where cited_id in ${cited}) f join citing_document d on d.id = f.citing_id`,
+    [...filters.params, ...citedIds],
   );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -123,8 +169,14 @@ export async function citedByPage(em: EntityManager, citedId: string, query: Cit
       end: r.end,
       occurrences: Number(r.occurrences),
     })),
-    next_cursor: rows.length > query.limit && last ? encodeCursor([last.court_tier ?? NO_TIER, last.date ?? '', last.id]) : null,
+    next_cursor: rows.length > query.limit && last ? encodeCursor(cursorOf(last, query.sort)) : null,
   };
+}
+
+function cursorOf(row: CitedByRow, sort: CitedByQuery['sort']): Cursor {
+  const tier = row.court_tier ?? NO_TIER;
+  const date = row.date ?? '';
+  return sort === 'relevance' ? [tier, date, row.id, Number(row.relevance)] : [tier, date, row.id];
 }
 
 /** What `citingId` cites: its links in order of appearance, then its unresolved citations. */

@@ -5,10 +5,13 @@
  */
 import { z } from 'zod';
 import { NAMESPACES } from '../../../domain/legal-document.js';
-import { laxInt } from '../../../validation.js';
+import { laxBool, laxInt } from '../../../validation.js';
 import { isoDate } from '../search.schema.js';
 
-export const CITED_BY_SORTS = ['date', 'court_tier'] as const;
+export const CITED_BY_SORTS = ['date', 'court_tier', 'relevance'] as const;
+
+/** Longest `q` of the cited-by list: a few words to rank the citing passages by, not a search. */
+export const MAX_CITED_BY_QUERY_LENGTH = 200;
 
 export const citedByQuerySchema = z
   .object({
@@ -18,7 +21,14 @@ export const citedByQuerySchema = z
     court_tier: laxInt(z.number().int().min(1).max(3)).nullish().describe('Only citing decisions of this tier: 1 = supreme/apex, 2 = appellate, 3 = first instance.'),
     date_start: isoDate.nullish().describe('Inclusive lower bound on the citing document date (YYYY-MM-DD).'),
     date_end: isoDate.nullish().describe('Inclusive upper bound on the citing document date (YYYY-MM-DD).'),
-    sort: z.enum(CITED_BY_SORTS).default('date').describe('`date`: newest first; `court_tier`: highest court first, then newest.'),
+    sort: z
+      .enum(CITED_BY_SORTS)
+      .default('date')
+      .describe('`date`: newest first; `court_tier`: highest court first, then newest; `relevance`: the citing passages holding most words of `q` first, then by court tier (without `q`: as `court_tier`).'),
+    q: z.string().trim().min(1).max(MAX_CITED_BY_QUERY_LENGTH).nullish().describe('Words to rank the citing passages by (`sort=relevance`); each item then shows its best-matching passage. Ignored by the other sorts.'),
+    include_articles: laxBool()
+      .prefault(false)
+      .describe("An act: also the documents citing any of its articles (\"who cites the BGB\"), each item's citation naming the article. Changes nothing for a document that is not an act."),
     limit: laxInt(z.number().int().min(1).max(100)).prefault(20).describe('Items per page (1-100).'),
     cursor: z.string().min(1).max(500).nullish().describe('`next_cursor` of the previous page.'),
   })

@@ -18,6 +18,8 @@ export interface CitatorDeps {
   usage: UsageGuard;
   /** The documents of the corpus (the request's engine): to tell an unknown document from an uncited one. */
   documents(ctx: RequestContext, ids: string[]): Promise<Map<string, LegalDocument>>;
+  /** The ids of an act's articles (the resolver's reference index); null when not an act or not known yet. */
+  actUnits(id: string): string[] | null;
 }
 
 /** Runs `work` on the named document as one billed documents read; 404 when the corpus has no such document. */
@@ -38,7 +40,12 @@ function onDocument<T>(deps: CitatorDeps, ctx: RequestContext, source: string, s
 
 /** The documents citing `<source>/<sourceId>`: `input` is the cited-by query (citedByQuerySchema). */
 export function citedBy(deps: CitatorDeps, ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> {
-  return onDocument(deps, ctx, source, sourceId, (doc) => citedByPage(ctx.em, doc.id, parseInput(citedByQuerySchema, input)));
+  return onDocument(deps, ctx, source, sourceId, (doc) => {
+    const query = parseInput(citedByQuerySchema, input);
+    // an act rolled up with its articles: the citations naming the act alone and those naming one of its units
+    const cited = query.include_articles ? [doc.id, ...(deps.actUnits(doc.id) ?? [])] : [doc.id];
+    return citedByPage(ctx.em, cited, query);
+  });
 }
 
 /** What `<source>/<sourceId>` cites: links in order of appearance, then the unresolved citations. */

@@ -76,10 +76,23 @@ describe('web dashboard: the document page (cited by, cites, links in the text, 
   const timeline = (page: Page) => page.getByTestId('cited-by-timeline').locator('li').evaluateAll((items) => items.map((li) => (li as unknown as { title: string }).title));
   const shown = (page: Page) => page.getByTestId('cited-by-shown').innerText();
   const listed = (page: Page) => page.getByTestId('cited-by-list').locator('li .cited-by-title').allInnerTexts();
-  const inView = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el) => {
-    const r = (el as unknown as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
-    return r.top >= 0 && r.top < (globalThis as unknown as { innerHeight: number }).innerHeight;
-  });
+  /** Whether the element is in the viewport, waiting (bounded) for the page's delayed scroll to it. */
+  const inView = (page: Page, testId: string) =>
+    page
+      .waitForFunction(
+        (id) => {
+          const el = (globalThis as any).document.querySelector(`[data-testid="${id}"]`);
+          if (!el) return false;
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.top < (globalThis as any).innerHeight;
+        },
+        testId,
+        { timeout: 10_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
 
   beforeAll(async () => {
     ensureDashboardBuilt();

@@ -130,6 +130,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     graphql: config.graphql,
     redisCommandTimeoutMs: config.accounts.redisCommandTimeoutMs,
     dashboard: { dir: config.dashboardDir, client: dashboardClientSettings(config) },
+    landing: { anonymousSearch: config.accounts.allowAnonymous, legal: config.accounts.legalDocuments },
   });
 
   const { server, http, url } = options.listen !== false ? await listen(app, config, logger) : { server: null, http: null, url: null };
@@ -180,6 +181,8 @@ function dashboardClientSettings(config: Config) {
     billing: config.billing.stripe !== null,
     baseUrl: config.baseUrl,
     termsVersion: config.accounts.termsVersion,
+    legal: config.accounts.legalDocuments,
+    anonymousSearch: config.accounts.allowAnonymous,
   };
 }
 

@@ -15,10 +15,22 @@ export interface DashboardConfig {
   baseUrl: string;
   /** The current terms version (TERMS_VERSION), named by the registration checkboxes. */
   termsVersion: string | null;
+  /** Where the terms, the privacy notice and the data processing agreement are read (LEGAL_*_URL or /legal/*). */
+  legal: { terms: string; privacy: string; dataProcessing: string };
+  /** ALLOW_ANONYMOUS on the server. */
+  anonymousSearch: boolean;
 }
 
 function read(): DashboardConfig {
-  const fallback: DashboardConfig = { identityProviders: [], devLogin: false, billing: false, baseUrl: window.location.origin, termsVersion: null };
+  const fallback: DashboardConfig = {
+    identityProviders: [],
+    devLogin: false,
+    billing: false,
+    baseUrl: window.location.origin,
+    termsVersion: null,
+    legal: { terms: '/legal/terms', privacy: '/legal/privacy', dataProcessing: '/legal/data-processing' },
+    anonymousSearch: false,
+  };
   const meta = document.querySelector<HTMLMetaElement>('meta[name="dashboard-config"]');
   if (!meta?.content) return fallback;
   try {

@@ -465,6 +465,18 @@ export type FeedbackStatusFilter =
   | 'open'
   | 'resolved';
 
+/** The dashboard home's getting-started checklist: what the service observed of the account. */
+export type GettingStartedType = {
+  /** An OAuth grant (an MCP client connected through /oauth) has not expired. */
+  agent_connected: Scalars['Boolean']['output'];
+  /** When the first billed call was recorded (any door), or null. */
+  first_call_at: Maybe<Scalars['String']['output']>;
+  /** An API key that is not revoked exists. */
+  has_key: Scalars['Boolean']['output'];
+  /** The e-mail address is proven. */
+  verified: Scalars['Boolean']['output'];
+};
+
 export type IndexStats = {
   chunks: Scalars['Int']['output'];
   chunks_with_vectors: Scalars['Int']['output'];
@@ -524,6 +536,8 @@ export type ManifestSource = {
 
 /** The signed-in account (GET /auth/me). */
 export type MeType = {
+  /** The getting-started checklist of the dashboard's home. */
+  getting_started: GettingStartedType;
   legal_acceptance: LegalAcceptanceType;
   plan: Scalars['String']['output'];
   user: UserType;
@@ -1746,6 +1760,11 @@ export type RevokeOAuthGrantMutationVariables = Exact<{
 
 export type RevokeOAuthGrantMutation = { revokeOAuthGrant: { id: string } };
 
+export type HomeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HomeQuery = { me: { getting_started: { verified: boolean, has_key: boolean, first_call_at: string | null, agent_connected: boolean } } | null, keys: Array<{ id: string, key_prefix: string, revoked: boolean, created_at: string }> | null, usage: { plan: string, requests_today: number, requests_in_period: number, per_day_limit: number, per_period_limit: number, per_minute_limit: number, has_daily_limit: boolean, limits_enforced: boolean, period_end: string | null, daily_history: Array<{ date: string, count: number }> } | null };
+
 export type KeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -2406,6 +2425,39 @@ export const RevokeOAuthGrantDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeOAuthGrantMutation, RevokeOAuthGrantMutationVariables>;
+export const HomeDocument = new TypedDocumentString(`
+    query Home {
+  me {
+    getting_started {
+      verified
+      has_key
+      first_call_at
+      agent_connected
+    }
+  }
+  keys {
+    id
+    key_prefix
+    revoked
+    created_at
+  }
+  usage {
+    plan
+    requests_today
+    requests_in_period
+    per_day_limit
+    per_period_limit
+    per_minute_limit
+    has_daily_limit
+    limits_enforced
+    period_end
+    daily_history {
+      date
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HomeQuery, HomeQueryVariables>;
 export const KeysDocument = new TypedDocumentString(`
     query Keys {
   keys {

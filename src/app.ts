@@ -163,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
 /** The REST resources' routers, mounted after the OAuth and MCP doors, in mount order. */
 function restRouters(services: AppServices, baseUrl: string, rest: RestApi): express.Router[] {
   return [
-    accountsRouter({ ...services.accounts, baseUrl }, rest),
+    accountsRouter({ ...services.accounts, baseUrl, invites: services.teams?.invites }, rest),
     identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl }, rest),
     ...(services.billing ? [billingRouter(services.billing, rest)] : []),
     ...(services.teams ? [teamsRouter(services.teams, rest)] : []),

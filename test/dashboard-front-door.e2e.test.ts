@@ -13,6 +13,7 @@ import { expectHeading, startDashboardPlatform } from './helpers/dashboard.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { authorizeAgentWithPassword } from './helpers/oauth-grant.js';
 import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { createTeam } from './helpers/team-fixtures.js';
 
 const PASSWORD = 'correct horse battery staple';
 /** The BGB with §§ 823-830 and two decisions: the landing page's example query finds § 826 BGB. */
@@ -184,5 +185,98 @@ describe('web dashboard: the front door', () => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await expectHeading(page, 'Home');
+  });
+
+  describe('invites that just work', () => {
+    let team: Awaited<ReturnType<typeof createTeam>>;
+    /** Invites `email` through the service (the mail goes out over SMTP) and answers the link in the mail. */
+    async function invite(email: string): Promise<string> {
+      await platform.teams.invites.invite(team.owner.ctx, { emails: [email] });
+      return (await smtp.waitForText(email, /invited to join/)).replace(/=3D/g, '=').match(/https?:\/\/\S+\/dashboard\/team\/join\?token=[\w-]+/)![0];
+    }
+    const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+    const registered = async (email: string) => {
+      expect((await call(`${base}/auth/register`, 'POST', { email, password: PASSWORD, accept_terms: true, acknowledge_privacy: true })).status).toBe(200);
+      return cookieFrom((await call(`${base}/auth/login`, 'POST', { email, password: PASSWORD })).headers, 'session')!;
+    };
+    const joined = async (page: Page) =>
+      page.getByText('You joined Team of lead@firm.example as member.').waitFor({ timeout: 15_000 }).catch(async (e) => {
+        throw new Error(`${e}\n${await page.locator('main').innerText()}`);
+      });
+
+    beforeAll(async () => {
+      team = await createTeam(platform.orm, 'lead@firm.example', 10);
+    });
+
+    it('a new invitee: the page names the team and the address, sign-up pre-filled, back to the page, the invite verifies the address and joins', async () => {
+      const email = 'new-invitee@firm.example';
+      const link = await invite(email);
+      const page = await open();
+      await page.goto(link);
+      await expectHeading(page, 'Join a team');
+      expect(await page.getByTestId('invite-team').innerText()).toBe('Team of lead@firm.example');
+      expect(await page.getByTestId('invite-email').innerText()).toBe(email);
+      await expectAccessible(page, 'invite (signed out)');
+      await screenshot(page, 'team-invite');
+      await page.getByRole('main').getByRole('link', { name: 'Create an account' }).click();
+      await expectHeading(page, 'Create an account');
+      expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByLabel(/I accept the terms of service/).check();
+      await page.getByLabel(/I have read the privacy policy/).check();
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expectHeading(page, 'Join a team');
+      await page.getByRole('button', { name: `Verify ${email} and join` }).click();
+      await joined(page);
+      const me = await call(`${base}/auth/me`, 'GET', undefined, { cookie: `session=${(await page.context().cookies()).find((c) => c.name === 'session')!.value}` });
+      expect(me.body.user.email_verified).toBe(true);
+      expect(me.body.workspace_role).toBe('member');
+      await expectAccessible(page, 'invite (joined)');
+    }, 120_000);
+
+    it('an unverified invitee signed in with the invited address is never told "another address": the link verifies and joins', async () => {
+      const email = 'unverified-invitee@firm.example';
+      const cookie = await registered(email);
+      const link = await invite(email);
+      // the API says plainly what to do, not "another address"
+      const refused = await call(`${base}/v1/team/join`, 'POST', { token: tokenOf(link) }, { cookie });
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toMatch(/^Verify your e-mail address first/);
+      const page = await open(1280, cookie);
+      await page.goto(link);
+      await expectHeading(page, 'Join a team');
+      await page.getByText('this invitation, sent to it, verifies it').waitFor();
+      expect(await page.locator('main').innerText()).not.toMatch(/another address/);
+      await expectAccessible(page, 'invite (unverified)');
+      await page.getByRole('button', { name: `Verify ${email} and join` }).click();
+      await joined(page);
+    }, 120_000);
+
+    it('a verified invitee signed in joins with one button; the invite proves nothing for another account', async () => {
+      const email = 'verified-invitee@firm.example';
+      await registered(email);
+      await call(`${base}/auth/verify-email/confirm`, 'POST', { token: /Verification token: ([A-Za-z0-9_-]{43})/.exec(await smtp.waitForText(email, /Verification token: /))![1] });
+      const cookie = cookieFrom((await call(`${base}/auth/login`, 'POST', { email, password: PASSWORD })).headers, 'session')!;
+      const link = await invite(email);
+
+      // another account holding the link: no proof, no join, and it is told which address the invite is for
+      const other = await registered('someone-else@example.org');
+      const proof = await call(`${base}/auth/verify-email/invite`, 'POST', { token: tokenOf(link) }, { cookie: other });
+      expect(proof.status).toBe(403);
+      expect((await call(`${base}/auth/me`, 'GET', undefined, { cookie: other })).body.user.email_verified).toBe(false);
+      const otherPage = await open(1280, other);
+      await otherPage.goto(link);
+      await otherPage.getByText(`to use this invitation`).waitFor();
+
+      const page = await open(1280, cookie);
+      await page.goto(link);
+      await expectHeading(page, 'Join a team');
+      await page.getByRole('button', { name: 'Join the team', exact: true }).click();
+      await joined(page);
+      // used: the link proves nothing any more, and the preview says it is not valid
+      expect((await call(`${base}/auth/verify-email/invite`, 'POST', { token: tokenOf(link) }, { cookie: other })).status).toBe(404);
+      const preview = await call(`${base}/graphql`, 'POST', { query: 'query($t: String!) { teamInvite(token: $t) { team_name } }', variables: { t: tokenOf(link) } });
+      expect(preview.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    }, 120_000);
   });
 });

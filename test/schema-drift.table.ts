@@ -181,6 +181,7 @@ export const TYPES_WITHOUT_REST_SHAPE: Readonly<Record<string, string>> = {
   'billing/CheckoutDocumentType': "GraphQL only (the dashboard's checkout page): no REST route, typed by the CheckoutDocument interface.",
   'teams/TeamMemberUser': "A member's account, resolved in one batch per request (REST inlines email and name in the member).",
   'teams/TeamStatus': 'One type for two REST answers: MemberRemoved (status, user_id) and InviteRevoked (status, id).',
+  'teams/TeamInvitePreview': "GraphQL only (the dashboard's invite page, Query.teamInvite): no REST route, typed by the InvitePreview interface.",
   'accounts/GettingStartedType': "GraphQL only (the dashboard home's checklist, MeType.getting_started): no REST route, typed by the GettingStarted interface.",
 };
 

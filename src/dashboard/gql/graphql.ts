@@ -919,6 +919,8 @@ export type Query = {
   stats: Stats;
   /** GET /v1/team: the caller's team workspace (null in the personal workspace). */
   team: Maybe<Workspace>;
+  /** The invite page's preview of an invite or join link token (no account needed; only the token's holder learns the team and the invited address). NOT_FOUND for an unknown, used, expired, revoked or rotated token. */
+  teamInvite: TeamInvitePreview;
   /** The source's most fetched documents over the range. */
   topDocuments: Maybe<TopDocumentsType>;
   /** The caller's usage and limits (GET /v1/usage/me). */
@@ -1027,6 +1029,11 @@ export type QuerySourceUsageArgs = {
 export type QuerySourcesArgs = {
   country: Scalars['String']['input'];
   includeEmpty?: Scalars['Boolean']['input'];
+};
+
+
+export type QueryTeamInviteArgs = {
+  token: Scalars['String']['input'];
 };
 
 
@@ -1348,6 +1355,16 @@ export type TeamInvite = {
   expires_at: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   invited_by: Scalars['String']['output'];
+};
+
+/** What an invite or join link's token shows before joining: the team, and the invited address of an e-mail invite. */
+export type TeamInvitePreview = {
+  /** The invited address (e-mail invites only). */
+  email: Maybe<Scalars['String']['output']>;
+  expires_at: Maybe<Scalars['String']['output']>;
+  /** `invite` (an e-mail invite, for one address) or `join_link` (the shareable link). */
+  kind: Scalars['String']['output'];
+  team_name: Scalars['String']['output'];
 };
 
 export type TeamInviteSkip = {
@@ -1892,6 +1909,13 @@ export type SetSeatsMutationVariables = Exact<{
 
 
 export type SetSeatsMutation = { setSeats: { quantity: number, seat_limit: number } };
+
+export type TeamInviteQueryVariables = Exact<{
+  token: Scalars['String']['input'];
+}>;
+
+
+export type TeamInviteQuery = { teamInvite: { kind: string, team_name: string, email: string | null, expires_at: string | null } };
 
 export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2806,6 +2830,16 @@ export const SetSeatsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetSeatsMutation, SetSeatsMutationVariables>;
+export const TeamInviteDocument = new TypedDocumentString(`
+    query TeamInvite($token: String!) {
+  teamInvite(token: $token) {
+    kind
+    team_name
+    email
+    expires_at
+  }
+}
+    `) as unknown as TypedDocumentString<TeamInviteQuery, TeamInviteQueryVariables>;
 export const UsageDocument = new TypedDocumentString(`
     query Usage {
   usage {

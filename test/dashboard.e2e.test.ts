@@ -87,10 +87,11 @@ describe('web dashboard', () => {
 
   const requestsInPeriod = async (page: Page) => Number(await page.locator('.meter', { hasText: 'Requests in this period' }).locator('strong').innerText());
 
-  it('serves the app at /dashboard, deep links included; `/` and the mail links lead there', async () => {
+  it('serves the app at /dashboard, deep links included; `/` (the landing page) and the mail links lead there', async () => {
+    // `/` is the public landing page (test/dashboard-front-door.e2e.test.ts), linking to the dashboard
     const root = await fetch(`${base}/`, { redirect: 'manual' });
-    expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/dashboard/');
+    expect(root.status).toBe(200);
+    expect(await root.text()).toContain('href="/dashboard/sign-in"');
     const deep = await fetch(`${base}/dashboard/keys/anything`);
     expect(deep.status).toBe(200);
     const html = await deep.text();

@@ -42,6 +42,7 @@ COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json tsconfig.json billing-catalogue.json ./
 COPY --chown=root:root migrations ./migrations
 COPY --chown=root:root graphql ./graphql
+COPY --chown=root:root legal ./legal
 COPY --from=build --chown=root:root /app/src ./src
 COPY --from=build --chown=root:root /app/subgraphs ./subgraphs
 COPY --from=build --chown=root:root /app/dist/dashboard ./dist/dashboard

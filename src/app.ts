@@ -35,6 +35,8 @@ import type { OAuthModule } from './oauth/oauth.module.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import { dashboardRouter, type DashboardSettings } from './http/dashboard.js';
 import { graphqlExplorer } from './http/graphql-explorer.js';
+import { landingRouter, type LandingSettings } from './http/landing-page.js';
+import { legalDocumentsRouter } from './http/legal-documents.js';
 import { noStoreForPrivateResponses, securityHeaders } from './http/security-headers.js';
 import { compressResponses } from './http/compression.js';
 
@@ -86,6 +88,8 @@ export interface AppOptions {
   graphql?: GraphqlSettings;
   /** The web dashboard at /dashboard (omitted: not served). */
   dashboard?: DashboardSettings;
+  /** The public landing page at / (omitted: not served). */
+  landing?: Omit<LandingSettings, 'baseUrl'>;
   /** REDIS_COMMAND_TIMEOUT_MS, for the GraphQL persisted queries kept in REDIS_URL's Redis (default 250). */
   redisCommandTimeoutMs?: number;
   /** MCP_ALLOWED_ORIGINS: browser origins besides BASE_URL's that may call /mcp and /sse (default: none). */
@@ -111,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const rest = new RestApi(options.baseUrl);
   app.use(systemRouter(services.legalData, rest));
   app.use(protectedResourceRouter(options.baseUrl));
+  app.use(legalDocumentsRouter());
   if (options.dashboard) {
     app.use(dashboardRouter(options.dashboard));
     // a browser's GET /graphql: the query explorer, built with the dashboard (operations go on to the gateway)
@@ -135,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     const { identityProviders, counters } = services.accounts;
     app.use(oauthRouter({ ...services.oauth, identityProviders, counters, baseUrl: options.baseUrl }, rest));
   }
+  if (options.landing) app.use(landingRouter(services.legalData, { ...options.landing, baseUrl: options.baseUrl }, logger));
   const mcp = mcpRouter({ services, contexts: options.contexts, baseUrl: options.baseUrl, version: options.version ?? '0.1.0', logger, sse: options.sse });
   app.use(mcp.router);
   for (const router of restRouters(services, options.baseUrl, rest)) app.use(router);
@@ -157,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
 /** The REST resources' routers, mounted after the OAuth and MCP doors, in mount order. */
 function restRouters(services: AppServices, baseUrl: string, rest: RestApi): express.Router[] {
   return [
-    accountsRouter({ ...services.accounts, baseUrl }, rest),
+    accountsRouter({ ...services.accounts, baseUrl, invites: services.teams?.invites }, rest),
     identityProviderRouter({ identityProviders: services.accounts.identityProviders, baseUrl }, rest),
     ...(services.billing ? [billingRouter(services.billing, rest)] : []),
     ...(services.teams ? [teamsRouter(services.teams, rest)] : []),

@@ -234,6 +234,9 @@ export const envSchema = z.object({
   MAIL_OUTBOX_MAX_PENDING: z
     .coerce.number().int().min(1).max(1_000_000).default(1000)
     .describe('mails queued to go out after the answer (password reset, what a proof of the address ended); past it new ones are dropped and logged (see [security.md](security.md#credentials-and-the-proof-of-an-address))'),
+  LEGAL_TERMS_URL: z.string().min(1).optional().describe('where the terms of service are read (linked from registration, legal acceptance, checkout and the landing page); unset: the text in the repository, served at `/legal/terms`'),
+  LEGAL_PRIVACY_URL: z.string().min(1).optional().describe('where the privacy notice is read; unset: the text in the repository, served at `/legal/privacy`'),
+  LEGAL_DPA_URL: z.string().min(1).optional().describe('where the data processing agreement is read (per-seat checkout); unset: the text in the repository, served at `/legal/data-processing`'),
   TERMS_VERSION: z.string().min(1).default('2025-01').describe('current terms version; accounts that have not accepted it get a legal-acceptance token instead of a session'),
   // the password sign-in throttle (docs/security.md, "Sign-in, headers and small leaks")
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900).describe('how long the sign-in throttle remembers a failed password (see [security.md](security.md#sign-in-headers-and-small-leaks))'),
@@ -421,6 +424,8 @@ export interface AccountsSettings {
   /** Mails queued to be sent after the answer (src/modules/accounts/mail-outbox.ts); past it new ones are dropped and logged. */
   mailOutboxMaxPending: number;
   termsVersion: string;
+  /** Where the legal documents are read: LEGAL_*_URL, or the repository's texts at /legal/*. */
+  legalDocuments: { terms: string; privacy: string; dataProcessing: string };
   production: boolean;
   /** The password sign-in throttle (src/modules/accounts/sign-in-throttle.ts). */
   signInThrottle: SignInThrottleSettings;
@@ -872,6 +877,11 @@ function accountsSettings(e: Env, production: boolean, identityProviders: Accoun
     mailLog: e.MAIL_LOG || e.DEV_LOGIN,
     mailOutboxMaxPending: e.MAIL_OUTBOX_MAX_PENDING,
     termsVersion: e.TERMS_VERSION,
+    legalDocuments: {
+      terms: e.LEGAL_TERMS_URL ?? '/legal/terms',
+      privacy: e.LEGAL_PRIVACY_URL ?? '/legal/privacy',
+      dataProcessing: e.LEGAL_DPA_URL ?? '/legal/data-processing',
+    },
     production,
     signInThrottle: {
       windowSeconds: e.LOGIN_WINDOW_SECONDS,

@@ -131,6 +131,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     graphql: config.graphql,
     redisCommandTimeoutMs: config.accounts.redisCommandTimeoutMs,
     dashboard: { dir: config.dashboardDir, client: dashboardClientSettings(config) },
+    landing: { anonymousSearch: config.accounts.allowAnonymous, legal: config.accounts.legalDocuments },
   });
 
   const { server, http, url } = options.listen !== false ? await listen(app, config, logger) : { server: null, http: null, url: null };
@@ -183,6 +184,8 @@ function dashboardClientSettings(config: Config) {
     termsVersion: config.accounts.termsVersion,
     // the one rule of account.schema.ts, so the registration and reset forms check the same length
     passwordMinLength: PASSWORD_MIN_LENGTH,
+    legal: config.accounts.legalDocuments,
+    anonymousSearch: config.accounts.allowAnonymous,
   };
 }
 

@@ -124,6 +124,8 @@ export const REST_MATRIX: Record<string, MatrixRow<RestRequest>> = {
   // a token nobody was sent: the token, not the caller, decides
   'POST /auth/password-reset/confirm': { request: send('POST', '/auth/password-reset/confirm', { token: 'not-a-token', password: 'a sturdy passphrase 42' }), expect: EVERYONE_400 },
   'POST /auth/verify-email/request': { request: send('POST', '/auth/verify-email/request'), expect: ACCOUNT },
+  // a token that is no pending invite: 404 for every account (an unknown token says nothing of any team)
+  'POST /auth/verify-email/invite': { request: send('POST', '/auth/verify-email/invite', { token: 'not-a-token' }), expect: '401 404 404 404 404 404 404 401 401 401 404' },
   'POST /auth/verify-email/confirm': { request: send('POST', '/auth/verify-email/confirm', { token: 'not-a-token' }), expect: EVERYONE_400 },
   'POST /auth/dev-login': { request: () => ({ method: 'POST', path: '/auth/dev-login', body: { email: fresh('dev') } }), expect: OPEN },
   'GET /auth/me': { request: get('/auth/me'), expect: ACCOUNT },
@@ -243,6 +245,8 @@ export const GRAPHQL_MATRIX: Record<string, MatrixRow<GraphqlRequest>> = {
   'Query.resolve': { request: q('{ resolve(input: { reference: "§ 823 BGB", hintCountry: "DE" }) { __typename } }'), expect: ACCOUNT },
   'Query.resolveCoverage': { request: q('{ resolveCoverage { __typename } }'), expect: ACCOUNT },
   'Query.team': { request: q('{ team { __typename } }'), expect: ACCOUNT },
+  // open like the invite link itself; an unknown token is NOT_FOUND for everyone
+  'Query.teamInvite': { request: q('{ teamInvite(token: "not-a-token") { team_name } }'), expect: '404 404 404 404 404 404 404 401 404 401 404' },
   'Mutation.createKey': { request: q('mutation { createKey(name: "matrix") { __typename } }'), expect: ACCOUNT },
   'Mutation.renameKey': { request: async (w, c) => ({ query: 'mutation($id: ID!) { renameKey(id: $id, name: "renamed") { __typename } }', variables: { id: await keyOfA(w, c) } }), expect: A_ONLY },
   'Mutation.revokeKey': { request: async (w, c) => ({ query: 'mutation($id: ID!) { revokeKey(id: $id) { __typename } }', variables: { id: await keyOfA(w, c) } }), expect: A_ONLY },

@@ -184,13 +184,15 @@ describe('web dashboard: billing, team, administration', () => {
     await claim.getByText('firm-partners.example is verified.').waitFor();
     await claim.getByText('Verified', { exact: true }).waitFor();
 
-    // the invitation mail's link, opened signed out: sign in first, then join
+    // the invitation mail's link, opened signed out: the page names the team, sign in (the address filled in), then join
     const mail = await waitForMail(smtp, 'invitee@firm.example', /invited to join/);
     const joinUrl = /https?:\/\/\S+\/dashboard\/team\/join\?token=[\w-]+/.exec(decodeQuotedPrintable(mail))![0];
     const invitee = await browserPage();
     await invitee.goto(joinUrl);
+    await expectHeading(invitee, 'Join a team');
+    await invitee.getByRole('main').getByRole('link', { name: 'Sign in', exact: true }).click();
     await expectHeading(invitee, 'Sign in');
-    await invitee.getByLabel('E-mail', { exact: true }).fill('invitee@firm.example');
+    expect(await invitee.getByLabel('E-mail', { exact: true }).inputValue()).toBe('invitee@firm.example');
     await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await invitee.getByRole('button', { name: 'Sign in' }).click();
     await expectHeading(invitee, 'Join a team');

@@ -64,7 +64,7 @@ describe('web dashboard', () => {
     await expectAccessible(page, 'registration');
     await screenshot(page, 'register');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expectHeading(page, then ?? 'Overview');
+    await expectHeading(page, then ?? 'Home');
   }
 
   async function signIn(page: Page, email: string, password: string): Promise<void> {
@@ -87,10 +87,11 @@ describe('web dashboard', () => {
 
   const requestsInPeriod = async (page: Page) => Number(await page.locator('.meter', { hasText: 'Requests in this period' }).locator('strong').innerText());
 
-  it('serves the app at /dashboard, deep links included; `/` and the mail links lead there', async () => {
+  it('serves the app at /dashboard, deep links included; `/` (the landing page) and the mail links lead there', async () => {
+    // `/` is the public landing page (test/dashboard-front-door.e2e.test.ts), linking to the dashboard
     const root = await fetch(`${base}/`, { redirect: 'manual' });
-    expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/dashboard/');
+    expect(root.status).toBe(200);
+    expect(await root.text()).toContain('href="/dashboard/sign-in"');
     const deep = await fetch(`${base}/dashboard/keys/anything`);
     expect(deep.status).toBe(200);
     const html = await deep.text();
@@ -254,8 +255,8 @@ describe('web dashboard', () => {
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText('Open the link in the mail').waitFor();
-    const mail = await smtp.waitFor(email);
-    const link = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=').match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)![0];
+    const mail = await smtp.waitForText(email, /reset-password\?token=/);
+    const link = mail.replace(/=3D/g, '=').match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)![0];
     await page.goto(link);
     await expectHeading(page, 'Choose a new password');
     await expectAccessible(page, 'reset password');
@@ -264,11 +265,11 @@ describe('web dashboard', () => {
     await page.getByLabel('New password', { exact: true }).fill('a brand new password');
     await page.getByLabel('Repeat the new password').fill('a brand new password');
     await page.getByRole('button', { name: 'Set the password and sign in' }).click();
-    await expectHeading(page, 'Overview');
+    await expectHeading(page, 'Home');
     await page.getByText('Your password is changed').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, email, 'a brand new password');
-    await expectHeading(page, 'Overview');
+    await expectHeading(page, 'Home');
     // the link works once
     await page.goto(link);
     await page.getByLabel('New password', { exact: true }).fill('yet another password');
@@ -295,7 +296,7 @@ describe('web dashboard', () => {
     await page.getByRole('status').filter({ hasText: /verified/i }).waitFor();
     await expectAccessible(page, 'e-mail verified');
     await page.goto('/dashboard/');
-    await expectHeading(page, 'Overview');
+    await expectHeading(page, 'Home');
     expect(await page.getByText('is not verified yet').count()).toBe(0);
     await page.goto('/dashboard/keys');
     await expectHeading(page, 'API keys');

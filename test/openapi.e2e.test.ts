@@ -59,9 +59,9 @@ describe('/openapi.json of the whole app', () => {
     expect([...new Set(rest)].sort()).toEqual(documented.sort());
     expect(rest.length).toBeGreaterThan(30);
     // what is left is the protocol endpoints, each described by its own standard, and the web
-    // dashboard's pages (`/` and the account mails' links lead there)
+    // dashboard's pages (`/` is the landing page, the account mails' links lead to the dashboard), the legal texts and the landing page's script
     const others = [...new Set(served.filter((r) => !isRestPath(r.split(' ')[1]!)).map((r) => r.split(' ')[1]!))];
-    const notRest = /^\/(openapi\.json|graphql|mcp|sse|oauth\/|\.well-known\/oauth-(authorization-server|protected-resource)|dashboard(\/|$)|reset-password$|verify-email$|legal-acceptance$|$)/;
+    const notRest = /^\/(openapi\.json|graphql|mcp|sse|oauth\/|\.well-known\/oauth-(authorization-server|protected-resource)|dashboard(\/|$)|reset-password$|verify-email$|legal-acceptance$|legal\/(terms|privacy|data-processing)$|landing-search\.js$|$)/;
     for (const p of others) expect([p, notRest.test(p)]).toEqual([p, true]);
   });
 

@@ -186,10 +186,15 @@ export const TYPES_WITHOUT_REST_SHAPE: Readonly<Record<string, string>> = {
   'billing/CheckoutDocumentType': "GraphQL only (the dashboard's checkout page): no REST route, typed by the CheckoutDocument interface.",
   'teams/TeamMemberUser': "A member's account, resolved in one batch per request (REST inlines email and name in the member).",
   'teams/TeamStatus': 'One type for two REST answers: MemberRemoved (status, user_id) and InviteRevoked (status, id).',
+  'teams/TeamInvitePreview': "GraphQL only (the dashboard's invite page, Query.teamInvite): no REST route, typed by the InvitePreview interface.",
+  'accounts/GettingStartedType': "GraphQL only (the dashboard home's checklist, MeType.getting_started): no REST route, typed by the GettingStarted interface.",
 };
 
 /** Per subgraph, `Type.field` → why the field differs from REST on purpose. */
 export const DRIFT_EXCEPTIONS: Readonly<Record<string, DriftExceptions>> = {
+  accounts: {
+    'MeType.getting_started': "GraphQL only: the dashboard home's checklist, computed when asked (GET /auth/me does not carry it).",
+  },
   'legal-data': {
     // REST serves the citator's lists as their own endpoints (GET …/cited-by, …/cites), paired above
     'Document.citedBy': 'GET /v1/documents/{…}/cited-by in REST (CitedByPage is paired with its answer).',

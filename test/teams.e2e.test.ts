@@ -72,8 +72,7 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
 
   /** Mails the invites, receives them, and returns the token of the mail to `to`. */
   async function tokenMailedTo(to: string): Promise<string> {
-    const mail = await smtp.waitFor(to);
-    const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const text = (await smtp.waitForText(to, /join\?token=/)).replace(/=3D/g, '=');
     return decodeURIComponent(/join\?token=([A-Za-z0-9_%-]+)/.exec(text)![1]!);
   }
 
@@ -211,13 +210,15 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
     it('is all or nothing at the seat limit: 409 naming the free seats, nothing stored, no mail sent', async () => {
       const { owner, workspaceId } = await team(3);
       const emails = ['a', 'b', 'c'].map((p) => `${p}-full-${backend}@example.org`);
-      const mailsBefore = smtp.mails.length;
+      // invite mails to these addresses (registrations mail verification links to theirs meanwhile)
+      const inviteMails = () => smtp.mails.filter((m) => emails.some((e) => m.to.includes(e))).length;
+      const mailsBefore = inviteMails();
       const refused = await api('POST', '/v1/team/invites', { emails }, as(owner));
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toMatch(/2 seat\(s\) free/);
       expect(await sql('select * from workspace_invite where workspace_id = ?', [workspaceId])).toEqual([]);
       await new Promise((r) => setTimeout(r, 300));
-      expect(smtp.mails.length).toBe(mailsBefore);
+      expect(inviteMails()).toBe(mailsBefore);
       // skipped addresses are reported and take no seat
       const first = await api('POST', '/v1/team/invites', { emails: [emails[0], owner.email.toUpperCase()] }, as(owner));
       expect(first.body.skipped).toEqual([{ email: owner.email, reason: 'already_member' }]);
@@ -237,8 +238,7 @@ describe.each(TEST_BACKENDS)('team workspaces (%s)', (backend) => {
       const invitee = await verified('invitee');
       const stranger = await verified('stranger');
       expect((await api('POST', '/v1/team/invites', { emails: [invitee.email] }, as(owner))).status).toBe(200);
-      const mail = await smtp.waitFor(invitee.email);
-      expect(mail.raw).toContain('Firm');
+      expect(await smtp.waitForText(invitee.email, /join\?token=/)).toContain('Firm');
       const token = await tokenMailedTo(invitee.email);
       expect((await api('POST', '/v1/team/join', { token }, as(stranger))).status).toBe(403);
       expect((await api('POST', '/v1/team/join', { token })).status).toBe(401);

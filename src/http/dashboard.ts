@@ -2,8 +2,9 @@
  * The web dashboard's door: the built single-page app (dist/dashboard, `npm run build:dashboard`)
  * at /dashboard. Hashed assets are cached for a year (sent Brotli- or gzip-compressed from the build's copies); every other path under /dashboard answers
  * index.html (deep links work), with the server's settings the dashboard needs (sign-in methods,
- * billing on or off) in a <meta name="dashboard-config"> tag. `/` and the paths account mails
- * link to (/reset-password, /verify-email, /legal-acceptance) redirect into the dashboard.
+ * billing on or off) in a <meta name="dashboard-config"> tag. The paths account mails link to
+ * (/reset-password, /verify-email, /legal-acceptance) redirect into the dashboard; `/` is the
+ * public landing page (landing-page.ts).
  * Without a build, /dashboard says how to make one (503) instead of failing.
  */
 import express, { type Request, type Response } from 'express';
@@ -17,7 +18,18 @@ export interface DashboardSettings {
    * What the dashboard shows or hides: configured identity providers, dev-login, billing; and the
    * rules it checks before sending (the password's minimum length, the server's own constant).
    */
-  client: { identityProviders: string[]; devLogin: boolean; billing: boolean; baseUrl: string; termsVersion: string; passwordMinLength: number };
+  client: {
+    identityProviders: string[];
+    devLogin: boolean;
+    billing: boolean;
+    baseUrl: string;
+    termsVersion: string;
+    passwordMinLength: number;
+    /** Where the terms, the privacy notice and the data processing agreement are read. */
+    legal?: { terms: string; privacy: string; dataProcessing: string };
+    /** ALLOW_ANONYMOUS: the landing page's example search runs without an account. */
+    anonymousSearch?: boolean;
+  };
 }
 
 export const DASHBOARD_PATH = '/dashboard';
@@ -44,9 +56,6 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
     return cached.html;
   };
 
-  router.get('/', (_req, res) => {
-    res.redirect(302, `${DASHBOARD_PATH}/`);
-  });
   for (const landing of MAIL_LANDING_PATHS) {
     router.get(landing, (req, res) => {
       const query = req.originalUrl.slice(req.path.length);

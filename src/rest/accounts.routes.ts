@@ -36,6 +36,8 @@ import { usageBreakdownQuerySchema, usageBreakdownSchema } from '../modules/usag
 import type { UsageService } from '../modules/usage/usage.service.js';
 import { jsonBody, withLoc } from './errors.js';
 import { contextOf } from '../http/request-context.js';
+import type { InvitesService } from '../modules/teams/invites.service.js';
+import { joinRequestSchema } from '../modules/teams/teams.schema.js';
 import { clearSessionCookie, LEGAL_ACCEPTANCE_COOKIE, LEGAL_ACCEPTANCE_PATH, setSessionCookie } from '../http/session-cookies.js';
 import type { RestApi } from './rest-api.js';
 
@@ -46,6 +48,8 @@ export interface AccountsRoutesOptions {
   usage: UsageService;
   /** config.baseUrl: the cookie is Secure when it is https. */
   baseUrl: string;
+  /** Team invites, whose token proves the invited address (POST /auth/verify-email/invite); absent in small test apps. */
+  invites?: Pick<InvitesService, 'proveAddress'>;
 }
 
 /** The legal-acceptance body with the token taken from the cookie when the body has none. */
@@ -197,6 +201,30 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
       },
     ],
   });
+
+  if (options.invites) {
+    const invites = options.invites;
+    rest.route(router, '/auth/verify-email/invite', {
+      post: [
+        {
+          name: 'verify_email_invite',
+          summary: 'Verify Email With Invite',
+          description:
+            "A pending team invite's token (mailed to the address) verifies the signed-in account's e-mail when it is the invited address; the invite stays pending (join with POST /v1/team/join). As with a verification link, the first proof ends every session, API key and OAuth grant made before it, and signs this browser in anew.",
+          tags: auth,
+          access: 'account',
+          body: joinRequestSchema,
+          responses: { 200: detail, 403: 'The invite was sent to another address', 404: 'Unknown, used, expired or revoked invite' },
+        },
+        jsonBody(),
+        async (req, res) => {
+          const { detail, session } = await withLoc('body', () => invites.proveAddress(ctx(req), req.body));
+          setSessionCookie(res, session, baseUrl);
+          res.json({ detail });
+        },
+      ],
+    });
+  }
 
   rest.route(router, '/auth/dev-login', {
     post: [

@@ -5,7 +5,7 @@
  * carry @rateLimit as documentation: their services count the limit, one budget with REST.
  */
 import 'reflect-metadata';
-import { Args, Ctx, Directive, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Directive, FieldResolver, Mutation, Query, Resolver } from 'type-graphql';
 import { requestContextOf, type GraphqlContext } from '../../src/graphql/context.js';
 import { validatedAs } from '../../src/graphql/errors.js';
 import type { AccountsService } from '../../src/modules/accounts/accounts.service.js';
@@ -17,6 +17,7 @@ import {
   ApiKeyType,
   CreatedApiKeyType,
   CreateKeyArgs,
+  GettingStartedType,
   KeyRevocationType,
   MeType,
   OAuthGrantRevocationType,
@@ -31,7 +32,7 @@ import {
 
 /** What the accounts subgraph asks of the services. */
 export interface AccountsGraphqlApi {
-  accounts: Pick<AccountsService, 'me'>;
+  accounts: Pick<AccountsService, 'me' | 'gettingStarted'>;
   apiKeys: Pick<ApiKeyService, 'list' | 'create' | 'revoke' | 'rename'>;
   oauthGrants: Pick<OAuthGrantService, 'list' | 'revoke'>;
   usage: Pick<UsageService, 'usageOf' | 'breakdownOf'>;
@@ -97,5 +98,16 @@ export class AccountsResolver {
   @Mutation(() => OAuthGrantRevocationType, { description: "Revokes the caller's authorisation of a client: its access and refresh tokens end at once; NOT_FOUND when there is none." })
   revokeOAuthGrant(@Args(() => RevokeOAuthGrantArgs) { id }: RevokeOAuthGrantArgs, @Ctx() context: GraphqlContext) {
     return this.api.oauthGrants.revoke(requestContextOf(context), id);
+  }
+}
+
+/** Fields of `me` computed only when asked (the session query on every page does not pay for them). */
+@Resolver(() => MeType)
+export class MeResolver {
+  constructor(private readonly api: AccountsGraphqlApi) {}
+
+  @FieldResolver(() => GettingStartedType, { description: "The getting-started checklist of the dashboard's home." })
+  getting_started(@Ctx() context: GraphqlContext) {
+    return this.api.accounts.gettingStarted(requestContextOf(context));
   }
 }

@@ -153,3 +153,11 @@ export class RevokeOAuthGrantArgs {
   @Field(() => ID, { description: 'The client id.' })
   id!: string;
 }
+
+@ObjectType({ description: "The dashboard home's getting-started checklist: what the service observed of the account." })
+export class GettingStartedType {
+  @Field(() => Boolean, { description: 'The e-mail address is proven.' }) verified!: boolean;
+  @Field(() => Boolean, { description: 'An API key that is not revoked exists.' }) has_key!: boolean;
+  @Field(() => String, { nullable: true, description: 'When the first billed call was recorded (any door), or null.' }) first_call_at!: string | null;
+  @Field(() => Boolean, { description: 'An OAuth grant (an MCP client connected through /oauth) has not expired.' }) agent_connected!: boolean;
+}

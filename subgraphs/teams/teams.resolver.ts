@@ -17,6 +17,7 @@ import type { TeamViewsService } from '../../src/modules/teams/team-views.servic
 import {
   TeamDomainsType,
   TeamDomainType,
+  TeamInvitePreviewType,
   TeamInvitesResultType,
   TeamJoinLinkResultType,
   TeamJoinResultType,
@@ -33,7 +34,7 @@ import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
 /** What the teams subgraph asks of the services. */
 export interface TeamsGraphqlApi {
   views: Pick<TeamViewsService, 'overview' | 'usersByIds' | 'requestsInPeriod'>;
-  invites: Pick<InvitesService, 'invite' | 'revokeInvite' | 'rotateJoinLink' | 'disableJoinLink' | 'join'>;
+  invites: Pick<InvitesService, 'invite' | 'revokeInvite' | 'rotateJoinLink' | 'disableJoinLink' | 'join' | 'preview'>;
   domains: Pick<AllowedDomainsService, 'setDomains' | 'checkDomain'>;
   membership: Pick<MembershipService, 'changeRole' | 'removeMember' | 'setSeats'>;
 }
@@ -91,6 +92,13 @@ export class TeamsResolver {
   members(@Root() workspace: TeamWorkspaceType) {
     for (const member of workspace.members) periodOfMember.set(member, workspace.period_start);
     return workspace.members;
+  }
+
+  @Query(() => TeamInvitePreviewType, {
+    description: "The invite page's preview of an invite or join link token (no account needed; only the token's holder learns the team and the invited address). NOT_FOUND for an unknown, used, expired, revoked or rotated token.",
+  })
+  teamInvite(@Arg('token', () => String) token: string, @Ctx() context: GraphqlContext) {
+    return this.api.invites.preview(requestContextOf(context), { token });
   }
 
   @Mutation(() => TeamInvitesResultType, { description: 'POST /v1/team/invites.' })

@@ -90,6 +90,14 @@ export class TeamJoinResultType {
   @Field(() => Boolean) joined!: boolean;
 }
 
+@ObjectType('TeamInvitePreview', { description: "What an invite or join link's token shows before joining: the team, and the invited address of an e-mail invite." })
+export class TeamInvitePreviewType {
+  @Field(() => String, { description: '`invite` (an e-mail invite, for one address) or `join_link` (the shareable link).' }) kind!: string;
+  @Field(() => String) team_name!: string;
+  @Field(() => String, { nullable: true, description: 'The invited address (e-mail invites only).' }) email!: string | null;
+  @Field(() => String, { nullable: true }) expires_at!: string | null;
+}
+
 @ObjectType('TeamMemberRole')
 export class TeamMemberRoleType {
   @Field(() => ID) user_id!: string;

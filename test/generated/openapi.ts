@@ -217,6 +217,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/verify-email/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Email With Invite
+         * @description A pending team invite's token (mailed to the address) verifies the signed-in account's e-mail when it is the invited address; the invite stays pending (join with POST /v1/team/join). As with a verification link, the first proof ends every session, API key and OAuth grant made before it, and signs this browser in anew.
+         */
+        post: operations["verify_email_invite_auth_verify_email_invite_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/dev-login": {
         parameters: {
             query?: never;
@@ -3348,6 +3368,92 @@ export interface operations {
                 headers: {
                     /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+        };
+    };
+    verify_email_invite_auth_verify_email_invite_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Malformed Authorization header (`WWW-Authenticate: Bearer error="invalid_request"`) */
+            400: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Not authenticated (`WWW-Authenticate: Bearer`), or the bearer token is not valid (`Bearer error="invalid_token"`) */
+            401: {
+                headers: {
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` / `error="invalid_request"` with an `error_description` (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description The invite was sent to another address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Unknown, used, expired or revoked invite */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -50,4 +50,6 @@ export const auth = {
     post<{ detail: string }>('/auth/password-reset/confirm', { token, password, revoke_api_keys }),
   requestEmailVerification: () => post<{ detail: string }>('/auth/verify-email/request'),
   confirmEmailVerification: (token: string) => post<{ detail: string }>('/auth/verify-email/confirm', { token }),
+  /** A pending team invite's token verifies the signed-in account's address when it is the invited one (a fresh session). */
+  verifyWithInvite: (token: string) => post<{ detail: string }>('/auth/verify-email/invite', { token }),
 };

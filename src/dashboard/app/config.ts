@@ -17,10 +17,23 @@ export interface DashboardConfig {
   termsVersion: string | null;
   /** The server's minimum password length (PASSWORD_MIN_LENGTH); null without the tag (the dev server), when only the server checks. */
   passwordMinLength: number | null;
+  /** Where the terms, the privacy notice and the data processing agreement are read (LEGAL_*_URL or /legal/*). */
+  legal: { terms: string; privacy: string; dataProcessing: string };
+  /** ALLOW_ANONYMOUS on the server. */
+  anonymousSearch: boolean;
 }
 
 function read(): DashboardConfig {
-  const fallback: DashboardConfig = { identityProviders: [], devLogin: false, billing: false, baseUrl: window.location.origin, termsVersion: null, passwordMinLength: null };
+  const fallback: DashboardConfig = {
+    identityProviders: [],
+    devLogin: false,
+    billing: false,
+    baseUrl: window.location.origin,
+    termsVersion: null,
+    passwordMinLength: null,
+    legal: { terms: '/legal/terms', privacy: '/legal/privacy', dataProcessing: '/legal/data-processing' },
+    anonymousSearch: false,
+  };
   const meta = document.querySelector<HTMLMetaElement>('meta[name="dashboard-config"]');
   if (!meta?.content) return fallback;
   try {

@@ -492,6 +492,18 @@ export type FeedbackStatusFilter =
   | 'open'
   | 'resolved';
 
+/** The dashboard home's getting-started checklist: what the service observed of the account. */
+export type GettingStartedType = {
+  /** An OAuth grant (an MCP client connected through /oauth) has not expired. */
+  agent_connected: Scalars['Boolean']['output'];
+  /** When the first billed call was recorded (any door), or null. */
+  first_call_at: Maybe<Scalars['String']['output']>;
+  /** An API key that is not revoked exists. */
+  has_key: Scalars['Boolean']['output'];
+  /** The e-mail address is proven. */
+  verified: Scalars['Boolean']['output'];
+};
+
 export type IndexStats = {
   chunks: Scalars['Int']['output'];
   chunks_with_vectors: Scalars['Int']['output'];
@@ -574,6 +586,8 @@ export type ManifestSource = {
 
 /** The signed-in account (GET /auth/me). */
 export type MeType = {
+  /** The getting-started checklist of the dashboard's home. */
+  getting_started: GettingStartedType;
   legal_acceptance: LegalAcceptanceType;
   plan: Scalars['String']['output'];
   user: UserType;
@@ -965,6 +979,8 @@ export type Query = {
   stats: Stats;
   /** GET /v1/team: the caller's team workspace (null in the personal workspace). */
   team: Maybe<Workspace>;
+  /** The invite page's preview of an invite or join link token (no account needed; only the token's holder learns the team and the invited address). NOT_FOUND for an unknown, used, expired, revoked or rotated token. */
+  teamInvite: TeamInvitePreview;
   /** The source's most fetched documents over the range. */
   topDocuments: Maybe<TopDocumentsType>;
   /** The caller's usage and limits (GET /v1/usage/me). */
@@ -1075,6 +1091,11 @@ export type QuerySourceUsageArgs = {
 export type QuerySourcesArgs = {
   country: Scalars['String']['input'];
   includeEmpty?: Scalars['Boolean']['input'];
+};
+
+
+export type QueryTeamInviteArgs = {
+  token: Scalars['String']['input'];
 };
 
 
@@ -1404,6 +1425,16 @@ export type TeamInvite = {
   expires_at: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   invited_by: Scalars['String']['output'];
+};
+
+/** What an invite or join link's token shows before joining: the team, and the invited address of an e-mail invite. */
+export type TeamInvitePreview = {
+  /** The invited address (e-mail invites only). */
+  email: Maybe<Scalars['String']['output']>;
+  expires_at: Maybe<Scalars['String']['output']>;
+  /** `invite` (an e-mail invite, for one address) or `join_link` (the shareable link). */
+  kind: Scalars['String']['output'];
+  team_name: Scalars['String']['output'];
 };
 
 export type TeamInviteSkip = {
@@ -1852,6 +1883,11 @@ export type RevokeOAuthGrantMutationVariables = Exact<{
 
 export type RevokeOAuthGrantMutation = { revokeOAuthGrant: { id: string } };
 
+export type HomeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type HomeQuery = { me: { getting_started: { verified: boolean, has_key: boolean, first_call_at: string | null, agent_connected: boolean } } | null, keys: Array<{ id: string, key_prefix: string, revoked: boolean, created_at: string }> | null, usage: { plan: string, requests_today: number, requests_in_period: number, per_day_limit: number, per_period_limit: number, per_minute_limit: number, has_daily_limit: boolean, limits_enforced: boolean, period_end: string | null, daily_history: Array<{ date: string, count: number }> } | null };
+
 export type KeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -2012,6 +2048,13 @@ export type SetSeatsMutationVariables = Exact<{
 
 
 export type SetSeatsMutation = { setSeats: { quantity: number, seat_limit: number } };
+
+export type TeamInviteQueryVariables = Exact<{
+  token: Scalars['String']['input'];
+}>;
+
+
+export type TeamInviteQuery = { teamInvite: { kind: string, team_name: string, email: string | null, expires_at: string | null } };
 
 export type UsageQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2590,6 +2633,39 @@ export const RevokeOAuthGrantDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeOAuthGrantMutation, RevokeOAuthGrantMutationVariables>;
+export const HomeDocument = new TypedDocumentString(`
+    query Home {
+  me {
+    getting_started {
+      verified
+      has_key
+      first_call_at
+      agent_connected
+    }
+  }
+  keys {
+    id
+    key_prefix
+    revoked
+    created_at
+  }
+  usage {
+    plan
+    requests_today
+    requests_in_period
+    per_day_limit
+    per_period_limit
+    per_minute_limit
+    has_daily_limit
+    limits_enforced
+    period_end
+    daily_history {
+      date
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HomeQuery, HomeQueryVariables>;
 export const KeysDocument = new TypedDocumentString(`
     query Keys {
   keys {
@@ -3028,6 +3104,16 @@ export const SetSeatsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetSeatsMutation, SetSeatsMutationVariables>;
+export const TeamInviteDocument = new TypedDocumentString(`
+    query TeamInvite($token: String!) {
+  teamInvite(token: $token) {
+    kind
+    team_name
+    email
+    expires_at
+  }
+}
+    `) as unknown as TypedDocumentString<TeamInviteQuery, TeamInviteQueryVariables>;
 export const UsageDocument = new TypedDocumentString(`
     query Usage {
   usage {

@@ -26,10 +26,12 @@ import { AccountDeletionService } from './account-deletion.service.js';
 import { workspaceRoleOf } from './app-user.queries.js';
 import { IdentityLinkingService, type ProviderIdentity } from './identity-linking.service.js';
 import { proveEmail } from './email-proof.js';
+import { type GettingStarted, gettingStartedOf } from './getting-started.js';
 import type { MailOutbox } from './mail-outbox.js';
 import type { Mailer } from './mailer.js';
 import { proofMail } from './proof-mail.js';
-import { consumeOneTimeToken, issueOneTimeToken, RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from './one-time-tokens.js';
+import { consumeOneTimeToken, RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from './one-time-tokens.js';
+import { verificationMail } from './verification-mail.js';
 import { PasswordAccountsService } from './password-accounts.service.js';
 import { SessionService, type CallerOrigin, type CallerRow, type CredentialChecks, type IssuedSession, type SignInResult } from './sessions.js';
 import type { SignInThrottleSettings } from './sign-in-throttle.js';
@@ -136,7 +138,7 @@ export class AccountsService {
 
   /**
    * Mails the signed-in account a one-time token valid 24 hours that proves it owns its e-mail
-   * (stored hashed, like password-reset tokens). An already verified account gets no mail.
+   * (verification-mail.ts; registration sends the first one). An already verified account gets no mail.
    */
   async requestEmailVerification(ctx: RequestContext): Promise<{ detail: string }> {
     const caller = requireAccount(ctx);
@@ -144,16 +146,9 @@ export class AccountsService {
     const user = await em.findOne(UserEntity, { id: caller.userId });
     if (!user) throw new DomainError('unauthorized', 'Account no longer exists');
     if (user.email_verified) return { detail: 'This email address is already verified.' };
-    const token = await issueOneTimeToken(em, user.id, 'verify_email', VERIFY_EMAIL_TOKEN_TTL_MS);
-    const link = `${this.deps.settings.baseUrl}/verify-email?token=${token}`;
+    const mail = await verificationMail(em, user, this.deps.settings.baseUrl);
     try {
-      await this.deps.mailer.send({
-        to: user.email,
-        subject: 'Verify your email address',
-        text:
-          `To confirm that this address belongs to your account, open this link within 24 hours:\n${link}\n\n` +
-          `Verification token: ${token}\n\nIf you did not create an account, ignore this e-mail.`,
-      });
+      await this.deps.mailer.send(mail);
     } catch (error) {
       this.deps.logger.error('email verification: could not send the e-mail', error);
       throw new DomainError('unavailable', 'The verification e-mail could not be sent; try again later');
@@ -225,6 +220,11 @@ export class AccountsService {
         accepted_at: user.legal_accepted_at ? new Date(user.legal_accepted_at).toISOString() : null,
       },
     };
+  }
+
+  /** The signed-in account's getting-started checklist (getting-started.ts). */
+  gettingStarted(ctx: RequestContext): Promise<GettingStarted> {
+    return gettingStartedOf(ctx.em, requireAccount(ctx).userId);
   }
 
   /** The caller a session token stands for, or null (invalid, expired, ended at logout or by a password reset). */

@@ -5,8 +5,9 @@
  * whatever the address later unlocks (ADMIN_EMAILS, team invites, domain auto-join) would then
  * reach the squatter too. So the moment the address is proven is a line:
  *
- * - Proof: a verification link confirmed, a password-reset link confirmed, or a verified
- *   identity-provider sign-in linking to the account. Recorded once, in `email_proven_at`.
+ * - Proof: a verification link confirmed, a password-reset link confirmed, a verified
+ *   identity-provider sign-in linking to the account, or a pending team invite's link used by the
+ *   account with the invited address (src/modules/teams/invite-proof.ts). Recorded once, in `email_proven_at`.
  * - At the first proof every credential made before it ends: every session and OAuth access token
  *   (`sessions_valid_after`), every API key (revoked), every OAuth grant (deleted with its refresh
  *   tokens and codes).
@@ -25,7 +26,8 @@ import { revokeAllGrantsOf, type RevokedClient } from './oauth-grants.service.js
 import { UserEntity } from './user.entity.js';
 
 /** How the address was proven. */
-export type ProofKind = 'email_verification' | 'password_reset' | 'identity_provider';
+/** `team_invite`: a pending team invite's token, mailed to the address, used by the account with that address. */
+export type ProofKind = 'email_verification' | 'password_reset' | 'identity_provider' | 'team_invite';
 
 /** A key as the owner's mail names it (never the key itself). */
 export interface KeyMention {

@@ -27,6 +27,7 @@ import { hashPassword, timingDummyHash, verifyPassword } from './passwords.js';
 import type { IssuedSession, SessionService, SignInResult } from './sessions.js';
 import { SignInThrottle, type SignInThrottleSettings } from './sign-in-throttle.js';
 import { UserEntity } from './user.entity.js';
+import { verificationMail } from './verification-mail.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 const EMAIL_TAKEN = 'An account with this email already exists';
@@ -47,7 +48,8 @@ export class PasswordAccountsService {
   }
 
   /**
-   * Creates a password account; 409 when the e-mail (any case, any sign-in method) exists. The
+   * Creates a password account and mails it a verification link (after the answer, through the
+   * outbox); 409 when the e-mail (any case, any sign-in method) exists. The
    * per-IP budget is counted and the e-mail looked up before argon2 hashes anything, so a flood
    * costs no hashing; the unique index still decides a race between two registrations.
    */
@@ -78,6 +80,10 @@ export class PasswordAccountsService {
       if (isUniqueViolation(error)) throw new DomainError('conflict', EMAIL_TAKEN);
       throw error;
     }
+    // the first verification mail goes out after the answer: a mail server that is down or slow
+    // never fails or delays a registration (the dashboard's button sends another)
+    const { id, email } = user;
+    this.deps.outbox.enqueue('email verification', () => verificationMail(backgroundEm(this.deps.orm), { id, email }, this.deps.settings.baseUrl));
     return this.deps.sessions.userRecord(user);
   }
 

@@ -14,12 +14,14 @@ const SUBJECTS: Record<ProofOutcome['kind'], string> = {
   password_reset: 'Your password was changed',
   email_verification: 'Your e-mail address is verified',
   identity_provider: 'Your account is now linked to your sign-in provider',
+  team_invite: 'Your e-mail address is verified',
 };
 
 const WHAT_HAPPENED: Record<ProofOutcome['kind'], string> = {
   password_reset: 'The password of your account was changed with a reset link sent to this address.',
   email_verification: 'This e-mail address was verified for your account with a link sent to it.',
   identity_provider: 'You signed in with an identity provider that verified this address, and it is now linked to your account.',
+  team_invite: 'This e-mail address was verified for your account with the link of a team invite sent to it.',
 };
 
 /** The mail for `outcome`; null when the proof ended nothing (an address proven before, and no reset). */

@@ -27,7 +27,13 @@ describe.each(TEST_BACKENDS)('invites and joining (%s)', (backend) => {
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase(backend);
-    invites = new InvitesService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()), mailer, baseUrl: BASE_URL, logger: { error: () => undefined } });
+    invites = new InvitesService({ orm: db.orm, limits: new OperationLimiter(new MemoryCounterStore()), mailer,
+      baseUrl: BASE_URL,
+      logger: { error: () => undefined },
+      // the invite proof (POST /auth/verify-email/invite) is tested over HTTP in test/dashboard-front-door.e2e.test.ts
+      sessions: { issueSession: () => Promise.reject(new Error('no sessions in this test')) },
+      outbox: { enqueue: () => true },
+    });
     views = new TeamViewsService({ orm: db.orm, baseUrl: BASE_URL, verifier: { validAfter: () => new Date(0) } });
   });
 

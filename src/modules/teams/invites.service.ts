@@ -14,6 +14,10 @@ import type { Logger } from '../../logger.js';
 import { parseInput } from '../../validation.js';
 import { sha256 } from '../accounts/hashing.js';
 import type { Mailer } from '../accounts/mailer.js';
+import type { MailOutbox } from '../accounts/mail-outbox.js';
+import { proofMail } from '../accounts/proof-mail.js';
+import type { IssuedSession, SessionService } from '../accounts/sessions.js';
+import { previewInvite, proveAddressWithInvite, type InvitePreview } from './invite-proof.js';
 import { planOf } from '../usage/plans.js';
 import { findAccountAddress, findAccountPlan } from './team-accounts.queries.js';
 import { inviteMail, joinLinkRecord } from './team-records.js';
@@ -28,6 +32,10 @@ import type { OperationLimiter } from '../usage/operation-limits.js';
 export const INVITE_TTL_MS = 14 * 24 * 3600_000;
 
 export interface InvitesDeps {
+  /** A fresh session after an invite proved the address (the proof ends the ones made before it). */
+  sessions: Pick<SessionService, 'issueSession'>;
+  /** The mail saying what a proof ended, sent after the answer. */
+  outbox: Pick<MailOutbox, 'enqueue'>;
   /** Per-caller limits of the operations a caller may only repeat so often (usage/operation-limits.ts). */
   limits: OperationLimiter;
   orm: MikroORM;
@@ -117,6 +125,26 @@ export class InvitesService {
     });
   }
 
+  /** The invite page's preview (team name, invited address): invite-proof.ts. */
+  async preview(ctx: RequestContext, input: unknown): Promise<InvitePreview> {
+    const { token } = parseInput(joinRequestSchema, input);
+    return previewInvite(ctx.em, token, this.now());
+  }
+
+  /**
+   * POST /auth/verify-email/invite: a pending invite's token proves the caller's address when it
+   * is the invited one (invite-proof.ts). The proof ends the credentials made before it, this
+   * session too, so the caller gets a fresh one; the owner is mailed what ended.
+   */
+  async proveAddress(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+    const caller = requireAccount(ctx);
+    const { token } = parseInput(joinRequestSchema, input);
+    const outcome = await ctx.em.transactional((tx) => proveAddressWithInvite(tx, caller.userId, token, this.now()));
+    this.deps.outbox.enqueue('email verified by invite', async () => proofMail(outcome, this.deps.baseUrl));
+    const session = await this.deps.sessions.issueSession(caller.userId);
+    return { detail: 'Email address verified.', session };
+  }
+
   /**
    * POST /v1/team/join: an invite token (only for the account whose verified address it was sent
    * to, once) or the join link's token. Joining one's own workspace again is 200 and changes nothing.
@@ -135,7 +163,10 @@ export class InvitesService {
       if (current?.workspace.id === workspaceId) return { workspace_id: workspaceId, name: workspace.name, role: current.role, joined: false };
       if (invite) {
         if (!inviteStillValid(invite, this.now())) throw new NotFoundError('This invite is not valid any more (used or expired)');
-        if (!inviteIsFor(invite, await findAccountAddress(tx, caller.userId))) {
+        const account = await findAccountAddress(tx, caller.userId);
+        if (!inviteIsFor(invite, account)) {
+          // the invited address, not verified yet: say so (the invite page verifies it with this token)
+          if (account?.email_lower === invite.email_lower) throw new DomainError('forbidden', 'Verify your e-mail address first: this invite is for it (the invite link can verify it)');
           throw new DomainError('forbidden', 'This invite was sent to another address: sign in with the verified e-mail address it was sent to');
         }
       }

@@ -51,7 +51,7 @@ export function createTeamsModule(deps: {
   return {
     views: new TeamViewsService({ orm, baseUrl, verifier }),
     membership: new MembershipService({ orm, billing: deps.billing, limits }),
-    invites: new InvitesService({ orm, mailer: deps.accounts.mailer, baseUrl, logger, limits }),
+    invites: new InvitesService({ orm, mailer: deps.accounts.mailer, baseUrl, logger, limits, sessions: deps.accounts.accounts.sessions, outbox: deps.accounts.outbox }),
     domains,
     startDomainRechecks: () => verifier.start(),
     stopDomainRechecks: () => verifier.stop(),

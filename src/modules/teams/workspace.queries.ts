@@ -130,3 +130,9 @@ export async function countSeatsUsed(em: EntityManager, workspaceId: string, now
   );
   return asCount(row?.n);
 }
+
+/** The workspace's name, or null when it is gone. */
+export async function findWorkspaceName(em: EntityManager, workspaceId: string): Promise<string | null> {
+  const workspace = await em.findOne(WorkspaceEntity, { id: workspaceId });
+  return workspace?.name ?? null;
+}

@@ -131,3 +131,9 @@ export async function usagePerKeyAndEndpoint(
     requests: Number(r.requests),
   }));
 }
+
+/** When the account's first billed call was recorded, or null (the getting-started checklist). */
+export async function firstBilledCallAt(em: EntityManager, userId: string): Promise<Date | null> {
+  const [row] = await sqlRows<{ first: Date | string | null }>(em, 'select min(created_at) as first from usage_event where user_id = ? and billed', [userId]);
+  return row?.first ? new Date(row.first) : null;
+}

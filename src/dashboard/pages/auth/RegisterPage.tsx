@@ -25,7 +25,7 @@ export default function RegisterPage() {
   const cont = continuationOf(params);
   const navigate = useNavigate();
   const { refresh } = useSession();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
   const [terms, setTerms] = useState(false);

@@ -17,7 +17,7 @@ export default function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const { refresh } = useSession();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const login = useAction(auth.login);
   const state = location.state as { expired?: boolean; signedOut?: boolean; reset?: boolean } | null;

@@ -3,6 +3,7 @@
  * the exact order summary are shown first, and the assent box starts unticked; only a ticked box
  * sends legal_accepted: true. Then the browser goes to Stripe's hosted checkout page.
  */
+import { config } from '../../app/config';
 import type { Answered } from '../../api/client';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type QueryResult, useMutation, useQuery } from '../../app/hooks';
@@ -236,7 +237,10 @@ function LegalAssent({ documents, accepted, onAccepted }: { documents: QueryResu
           <ul aria-labelledby="documents-title" data-testid="checkout-documents">
             {data.checkoutDocuments.map((d) => (
               <li key={d.key}>
-                {d.title}, version {d.version} {d.assent === 'acknowledge' ? <span className="muted small">(acknowledged)</span> : <span className="muted small">(accepted)</span>}
+                <a href={legalDocumentUrl(d.key)} target="_blank" rel="noopener">
+                  {d.title}
+                </a>
+                , version {d.version} {d.assent === 'acknowledge' ? <span className="muted small">(acknowledged)</span> : <span className="muted small">(accepted)</span>}
               </li>
             ))}
           </ul>
@@ -255,4 +259,11 @@ function LegalAssent({ documents, accepted, onAccepted }: { documents: QueryResu
       )}
     </QueryState>
   );
+}
+
+/** Where a checkout document is read (config.legal): the repository's terms text holds both the service agreement and the API/MCP terms. */
+function legalDocumentUrl(key: string): string {
+  if (key === 'privacy_notice') return config.legal.privacy;
+  if (key === 'data_processing_agreement') return config.legal.dataProcessing;
+  return config.legal.terms;
 }

@@ -1,6 +1,6 @@
 import type { PageArea } from '../../app/types';
 
 export const area: PageArea = {
-  routes: [{ path: '', title: 'Overview', load: () => import('./HomePage') }],
-  nav: [{ to: '/', label: 'Overview', order: 0 }],
+  routes: [{ path: '', title: 'Home', load: () => import('./HomePage') }],
+  nav: [{ to: '/', label: 'Home', order: 0 }],
 };

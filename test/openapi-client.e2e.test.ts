@@ -110,6 +110,7 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     await client.POST('/auth/password-reset/confirm', { body: { token: 'not-a-token', password: PASSWORD } });
     await client.POST('/auth/verify-email/request', session(account.cookie));
     await client.POST('/auth/verify-email/confirm', { body: { token: 'not-a-token' } });
+    await client.POST('/auth/verify-email/invite', { ...session(account.cookie), body: { token: 'not-a-token' } });
     await client.POST('/auth/legal-acceptance', { body: { legal_acceptance_token: 'not-a-token', accept_terms: true, acknowledge_privacy: true } });
     await client.POST('/auth/password-authorize', { body: { email: account.email, password: PASSWORD, mcp_flow: 'not-a-flow' } });
     allMatch(from, {
@@ -124,6 +125,7 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       'POST /auth/password-reset/confirm': 400,
       'POST /auth/verify-email/request': 200,
       'POST /auth/verify-email/confirm': 400,
+      'POST /auth/verify-email/invite': 404,
       'POST /auth/legal-acceptance': 401,
       'POST /auth/password-authorize': 400,
     });

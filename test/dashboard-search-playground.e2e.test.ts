@@ -92,7 +92,7 @@ describe('web dashboard: search playground, resolver words, errors in words', ()
     await expectAccessible(page, 'registration, password too short');
     await page.getByLabel('Password', { exact: true }).fill('ten chars!');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await expectHeading(page, 'Overview');
+    await expectHeading(page, 'Home');
     expect(registrations).toBe(1);
     await page.context().close();
 

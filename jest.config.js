@@ -22,6 +22,8 @@ export const SERIAL_FILES = [
   'src/http/drain-http-server.test.ts',
   // idle callbacks at a 1 s idle time, checked between 600 ms sleeps
   'src/modules/usage/sse-session-slots.test.ts',
+  // the longest /health answer while a refused GraphQL attack is in flight, bounded at 1 s (an OS process)
+  'test/graphql-limits.e2e.test.ts',
 ];
 
 const escape = (file) => file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -127,6 +127,8 @@ export class InvitesService {
 
   /** The invite page's preview (team name, invited address): invite-proof.ts. */
   async preview(ctx: RequestContext, input: unknown): Promise<InvitePreview> {
+    // open to anonymous callers: their budget is their client IP's
+    await this.deps.limits.check(ctx, 'team_invite_preview');
     const { token } = parseInput(joinRequestSchema, input);
     return previewInvite(ctx.em, token, this.now());
   }
@@ -137,6 +139,7 @@ export class InvitesService {
    * session too, so the caller gets a fresh one; the owner is mailed what ended.
    */
   async proveAddress(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+    await this.deps.limits.check(ctx, 'verify_email_invite');
     const caller = requireAccount(ctx);
     const { token } = parseInput(joinRequestSchema, input);
     const outcome = await ctx.em.transactional((tx) => proveAddressWithInvite(tx, caller.userId, token, this.now()));

@@ -2,6 +2,9 @@
  * An invitee's address over real HTTP, on embedded PGlite and on real PostgreSQL, the mails read
  * by a real SMTP server started here:
  *
+ * - A registration from an invite's link (`invite_token`, what the invite page's sign-up sends)
+ *   for the invited address gets no verification mail: the invite proves the address. A token
+ *   that is no pending invite to the registering address vouches for nothing: the mail goes out.
  * - The proof with the invite (POST /auth/verify-email/invite) and the fresh session it issues
  *   are one unit of work: a failure injected in the database at commit (a deferred constraint
  *   trigger, the last step of the transaction) rolls the proof back, and the caller keeps the
@@ -15,7 +18,7 @@ import { WorkspaceEntity, WorkspaceMemberEntity } from '../src/modules/teams/wor
 import { startPlatform, type Platform } from '../src/platform.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { makeTestDataDir } from './helpers/pglite-template.js';
-import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { mailText, startTestSmtp, type TestSmtp } from './helpers/smtp.js';
 import { openTestDatabase, TEST_BACKENDS, type TestDatabase } from './helpers/test-databases.js';
 
 const PASSWORD = 'a sturdy passphrase 42';
@@ -43,6 +46,12 @@ describe.each(TEST_BACKENDS)('an invitee proven by the invite (%s)', (backend) =
     const res = await api('POST', '/auth/register', { email, password: PASSWORD, accept_terms: true, acknowledge_privacy: true, ...extra });
     expect([res.status, res.body.email_verified]).toEqual([200, false]);
     return cookieFrom((await api('POST', '/auth/login', { email, password: PASSWORD })).headers, 'session')!;
+  }
+
+  /** The verification mails `email` received, every queued mail sent first. */
+  async function verificationMailsTo(email: string): Promise<string[]> {
+    await platform.accounts.outbox.drain();
+    return smtp.mails.filter((m) => m.to.includes(email.toLowerCase())).map(mailText).filter((text) => /verify-email\?token=/.test(text));
   }
 
   beforeAll(async () => {
@@ -75,10 +84,32 @@ describe.each(TEST_BACKENDS)('an invitee proven by the invite (%s)', (backend) =
     await smtp?.stop();
   });
 
+  it('sends no verification mail to a registration from an invite to the same address; any other registration gets one', async () => {
+    const invitee = address('invitee');
+    const token = await invite(invitee);
+    const cookie = await register(invitee.toUpperCase(), { invite_token: token });
+    // the invite's token vouches only for the address it was sent to, and an unknown token for none
+    const other = address('other');
+    await register(other, { invite_token: token });
+    const stranger = address('stranger');
+    await register(stranger, { invite_token: 'no-such-invite' });
+    const plain = address('plain');
+    await register(plain);
+    expect(await verificationMailsTo(invitee)).toEqual([]);
+    for (const email of [other, stranger, plain]) expect(await verificationMailsTo(email)).toHaveLength(1);
+    // the invite page goes on: the token proves the address, and the invitee joins
+    const proof = await api('POST', '/auth/verify-email/invite', { token }, { cookie });
+    expect(proof.status).toBe(200);
+    const fresh = cookieFrom(proof.headers, 'session')!;
+    expect((await api('GET', '/auth/me', undefined, { cookie: fresh })).body.user.email_verified).toBe(true);
+    expect((await api('POST', '/v1/team/join', { token }, { cookie: fresh })).body).toMatchObject({ joined: true, role: 'member' });
+    expect(await verificationMailsTo(invitee)).toEqual([]);
+  });
+
   it('rolls back the proof and issues no session when the unit of work fails at commit; the caller stays signed in', async () => {
     const invitee = address('rollback');
     const token = await invite(invitee);
-    const cookie = await register(invitee);
+    const cookie = await register(invitee, { invite_token: token });
     const key = (await api('POST', '/v1/keys', { name: 'before the proof' }, { cookie })).body;
     // a failure the database raises at COMMIT, after every statement of the proof ran
     const fn = `lsp_test_refuse_proof_${backend}`;

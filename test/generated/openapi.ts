@@ -1363,6 +1363,8 @@ export interface components {
              * @default false
              */
             acknowledge_privacy?: boolean;
+            /** @description Additive to the spec: the token of the team invite whose link this registration starts from. When it is a pending invite to this address, no verification e-mail is sent: the invite proves the address (POST /auth/verify-email/invite). */
+            invite_token?: string;
         };
         _LegalAcceptanceBody: {
             legal_acceptance_token: string;

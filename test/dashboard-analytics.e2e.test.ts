@@ -22,6 +22,8 @@ import { call, cookieFrom } from './helpers/http.js';
 const PASSWORD = 'correct horse battery staple';
 const ADMIN = 'admin@example.org';
 const SOURCE = 'DE/BGH';
+/** Its name in the corpus's sources catalogue. */
+const SOURCE_NAME = 'German Federal Court of Justice (BGH)';
 const SLICE = [{ file: 'case_law/DE-BGH.jsonl.gz', lines: 2 }];
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 // three seeded days inside the page's default range (the last 30 UTC days)
@@ -114,7 +116,8 @@ describe('web dashboard: partner analytics and the partner editor', () => {
     await page.getByRole('list', { name: 'Countries: chosen' }).getByText('Germany (DE)').waitFor();
     await page.getByLabel('Reason (kept in the audit log)').nth(1).fill('court partnership');
     await page.getByRole('button', { name: 'Make partner' }).click();
-    await page.getByText('partner@court.example is now a partner with sources DE/BGH; countries Germany (DE).').waitFor();
+    // the sentence names the source as the catalogue does, not by its id
+    await page.getByText(`partner@court.example is now a partner with sources ${SOURCE_NAME}; countries Germany (DE).`).waitFor();
     await page.getByRole('button', { name: 'Remove partner' }).waitFor();
     await expectAccessible(page, 'admin users with the partner editor');
     await screenshot(page, 'admin-partner', { fullPage: true });
@@ -130,7 +133,7 @@ describe('web dashboard: partner analytics and the partner editor', () => {
     await page.getByLabel('Search e-mail or name').fill('partner@');
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[data-testid="users"] tbody tr').length === 1);
     await page.getByRole('button', { name: 'Show details of partner@court.example' }).click();
-    await page.getByTestId('partner-status-partner@court.example').getByText('A partner with sources DE/BGH; countries Germany (DE).').waitFor();
+    await page.getByTestId('partner-status-partner@court.example').getByText(`A partner with sources ${SOURCE_NAME}; countries Germany (DE).`).waitFor();
   });
 
   it("the partner sees its source's chart, a withheld cell's reason, top documents, resolver outcomes, and downloads the chart's CSV", async () => {

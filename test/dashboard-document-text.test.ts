@@ -23,7 +23,11 @@ const at = (text: string, pinpoint: string) => {
 
 describe('where a pinpoint stands in the text', () => {
   it('reads the levels as lawyers write them', () => {
-    expect(readPinpoint('Abs. 1 S. 2')).toEqual({ paragraph: '1', alinea: false, item: null, letter: null });
+    expect(readPinpoint('Abs. 1 S. 2')).toEqual({ paragraph: '1', alinea: false, item: null, letter: null, sentence: 2 });
+    expect(readPinpoint('Abs. 3 Satz 1')).toMatchObject({ paragraph: '3', sentence: 1 });
+    expect(readPinpoint('para. 2, sentence 3')).toMatchObject({ paragraph: '2', sentence: 3 });
+    // the `s.` that ends `Abs.` is no sentence
+    expect(readPinpoint('Abs. 2')).toMatchObject({ paragraph: '2', sentence: null });
     expect(readPinpoint('Abs. 2 Nr. 3')).toMatchObject({ paragraph: '2', item: '3' });
     expect(readPinpoint('(1)(c)')).toMatchObject({ paragraph: '1', letter: 'c' });
     expect(readPinpoint('Abs 4')).toMatchObject({ paragraph: '4' });
@@ -33,7 +37,7 @@ describe('where a pinpoint stands in the text', () => {
 
   it('finds a German paragraph from its marker to the next one', () => {
     expect(at(BGB_823, 'Abs. 1')).toMatch(/^\(1\) Wer vorsätzlich .* verpflichtet\.$/);
-    expect(at(BGB_823, 'Abs. 2 S. 2')).toMatch(/^\(2\) Die gleiche .* Verschuldens ein\.$/);
+    expect(at(BGB_823, 'Abs. 2')).toMatch(/^\(2\) Die gleiche .* Verschuldens ein\.$/);
     expect(at(BGB_823, 'Abs. 3')).toBeNull();
   });
 
@@ -42,6 +46,25 @@ describe('where a pinpoint stands in the text', () => {
     expect(at(EU_INLINE, '3')).toBe('3. Where the producer cannot be identified, each supplier shall be treated as its producer.');
     expect(at(GDPR_6, '(1)(b)')).toBe('(b) processing is necessary for the performance of a contract;');
     expect(at(GDPR_6, '(2)')).toBe('2. Member States may maintain more specific provisions.');
+  });
+
+  it('narrows to the sentence a pinpoint names inside its paragraph, the marker left out', () => {
+    expect(at(BGB_823, 'Abs. 2 S. 2')).toBe('Ist nach dem Inhalt des Gesetzes ein Verstoß gegen dieses auch ohne Verschulden möglich, so tritt die Ersatzpflicht nur im Falle des Verschuldens ein.');
+    expect(at(BGB_823, 'Abs. 2 Satz 1')).toBe('Die gleiche Verpflichtung trifft denjenigen, welcher gegen ein den Schutz eines anderen bezweckendes Gesetz verstößt.');
+    expect(at(BGB_823, 'Abs. 1 S. 1')).toMatch(/^Wer vorsätzlich .* verpflichtet\.$/);
+    // a sentence the paragraph does not have: the paragraph, as before
+    expect(at(BGB_823, 'Abs. 2 S. 3')).toMatch(/^\(2\) Die gleiche .* Verschuldens ein\.$/);
+    // abbreviations, single letters and ordinals end no sentence
+    const dotted = '§ 5 Fristen\n\n(1) Die Frist nach Abs. 2 Nr. 1 beträgt z. B. einen Monat, vgl. Art. 3. Sie beginnt am 1. Januar. Sie endet mit Ablauf des Tages.\n\n(2) Das Weitere.';
+    expect(at(dotted, 'Abs. 1 S. 1')).toBe('Die Frist nach Abs. 2 Nr. 1 beträgt z. B. einen Monat, vgl. Art. 3.');
+    expect(at(dotted, 'Abs. 1 S. 2')).toBe('Sie beginnt am 1. Januar.');
+    expect(at(dotted, 'Abs. 1 S. 3')).toBe('Sie endet mit Ablauf des Tages.');
+    expect(at(EU_INLINE, '(2) sentence 1')).toBe('Without prejudice to the liability of the producer, any person who imports shall be deemed to be a producer.');
+    // what the page marks: the sentence, not its paragraph
+    const span = locatePinpoint(BGB_823, 'Abs. 2 S. 2')!;
+    const marked = segmentText(BGB_823, [], span).filter((r) => r.marked).map((r) => r.text).join('');
+    expect(marked).toMatch(/^Ist nach dem Inhalt .* Verschuldens ein\.$/);
+    expect(marked).not.toContain('Die gleiche Verpflichtung');
   });
 
   it("counts a French alinéa as the Nth block after the heading, and narrows to a numbered item", () => {

@@ -12,7 +12,7 @@ import { expectAccessible, launchChromium, overflowsHorizontally, screenshot, ty
 import { expectHeading, startDashboardPlatform } from './helpers/dashboard.js';
 import { call, cookieFrom } from './helpers/http.js';
 import { authorizeAgentWithPassword } from './helpers/oauth-grant.js';
-import { startTestSmtp, type TestSmtp } from './helpers/smtp.js';
+import { mailText, startTestSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTeam } from './helpers/team-fixtures.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -228,6 +228,9 @@ describe('web dashboard: the front door', () => {
       await expectHeading(page, 'Join a team');
       await page.getByRole('button', { name: `Verify ${email} and join` }).click();
       await joined(page);
+      // the sign-up came from the invite (it sent its token): the invite proved the address, no verification mail went out
+      await platform.accounts.outbox.drain();
+      expect(smtp.mails.filter((m) => m.to.includes(email)).map(mailText).filter((text) => /verify-email\?token=/.test(text))).toEqual([]);
       const me = await call(`${base}/auth/me`, 'GET', undefined, { cookie: `session=${(await page.context().cookies()).find((c) => c.name === 'session')!.value}` });
       expect(me.body.user.email_verified).toBe(true);
       expect(me.body.workspace_role).toBe('member');

@@ -208,6 +208,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
       post: [
         {
           name: 'verify_email_invite',
+          limited: 'verify_email_invite',
           summary: 'Verify Email With Invite',
           description:
             "A pending team invite's token (mailed to the address) verifies the signed-in account's e-mail when it is the invited address; the invite stays pending (join with POST /v1/team/join). As with a verification link, the first proof ends every session, API key and OAuth grant made before it, and signs this browser in anew.",
@@ -275,6 +276,7 @@ export function accountsRouter(options: AccountsRoutesOptions, rest: RestApi): e
     patch: [
       {
         name: 'rename_key',
+        limited: 'rename_key',
         summary: 'Rename Key',
         description: 'Additive to the spec: gives one of your keys a new name (revoked keys too); another account\'s key is 404.',
         tags: keys,

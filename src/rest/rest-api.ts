@@ -59,8 +59,9 @@ type Route = [OperationDoc, ...express.RequestHandler[]];
 
 /** The 429 of an operation limited per caller: its limit, and that the budget is shared with the other doors. */
 function limitedDescription(operation: LimitedOperation): string {
-  const { limit, durationSeconds } = OPERATION_LIMITS[operation];
-  return `Too many requests: at most ${limit} per ${durationSeconds} seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After)`;
+  const { limit, durationSeconds, graphql } = OPERATION_LIMITS[operation];
+  const sharedWith = graphql ? 'the same GraphQL field and every server process' : 'every server process';
+  return `Too many requests: at most ${limit} per ${durationSeconds} seconds per caller (account, else client IP), refused calls included, one budget with ${sharedWith} (Retry-After)`;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

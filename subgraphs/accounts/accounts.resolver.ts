@@ -47,6 +47,7 @@ export interface AccountsGraphqlApi {
 export const USAGE_RATE_LIMIT = { limit: OPERATION_LIMITS.usage.limit, duration: OPERATION_LIMITS.usage.durationSeconds };
 export const USAGE_BREAKDOWN_RATE_LIMIT = { limit: OPERATION_LIMITS.usage_breakdown.limit, duration: OPERATION_LIMITS.usage_breakdown.durationSeconds };
 export const CREATE_KEY_RATE_LIMIT = { limit: OPERATION_LIMITS.create_key.limit, duration: OPERATION_LIMITS.create_key.durationSeconds };
+export const RENAME_KEY_RATE_LIMIT = { limit: OPERATION_LIMITS.rename_key.limit, duration: OPERATION_LIMITS.rename_key.durationSeconds };
 
 @Resolver()
 export class AccountsResolver {
@@ -75,6 +76,7 @@ export class AccountsResolver {
   }
 
   @Mutation(() => ApiKeyType, { description: "Renames one of the caller's keys (PATCH /v1/keys/{key_id}); NOT_FOUND for any other id." })
+  @Directive(`@rateLimit(limit: ${RENAME_KEY_RATE_LIMIT.limit}, duration: ${RENAME_KEY_RATE_LIMIT.duration})`)
   renameKey(@Args(() => RenameKeyArgs) { id, name }: RenameKeyArgs, @Ctx() context: GraphqlContext) {
     return this.api.apiKeys.rename(requestContextOf(context), id, { name });
   }

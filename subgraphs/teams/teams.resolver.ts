@@ -29,7 +29,7 @@ import {
   TeamWorkspaceType,
   UserType,
 } from './types.js';
-import { MUTATION_LIMITS } from '../../src/modules/usage/operation-limits.js';
+import { MUTATION_LIMITS, OPERATION_LIMITS, rateLimitDirectiveOf } from '../../src/modules/usage/operation-limits.js';
 
 /** What the teams subgraph asks of the services. */
 export interface TeamsGraphqlApi {
@@ -97,6 +97,7 @@ export class TeamsResolver {
   @Query(() => TeamInvitePreviewType, {
     description: "The invite page's preview of an invite or join link token (no account needed; only the token's holder learns the team and the invited address). NOT_FOUND for an unknown, used, expired, revoked or rotated token.",
   })
+  @Directive(rateLimitDirectiveOf(OPERATION_LIMITS.team_invite_preview))
   teamInvite(@Arg('token', () => String) token: string, @Ctx() context: GraphqlContext) {
     return this.api.invites.preview(requestContextOf(context), { token });
   }

@@ -1363,6 +1363,8 @@ export interface components {
              * @default false
              */
             acknowledge_privacy?: boolean;
+            /** @description Additive to the spec: the token of the team invite whose link this registration starts from. When it is a pending invite to this address, no verification e-mail is sent: the invite proves the address (POST /auth/verify-email/invite). */
+            invite_token?: string;
         };
         _LegalAcceptanceBody: {
             legal_acceptance_token: string;
@@ -3469,6 +3471,17 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            /** @description Too many requests: at most 10 per 60 seconds per caller (account, else client IP), refused calls included, one budget with every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */
             503: {
                 headers: {
@@ -3952,6 +3965,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests: at most 20 per 60 seconds per caller (account, else client IP), refused calls included, one budget with the same GraphQL field and every server process (Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (at most 60 for a per-minute plan window) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
                 };
             };
             /** @description The database or the rate-limit counters do not answer (a restart, a failover): try again after `Retry-After` */

@@ -38,7 +38,7 @@ async function post<T>(path: string, body?: unknown): Promise<T> {
 export const auth = {
   login: (email: string, password: string) => post<SignInAnswer>('/auth/login', { email, password }),
   devLogin: (email: string, name?: string) => post<SignInAnswer>('/auth/dev-login', { email, name: name || null }),
-  register: (body: { email: string; password: string; name?: string | null; accept_terms: boolean; acknowledge_privacy: boolean }) =>
+  register: (body: { email: string; password: string; name?: string | null; accept_terms: boolean; acknowledge_privacy: boolean; invite_token?: string }) =>
     post<SignedInUser>('/auth/register', body),
   logout: () => post<{ detail: string }>('/auth/logout'),
   /** `token` undefined: the token is in the HttpOnly cookie an identity-provider sign-in set. */

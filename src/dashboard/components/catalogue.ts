@@ -15,6 +15,8 @@ export interface Choice {
 export interface Catalogue {
   countries: Choice[];
   sources: Choice[];
+  /** source_id -> the source's name in the catalogue ("German Federal Court of Justice (BGH)"); absent for a partner's own choices. */
+  sourceNames?: ReadonlyMap<string, string>;
 }
 
 // codes Intl does not know as regions
@@ -43,7 +45,13 @@ async function loadCatalogue(): Promise<Catalogue> {
   return {
     countries: countries.map((c) => ({ value: c.code, label: countryLabel(c.code) })).sort((a, b) => a.label.localeCompare(b.label)),
     sources: perCountry.flat().map((s) => ({ value: s.source_id, label: s.source_id })).sort((a, b) => a.value.localeCompare(b.value)),
+    sourceNames: new Map(perCountry.flat().map((s) => [s.source_id, s.name])),
   };
+}
+
+/** A source's name as the catalogue gives it; its id while the catalogue loads or when it does not list it. */
+export function sourceName(sourceId: string, catalogue: Catalogue | undefined): string {
+  return catalogue?.sourceNames?.get(sourceId) || sourceId;
 }
 
 /** The catalogue (undefined while loading) and the error, if it failed. */

@@ -1660,7 +1660,7 @@ export type CatalogueSourcesQueryVariables = Exact<{
 }>;
 
 
-export type CatalogueSourcesQuery = { sources: Array<{ source_id: string, country: string }> };
+export type CatalogueSourcesQuery = { sources: Array<{ source_id: string, country: string, name: string }> };
 
 export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2143,6 +2143,7 @@ export const CatalogueSourcesDocument = new TypedDocumentString(`
   sources(country: $country, includeEmpty: true) {
     source_id
     country
+    name
   }
 }
     `) as unknown as TypedDocumentString<CatalogueSourcesQuery, CatalogueSourcesQueryVariables>;

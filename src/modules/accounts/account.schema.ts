@@ -51,6 +51,14 @@ export const registerBodySchema = z.object({
   name: z.string().max(100).nullable().optional(),
   accept_terms: laxBool().prefault(false).describe('Accept the current terms of service.'),
   acknowledge_privacy: laxBool().prefault(false).describe('Acknowledge the privacy policy.'),
+  invite_token: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Additive to the spec: the token of the team invite whose link this registration starts from. When it is a pending invite to this address, no verification e-mail is sent: the invite proves the address (POST /auth/verify-email/invite).',
+    ),
 }).meta({ id: '_EmailPasswordBody' });
 
 /** POST /auth/login: the same body; name and the legal flags are ignored. */

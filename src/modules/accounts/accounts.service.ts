@@ -32,7 +32,7 @@ import type { Mailer } from './mailer.js';
 import { proofMail } from './proof-mail.js';
 import { consumeOneTimeToken, RESET_TOKEN_TTL_MS, VERIFY_EMAIL_TOKEN_TTL_MS } from './one-time-tokens.js';
 import { verificationMail } from './verification-mail.js';
-import { PasswordAccountsService } from './password-accounts.service.js';
+import { type InviteVouch, PasswordAccountsService } from './password-accounts.service.js';
 import { SessionService, type CallerOrigin, type CallerRow, type CredentialChecks, type IssuedSession, type SignInResult } from './sessions.js';
 import type { SignInThrottleSettings } from './sign-in-throttle.js';
 import type { TokenSigner } from './tokens.js';
@@ -75,6 +75,11 @@ export class AccountsService {
     this.passwords = new PasswordAccountsService({ orm, sessions: this.sessions, outbox: deps.outbox, counters: deps.counters, settings });
     this.linking = new IdentityLinkingService({ orm, sessions: this.sessions, outbox: deps.outbox, baseUrl: settings.baseUrl });
     this.deletion = new AccountDeletionService({ orm, usage: deps.usage });
+  }
+
+  /** Teams answers whether an invite token vouches for a registration's address (no verification mail then). */
+  vouchWithInvites(check: InviteVouch): void {
+    this.passwords.vouchWithInvites(check);
   }
 
   /** Creates a password account; 409 when the e-mail (any case, any sign-in method) exists. */

@@ -157,6 +157,7 @@ export class ApiKeyService {
    * listing item. Another account's key id is 404, as an unknown one; a bad name 422.
    */
   async rename(ctx: RequestContext, keyId: string, input: unknown): Promise<ApiKeyRecord> {
+    await throttleOperation(this.deps.counters, budgetHolderOf(ctx), operationLimit('rename_key'));
     const caller = requireAccount(ctx);
     const { name } = parseInput(renameKeyBodySchema, input ?? {});
     if (!UUID.test(keyId)) throw new NotFoundError('API key not found');

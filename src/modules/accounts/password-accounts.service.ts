@@ -4,7 +4,7 @@
  * src/modules/usage/throttle.ts), and answers the same whether the account exists or not.
  */
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { backgroundEm, type RequestContext } from '../../context.js';
 import { DomainError } from '../../errors.js';
 import { parseInput } from '../../validation.js';
@@ -30,10 +30,17 @@ import { UserEntity } from './user.entity.js';
 import { verificationMail } from './verification-mail.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+
+/**
+ * Whether `token` is a pending team invite sent to `emailLower` (teams answers it: accounts knows
+ * no invites). Such a registration needs no verification mail: the invite's link proves the address.
+ */
+export type InviteVouch = (em: EntityManager, emailLower: string, token: string) => Promise<boolean>;
 const EMAIL_TAKEN = 'An account with this email already exists';
 
 export class PasswordAccountsService {
   private readonly throttle: SignInThrottle;
+  private inviteVouch: InviteVouch | null = null;
 
   constructor(
     private readonly deps: {
@@ -47,9 +54,15 @@ export class PasswordAccountsService {
     this.throttle = new SignInThrottle(deps.counters, deps.settings.signInThrottle);
   }
 
+  /** Teams tells whether an invite token vouches for a registration's address. */
+  vouchWithInvites(check: InviteVouch): void {
+    this.inviteVouch = check;
+  }
+
   /**
    * Creates a password account and mails it a verification link (after the answer, through the
-   * outbox); 409 when the e-mail (any case, any sign-in method) exists. The
+   * outbox), unless it comes from a pending invite to the same address (`invite_token`: the invite
+   * page then proves the address with it); 409 when the e-mail (any case, any sign-in method) exists. The
    * per-IP budget is counted and the e-mail looked up before argon2 hashes anything, so a flood
    * costs no hashing; the unique index still decides a race between two registrations.
    */
@@ -83,6 +96,7 @@ export class PasswordAccountsService {
     // the first verification mail goes out after the answer: a mail server that is down or slow
     // never fails or delays a registration (the dashboard's button sends another)
     const { id, email } = user;
+    if (body.invite_token && (await this.inviteVouch?.(em, emailLower, body.invite_token))) return this.deps.sessions.userRecord(user);
     this.deps.outbox.enqueue('email verification', () => verificationMail(backgroundEm(this.deps.orm), { id, email }, this.deps.settings.baseUrl));
     return this.deps.sessions.userRecord(user);
   }

@@ -48,6 +48,15 @@ export async function previewInvite(em: EntityManager, token: string, now: numbe
 }
 
 /**
+ * Whether `token` is a pending e-mail invite sent to `emailLower`: a registration from its link
+ * needs no verification mail, the invite page proves the address with the same token.
+ */
+export async function isPendingInviteTo(em: EntityManager, emailLower: string, token: string, now: number): Promise<boolean> {
+  const invite = await findInviteByTokenHash(em, sha256(token));
+  return invite !== null && inviteStillValid(invite, now) && invite.email_lower === emailLower;
+}
+
+/**
  * Proves the address of `userId` with a pending e-mail invite's token sent to it, in `tx` (a
  * transaction). 404 for a token that is no pending invite; 403 when the account's address is not
  * the invited one. An address proven before is answered as it is (nothing ends).

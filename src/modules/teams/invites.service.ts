@@ -127,6 +127,8 @@ export class InvitesService {
 
   /** The invite page's preview (team name, invited address): invite-proof.ts. */
   async preview(ctx: RequestContext, input: unknown): Promise<InvitePreview> {
+    // open to anonymous callers: their budget is their client IP's
+    await this.deps.limits.check(ctx, 'team_invite_preview');
     const { token } = parseInput(joinRequestSchema, input);
     return previewInvite(ctx.em, token, this.now());
   }
@@ -134,14 +136,20 @@ export class InvitesService {
   /**
    * POST /auth/verify-email/invite: a pending invite's token proves the caller's address when it
    * is the invited one (invite-proof.ts). The proof ends the credentials made before it, this
-   * session too, so the caller gets a fresh one; the owner is mailed what ended.
+   * session too, so the caller gets a fresh one, made in the proof's unit of work: the proof
+   * commits only with the session in hand, and a failure before the commit leaves neither (the
+   * caller keeps the session it had). The owner is mailed what ended, once the proof committed.
    */
   async proveAddress(ctx: RequestContext, input: unknown): Promise<{ detail: string; session: IssuedSession }> {
+    await this.deps.limits.check(ctx, 'verify_email_invite');
     const caller = requireAccount(ctx);
     const { token } = parseInput(joinRequestSchema, input);
-    const outcome = await ctx.em.transactional((tx) => proveAddressWithInvite(tx, caller.userId, token, this.now()));
+    const { outcome, session } = await ctx.em.transactional(async (tx) => {
+      const outcome = await proveAddressWithInvite(tx, caller.userId, token, this.now());
+      // issued after the proof's sessions_valid_after (now), so the proof does not end it
+      return { outcome, session: await this.deps.sessions.issueSession(caller.userId) };
+    });
     this.deps.outbox.enqueue('email verified by invite', async () => proofMail(outcome, this.deps.baseUrl));
-    const session = await this.deps.sessions.issueSession(caller.userId);
     return { detail: 'Email address verified.', session };
   }
 

@@ -10,6 +10,7 @@ import type { AccountsModule } from '../accounts/accounts.module.js';
 import { AllowedDomainsService } from './allowed-domains.service.js';
 import { createTxtLookup } from './dns-txt-lookup.js';
 import { DomainVerifier } from './domain-verifier.js';
+import { isPendingInviteTo } from './invite-proof.js';
 import { InvitesService } from './invites.service.js';
 import { MembershipService, type SeatBilling } from './membership.service.js';
 import { TeamViewsService } from './team-views.service.js';
@@ -32,7 +33,7 @@ export interface TeamsModule extends TeamsServices {
   recheckDueDomains(): Promise<number>;
 }
 
-/** Builds the team services and hooks the domain auto-join into every sign-in of a verified address. */
+/** Builds the team services, hooks the domain auto-join into every sign-in of a verified address and lets invites vouch for registrations. */
 export function createTeamsModule(deps: {
   orm: MikroORM;
   /** Billing's seat changes (billing's subscription service; teams needs only this of it). */
@@ -48,6 +49,8 @@ export function createTeamsModule(deps: {
   const limits = deps.accounts.limits;
   const domains = new AllowedDomainsService({ orm, verifier, logger, limits });
   deps.accounts.accounts.sessions.onSignIn((user) => domains.autoJoin(user));
+  // a registration from an invite's link is proven by that invite: no verification mail
+  deps.accounts.accounts.vouchWithInvites((em, emailLower, token) => isPendingInviteTo(em, emailLower, token, Date.now()));
   return {
     views: new TeamViewsService({ orm, baseUrl, verifier }),
     membership: new MembershipService({ orm, billing: deps.billing, limits }),

@@ -38,8 +38,8 @@ export interface OperationLimitRule {
   durationSeconds: number;
   /** The REST operations (`METHOD /path` as in /openapi.json) that call the limited service method. */
   rest: readonly string[];
-  /** The GraphQL root field that calls it (its `@rateLimit` documents this limit). */
-  graphql: string;
+  /** The GraphQL root field that calls it (its `@rateLimit` documents this limit); null when no field does. */
+  graphql: string | null;
 }
 
 /** Operation -> limit per caller and window, and the REST operations and GraphQL field of each. */
@@ -49,6 +49,12 @@ export const OPERATION_LIMITS = {
   // up to a year of the caller's usage rows, grouped
   usage_breakdown: { limit: 30, durationSeconds: 60, rest: ['GET /v1/usage/breakdown'], graphql: 'Query.usageBreakdown' },
   create_key: { limit: 20, durationSeconds: 60, rest: ['POST /v1/keys'], graphql: 'Mutation.createKey' },
+  // a write to a key row, as often as creating one
+  rename_key: { limit: 20, durationSeconds: 60, rest: ['PATCH /v1/keys/{key_id}'], graphql: 'Mutation.renameKey' },
+  // proves the address with an invite's token: ends credentials and mails the owner (REST only)
+  verify_email_invite: { limit: 10, durationSeconds: 60, rest: ['POST /auth/verify-email/invite'], graphql: null },
+  // the invite page's preview, open to anonymous callers (counted per client IP): a token look-up
+  team_invite_preview: { limit: 30, durationSeconds: 60, rest: [], graphql: 'Query.teamInvite' },
   team_invite: { ...TEAM_MUTATION, rest: ['POST /v1/team/invites'], graphql: 'Mutation.inviteMembers' },
   team_invite_revoke: { ...TEAM_MUTATION, rest: ['DELETE /v1/team/invites/{invite_id}'], graphql: 'Mutation.revokeInvite' },
   team_join_link_rotate: { ...TEAM_MUTATION, rest: ['POST /v1/team/join-link'], graphql: 'Mutation.rotateJoinLink' },

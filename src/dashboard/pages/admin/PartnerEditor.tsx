@@ -7,7 +7,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { forgetAnalyticsAccess } from '../../app/analytics-access';
 import { useMutation, useQuery } from '../../app/hooks';
-import { countryLabel, useCatalogue } from '../../components/catalogue';
+import { type Catalogue, countryLabel, sourceName, useCatalogue } from '../../components/catalogue';
 import { Field } from '../../components/Page';
 import { ErrorState, FormError } from '../../components/states';
 import { TypeAheadPicker } from '../../components/TypeAheadPicker';
@@ -18,8 +18,9 @@ interface Scope {
   countries: string[];
 }
 
-function describe(scope: Scope): string {
-  const parts = [scope.sources.length > 0 ? `sources ${scope.sources.join(', ')}` : '', scope.countries.length > 0 ? `countries ${scope.countries.map(countryLabel).join(', ')}` : ''];
+/** The scope in words: the sources by their catalogue names, the countries by theirs. */
+function describe(scope: Scope, catalogue: Catalogue | undefined): string {
+  const parts = [scope.sources.length > 0 ? `sources ${scope.sources.map((id) => sourceName(id, catalogue)).join(', ')}` : '', scope.countries.length > 0 ? `countries ${scope.countries.map(countryLabel).join(', ')}` : ''];
   return parts.filter(Boolean).join('; ');
 }
 
@@ -50,7 +51,7 @@ export function PartnerEditor({ user }: { user: { id: string; email: string } })
     const saved = { sources: a.adminSetPartner.sources, countries: a.adminSetPartner.countries };
     setCurrent(saved);
     forgetAnalyticsAccess();
-    setDone(`${user.email} is now a partner with ${describe(saved)}.`);
+    setDone(`${user.email} is now a partner with ${describe(saved, catalogue)}.`);
   }
 
   async function onRemove() {
@@ -69,7 +70,7 @@ export function PartnerEditor({ user }: { user: { id: string; email: string } })
     <form onSubmit={onSave} className="stack" aria-labelledby={`pa-${user.id}`}>
       <h2 id={`pa-${user.id}`}>Partner analytics</h2>
       <p className="muted small" data-testid={`partner-status-${user.email}`}>
-        {current === undefined ? 'Reading the current scope…' : current ? `A partner with ${describe(current)}.` : 'Not a partner.'}
+        {current === undefined ? 'Reading the current scope…' : current ? `A partner with ${describe(current, catalogue)}.` : 'Not a partner.'}
       </p>
       {stored.error && <ErrorState error={stored.error} onRetry={stored.reload} />}
       {catalogueError && <ErrorState error={catalogueError} />}

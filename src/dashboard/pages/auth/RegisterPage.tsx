@@ -12,10 +12,10 @@ import { passwordHint, passwordTooShort } from '../../app/password-rule';
 import { useSession } from '../../app/session';
 import { Field, Page } from '../../components/Page';
 import { FormError } from '../../components/states';
-import { continuationOf, continuationQuery, finishSignIn } from './continue';
+import { continuationOf, continuationQuery, finishSignIn, inviteTokenOf } from './continue';
 import { LegalChecks } from './LegalChecks';
 
-async function registerAndSignIn(body: { email: string; password: string; name: string | null; accept_terms: boolean; acknowledge_privacy: boolean }) {
+async function registerAndSignIn(body: { email: string; password: string; name: string | null; accept_terms: boolean; acknowledge_privacy: boolean; invite_token?: string }) {
   await auth.register(body);
   return auth.login(body.email, body.password);
 }
@@ -41,7 +41,10 @@ export default function RegisterPage() {
     }
     const tooShort = passwordTooShort(password);
     if (tooShort) return action.setError(tooShort);
-    await finishSignIn(await action.run({ email, password, name: name.trim() || null, accept_terms: terms, acknowledge_privacy: privacy }), cont, navigate, refresh);
+    // from an invite's link: the invite proves the address, the server sends no verification mail
+    const inviteToken = inviteTokenOf(cont);
+    const body = { email, password, name: name.trim() || null, accept_terms: terms, acknowledge_privacy: privacy, ...(inviteToken ? { invite_token: inviteToken } : {}) };
+    await finishSignIn(await action.run(body), cont, navigate, refresh);
   }
 
   return (

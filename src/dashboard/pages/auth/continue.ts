@@ -20,6 +20,15 @@ export function continuationOf(params: URLSearchParams): Continuation {
   };
 }
 
+/**
+ * The invite token of a continuation back to the invite page (/team/join?token=…), or null: a
+ * registration from an invite sends it, so no verification mail goes to an address the invite proves.
+ */
+export function inviteTokenOf(c: Continuation): string | null {
+  const url = new URL(c.next, 'http://dashboard.invalid');
+  return url.pathname === '/team/join' ? url.searchParams.get('token') || null : null;
+}
+
 /** The query string that carries a continuation to the next page of the flow ('' when there is none). */
 export function continuationQuery(c: Continuation): string {
   const q = new URLSearchParams();

@@ -7,7 +7,8 @@
  * British texts) or `1.` (EU texts), at the start of a line or inline after a sentence; the
  * paragraph runs to the next marker of the same kind. French `alinéa N` has no marker: it is the
  * Nth block of the text after the heading. A number (`Nr.`, `Z`) or a letter (`lit.`, `(c)`)
- * narrows the span inside the paragraph when its marker is there.
+ * narrows the span inside the paragraph when its marker is there, and so does a sentence (`S. 2`,
+ * `Satz 2`, `sentence 2`), counted from the sentence ends that are not abbreviations (`nthSentence`).
  */
 
 export interface Span {
@@ -24,6 +25,8 @@ export interface PinpointParts {
   item: string | null;
   /** Lettered item (`lit. a`, `(c)`). */
   letter: string | null;
+  /** Sentence number inside the paragraph or item (`S. 2`, `Satz 2`). */
+  sentence: number | null;
 }
 
 const PARAGRAPH_WORD = /(?:^|[\s(])(?:abs(?:atz)?\.?|para(?:graph)?\.?)\s*(\d+[a-z]?)\b/i;
@@ -32,6 +35,8 @@ const LEADING_NUMBER = /^\s*\(?(\d+[a-z]?)\)?(?=$|[\s(.,])/i;
 const ITEM = /\b(?:nr\.?|ziff(?:er)?\.?|z\.?|no\.?|n°)\s*(\d+)/i;
 const LETTER_WORD = /\b(?:lit\.?|buchst(?:abe)?\.?|point|letter)\s*\(?([a-z])\)?(?![a-z])/i;
 const LETTER_BRACKET = /\(([a-z])\)/i;
+// `S. 2` only after a space or at the start: the `s.` that ends `Abs.` is no sentence
+const SENTENCE = /(?:^|[\s,])(?:s\.|satz|sent(?:ence)?\.?)\s*(\d+)\b/i;
 
 /** Reads the levels of a pinpoint as written. */
 export function readPinpoint(pinpoint: string): PinpointParts {
@@ -39,7 +44,14 @@ export function readPinpoint(pinpoint: string): PinpointParts {
   const paragraph = alinea ?? PARAGRAPH_WORD.exec(pinpoint) ?? LEADING_NUMBER.exec(pinpoint);
   const item = ITEM.exec(pinpoint);
   const letter = LETTER_WORD.exec(pinpoint) ?? LETTER_BRACKET.exec(pinpoint);
-  return { paragraph: paragraph?.[1] ?? null, alinea: Boolean(alinea), item: item?.[1] ?? null, letter: letter?.[1]?.toLowerCase() ?? null };
+  const sentence = SENTENCE.exec(pinpoint);
+  return {
+    paragraph: paragraph?.[1] ?? null,
+    alinea: Boolean(alinea),
+    item: item?.[1] ?? null,
+    letter: letter?.[1]?.toLowerCase() ?? null,
+    sentence: sentence ? Number(sentence[1]) : null,
+  };
 }
 
 function escapeRegExp(s: string): string {
@@ -99,6 +111,52 @@ function findAlinea(text: string, n: number): Span | null {
   return body[n - 1] ?? null;
 }
 
+/** Words that end in a period without ending a sentence (legal German and English), lowercased; any single letter too. */
+const ABBREVIATIONS = new Set([
+  'abs', 'art', 'nr', 'vgl', 'bzw', 'ggf', 'bspw', 'usw', 'etc', 'lit', 'buchst', 'ziff', 'rn', 'rdnr', 'dr', 'prof', 'st', 'kap',
+  'anh', 'anl', 'alt', 'var', 'hs', 'halbs', 'ff', 'gem', 'insb', 'sog', 'no', 'para', 'cf', 'seq', 'al', 'abl', 'bgbl', 'ca',
+]);
+/** A sentence's end: `.`, `!` or `?` (closing quotes or brackets after it), space, and a capital or an opening quote next. */
+const SENTENCE_END = /[.!?]["'»“”)]*\s+(?=[\p{Lu}„"«(§])/gu;
+/** A paragraph's or item's own marker at its start (`(2)`, `2.`, `(c)`, `c)`): not a sentence of its own. */
+const LEADING_MARKER = /^(?:\(\d+[a-z]?\)|\d+[a-z]?\.|\([a-z]\)|[a-z]\))\s+/i;
+
+/** Words after which a number is a reference (`Art. 3.`, `§ 5.`), so its period may end a sentence. */
+const REFERENCE_WORDS = new Set(['§', '§§', 'art', 'abs', 'nr', 's', 'satz', 'ziff', 'article', 'artikel', 'paragraph', 'section']);
+
+/** Whether the period after `before` (a sentence's text so far) ends the sentence. */
+function endsSentence(before: string): boolean {
+  const word = /([\p{L}\d]+)$/u.exec(before)?.[1] ?? '';
+  if (/^\d+[a-z]?$/i.test(word)) {
+    // `am 1. Januar` is an ordinal; `nach Art. 3.` ends with a reference
+    const previous = /(\S+)\s+\d+[a-z]?$/i.exec(before)?.[1]?.replace(/\.$/, '').toLowerCase();
+    return previous !== undefined && REFERENCE_WORDS.has(previous);
+  }
+  return word.length > 1 && !ABBREVIATIONS.has(word.toLowerCase());
+}
+
+/**
+ * The `n`th sentence (1-based) of `within` in `text`, its paragraph marker left out; null when the
+ * span has fewer sentences. A period after an abbreviation (`Abs.`, `Nr.`, `vgl.`, a single letter)
+ * or after an ordinal (`1. Januar`) ends no sentence; after a reference (`Art. 3.`) it does.
+ */
+export function nthSentence(text: string, within: Span, n: number): Span | null {
+  const part = text.slice(within.start, within.end);
+  const marker = LEADING_MARKER.exec(part);
+  let from = marker ? marker[0].length : 0;
+  const starts = [from];
+  for (const end of part.matchAll(SENTENCE_END)) {
+    if (end.index < from) continue;
+    if (part[end.index] === '.' && !endsSentence(part.slice(from, end.index))) continue;
+    starts.push(end.index + end[0].length);
+    from = end.index + end[0].length;
+  }
+  const start = starts[n - 1];
+  if (start === undefined) return null;
+  const stop = starts[n] ?? part.length;
+  return trimmed(text, { start: within.start + start, end: within.start + stop });
+}
+
 /** Where `pinpoint` stands in `text`; null when its paragraph (or, without one, its item or letter) is not found. */
 export function locatePinpoint(text: string, pinpoint: string): Span | null {
   const parts = readPinpoint(pinpoint);
@@ -110,5 +168,7 @@ export function locatePinpoint(text: string, pinpoint: string): Span | null {
   }
   if (parts.item) span = findMarked(text, span, parts.item, '\\d+', ITEM_MARKERS) ?? (parts.paragraph ? span : null);
   if (span && parts.letter) span = findMarked(text, span, parts.letter, '[a-z]', LETTER_MARKERS) ?? (parts.paragraph || parts.item ? span : null);
+  // a sentence narrows a paragraph or item that was found (alone it names nothing findable)
+  if (span && span !== whole && parts.sentence) span = nthSentence(text, span, parts.sentence) ?? span;
   return span === whole ? null : span;
 }

@@ -15,6 +15,12 @@
  * - Lists and ranges are split into their units (`§§ 187 Abs. 1, 188 Abs. 2 BGB`: two links);
  *   a range links the units written at its ends.
  *
+ * - Legislation cites legislation: in an article (or an act) the unit standing alone with no act
+ *   to carry is its own act's (`des § 286` in § 280 BGB is § 286 BGB, `Article 5` in the GDPR is
+ *   Article 5 GDPR), when written the way its own heading writes units (`§` in the BGB, `Article`
+ *   in the GDPR) and when no other instrument is named before it; its own heading is no citation,
+ *   and a link to itself is not kept.
+ *
  * Strictness is `POST /v1/resolve`'s: one document or nothing. A unit the act does not have, an
  * act two acts could be, an act the corpus lacks: unresolved, with the reason.
  */
@@ -30,6 +36,8 @@ export interface CitatorDocument {
   country: string;
   language: string | null;
   namespace: string;
+  /** Legislation: the document's id and its own act (its parent act, or itself), whose units a bare unit may name (see ownActOf). */
+  own?: { id: string; act: ActEntry; title: string };
 }
 
 export interface CitationLink {
@@ -85,6 +93,9 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
   const chains = findCitationChains(doc.text);
   const result: CitatorResult = { links: [], unresolved: [] };
   let previous: { context: ActContext; chain: CitationChain } | null = null;
+  const home = doc.own ? ownActOf(doc.own, doc.text, chains) : null;
+  // an article's own heading (`§ 280 Schadensersatz …`, `Article 5 Principles …`) is no citation
+  if (home?.heading) chains.shift();
   const own = new Map<CitationChain, ActContext | 'bare' | 'skip'>();
   const ownAct = (i: number) => {
     const chain = chains[i];
@@ -107,7 +118,7 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
     let carried = false;
     if (context === 'bare') {
       carried = true;
-      context = sharedAct(i) ?? carriedAct(doc.text, previous, chain) ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
+      context = sharedAct(i) ?? carriedAct(doc.text, previous, chain) ?? homeAct(doc.text, home, previous, chain) ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
     } else {
       previous = { context, chain };
       const continued = continuation(doc.text, chain, context.end);
@@ -115,7 +126,48 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
     }
     emit(index, doc, chain, context, carried, hints, result);
   }
+  if (doc.own) result.links = result.links.filter((link) => link.target.id !== doc.own!.id);
   return result;
+}
+
+/** A legislation document's own act as context: the act, how its units are designated, and whether the text opens with its own heading. */
+interface HomeAct {
+  context: ActContext;
+  /** designatorKind of the act's units, read from the document's heading or title; null when neither names a unit. */
+  kind: string | null;
+  heading: boolean;
+}
+
+/** `§ 280 Schadensersatz…` (the text's first chain at its very start) or the title's `§ 280 BGB – …`: how the act designates its units. */
+function ownActOf(own: NonNullable<CitatorDocument['own']>, text: string, chains: CitationChain[]): HomeAct {
+  const first = chains[0];
+  const heading = first !== undefined && text.slice(0, first.start).trim() === '';
+  const titled = findCitationChains(own.title)[0];
+  const kind = heading ? designatorKind(first.designator) : titled && own.title.slice(0, titled.start).trim() === '' ? designatorKind(titled.designator) : null;
+  return { context: { entry: own.act, reason: 'unit_not_in_corpus', words: '', end: 0 }, kind, heading };
+}
+
+/** Self-references of an act (`dieses Gesetzes`, `this Regulation`, `du présent code`): not another instrument. */
+const SELF_REFERENCE = /(?:dieses|dieser|diesem|this|the\s+present|du\s+présent|de\s+la\s+présente|le\s+présent|la\s+présente)\s+\p{L}+/giu;
+
+/**
+ * Another instrument named in an act's running text: its units may be that instrument's. Narrower
+ * than INSTRUMENT_WORD, which scans a few words after a citation: over a whole article,
+ * `herabgesetzte` is no `Gesetz` and `Vertrag` (a contract) no treaty, so a German instrument is
+ * a capitalised word holding `Gesetz`, `Verordnung`, `Richtlinie`, `Satzung` or `Abkommen`.
+ */
+const OTHER_INSTRUMENT =
+  /(?<![\p{L}])(?:\p{Lu}\p{L}*(?:gesetz|verordnung|richtlinie|satzung|abkommen)\p{L}*|(?:Gesetz|Verordnung|Richtlinie|Satzung|Abkommen|Übereinkommen)\p{L}*|convention|code|loi|décret|arrêté|ordonnance|directive|règlement|traité|charte|protocole|Act|Regulation|Directive|Treaty|Charter|Protocol|Convention|Code|Rules|Statute)(?![\p{L}])/u;
+
+/**
+ * The own act for a bare unit of a legislation document that nothing else gives an act: only
+ * written as the act writes its units, and only when no instrument other than the act itself
+ * (`this Regulation`) is named between the text's start (or the last citation) and the unit.
+ */
+function homeAct(text: string, home: HomeAct | null, previous: { context: ActContext; chain: CitationChain } | null, chain: CitationChain): ActContext | null {
+  if (!home || home.kind === null || designatorKind(chain.designator) !== home.kind) return null;
+  const between = text.slice(previous ? previous.context.end : 0, chain.start).replace(SELF_REFERENCE, ' ');
+  return OTHER_INSTRUMENT.test(between) ? null : home.context;
 }
 
 /** A bare unit reads the preceding citation's act this far at most (about a paragraph). */
@@ -160,12 +212,27 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   // `§ 49 (Hmb)VwVfG`, `Art. 5 (Bay)VwVfG`: a Land's act or the federal one alike, so neither for sure.
   if (words && LAND_VARIANT.test(words)) return { entry: null, reason: 'ambiguous', words, end: designation.from + words.length };
   if (words) return actContext(index, doc, reference(chain, articleNumber(unit), words), words, designation.from + words.length, hints);
+  // In an article of an act, `des § 280 Abs. 1 Schadensersatz … verlangen`: a German noun, not an act's name.
+  if (designation.looksLikeAct && doc.own && nounNotAct(doc.text.slice(chain.end, nextStart))) return 'bare';
   // Words that name an act the corpus lacks (`Art. 12 BGFA`): unresolved, whatever came before.
   if (designation.looksLikeAct) return { entry: null, reason: 'act_not_in_corpus', words: '', end: chain.end };
   // `ABGB §914`, `SGB IX (§§ 28-35)`: an act named right before; one the corpus lacks is not replaced by the context's.
   const before = actBefore(doc.text, chain);
   if (before) return actContext(index, doc, `${before.words}, ${singular(chain.designator)} ${articleNumber(unit)}`, before.words, chain.end, hints);
   return 'bare';
+}
+
+/**
+ * Legislation's running text: `… des § 280 Abs. 1 Schadensersatz statt der Leistung verlangen`.
+ * A capitalised word after a unit is a German noun, not an act, when neither it nor the two words
+ * after it name an instrument (`Heizkostenverordnung`, `Companies Act`) and it is no abbreviation
+ * (`HeizkostenV`, `BGB`); the words came from the act's own text, so the reader takes the act's own.
+ */
+function nounNotAct(after: string): boolean {
+  const m = /^,?\s*(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/u.exec(after);
+  if (!m) return false;
+  const nextWords = after.replace(/^[\s,]+/u, '').split(/\s+/).slice(0, 3).join(' ');
+  return !INSTRUMENT_WORD.test(nextWords) && !/[A-ZÄÖÜ]{2,}|\d{4}/u.test(nextWords);
 }
 
 /** Country adjectives in act names (`the Austrian Code of Criminal Procedure`, `des österreichischen ABGB`, `du code civil suisse`). */

@@ -52,7 +52,8 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
       { ...decision, source_id: 'test-1', ecli: null, text: RENT },
       { ...decision, source_id: 'test-2', ecli: null, text: NOTICE },
     ]);
-    expect(outcome).toMatchObject({ relinked: 3, removed: 0, documents: 3, links: 4, unresolved: 2 });
+    // the decisions and two articles of the slice (§ 536 and § 543 BGB cite articles the slice lacks)
+    expect(outcome).toMatchObject({ relinked: 5, removed: 0, documents: 5, links: 4, unresolved: 5 });
     const links = await rows('select citing_id, seq, cited_id, start, "end", pinpoint, citation, snippet, highlight_start, highlight_end from citation_link order by citing_id, seq');
     const at = (text: string, unit: string) => ({ start: text.indexOf(unit), end: text.indexOf(unit) + unit.length });
     expect(links).toEqual([
@@ -61,10 +62,16 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
       expect.objectContaining({ citing_id: 'DE/BGH/test-2', seq: 1, cited_id: 'DE/GesetzeImInternet/bgb/543', ...at(NOTICE, '§§ 543'), pinpoint: '', citation: '§§ 543, 535 Abs. 2 BGB' }),
       expect.objectContaining({ citing_id: 'DE/BGH/test-2', seq: 2, cited_id: 'DE/GesetzeImInternet/bgb/535', ...at(NOTICE, '535 Abs. 2'), pinpoint: 'Abs. 2', citation: '§§ 543, 535 Abs. 2 BGB' }),
     ]);
-    const unresolved = await rows('select citing_id, seq, start, "end", citation, reason from unresolved_citation order by citing_id, seq');
+    const unresolved = await rows(`select citing_id, seq, start, "end", citation, reason from unresolved_citation where citing_id not like 'DE/GesetzeImInternet/%' order by citing_id, seq`);
     expect(unresolved).toEqual([
       { citing_id: 'AT/OGH/at-1', seq: 0, ...at(AUSTRIAN, '§ 587 Abs 4'), citation: '§ 587 Abs 4 ZPO', reason: 'foreign_act' },
       { citing_id: 'DE/BGH/test-1', seq: 1, ...at(RENT, '§ 9999'), citation: '§ 9999 BGB', reason: 'unit_not_in_corpus' },
+    ]);
+    // an article's bare units are its own act's: § 543 BGB cites §§ 536b and 536d BGB, which the slice lacks
+    expect(await rows(`select citing_id, citation, reason from unresolved_citation where citing_id like 'DE/GesetzeImInternet/%' order by citing_id, seq`)).toEqual([
+      { citing_id: 'DE/GesetzeImInternet/bgb/536', citation: '§ 555b', reason: 'unit_not_in_corpus' },
+      { citing_id: 'DE/GesetzeImInternet/bgb/543', citation: '§§ 536b und 536d', reason: 'unit_not_in_corpus' },
+      { citing_id: 'DE/GesetzeImInternet/bgb/543', citation: '§§ 536b und 536d', reason: 'unit_not_in_corpus' },
     ]);
   });
 
@@ -84,7 +91,7 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
       { ...decision, source_id: 'test-1', ecli: null, text: changed },
       { ...decision, source_id: 'test-2', ecli: null, text: NOTICE },
     ]);
-    expect(outcome).toMatchObject({ relinked: 1, removed: 0, documents: 3, links: 5, unresolved: 1 });
+    expect(outcome).toMatchObject({ relinked: 1, removed: 0, documents: 5, links: 5, unresolved: 4 });
     // The other documents' rows are the very rows written before (same row version), not rewritten.
     expect(await rows(`select xmin::text as version, citing_id, seq from citation_link where citing_id <> 'DE/BGH/test-1' order by citing_id, seq`)).toEqual(untouched);
     expect(await rows(`select cited_id, pinpoint from citation_link where citing_id = 'DE/BGH/test-1' order by seq`)).toEqual([
@@ -92,6 +99,6 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
       { cited_id: 'DE/GesetzeImInternet/bgb/535', pinpoint: '' },
     ]);
     const gone = await ingestGraph([{ ...decision, source_id: 'test-2', ecli: null, text: NOTICE }]);
-    expect(gone).toMatchObject({ relinked: 0, removed: 1, documents: 2, links: 3, unresolved: 1 });
+    expect(gone).toMatchObject({ relinked: 0, removed: 1, documents: 4, links: 3, unresolved: 4 });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The ingest's citation graph phase (issue 37, item 1): every decision and guidance document of
- * the corpus is linked by the citator (citator/citation-graph.ts) and its rows are stored. A
+ * the corpus, and every legislation article, is linked by the citator (citator/citation-graph.ts)
+ * and its rows are stored; an article citing nothing stores no row (there are 125,000). A
  * document whose checkpoint (text, stored metadata and the corpus's legislation files) is
  * unchanged keeps its rows untouched, so re-ingesting a changed decision relinks that decision
  * only; documents that left the corpus lose theirs. The phase is skipped outright when the corpus
@@ -11,7 +12,7 @@ import type { LegalDocument } from '../../../domain/legal-document.js';
 import type { Logger } from '../../../logger.js';
 import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
 import type { ReferenceIndex } from '../resolver/reference-index.js';
-import { citingChecksum, graphOfDocument, linksCitations, type CitingDocumentGraph } from '../citator/citation-graph.js';
+import { citatorDocument, citingChecksum, graphOfDocument, linksCitations, type CitingDocumentGraph } from '../citator/citation-graph.js';
 import type { CitationGraphState } from '../citator/citation-graph.store.js';
 import { formatDuration, Progress } from './progress.js';
 
@@ -79,11 +80,19 @@ export async function updateCitationGraph(
       if (options.signal?.aborted) return null;
       if (!entry.ok || !linksCitations(entry.value.namespace)) continue;
       const doc: LegalDocument = entry.value;
-      seen.add(doc.id);
-      const checksum = citingChecksum(doc, fingerprints.acts);
+      const input = citatorDocument(references, doc);
       progress.advance(1, note);
-      if (stored.get(doc.id) === checksum) continue;
-      batch.push(graphOfDocument(references, doc, checksum));
+      if (!input) continue;
+      const checksum = citingChecksum(doc, fingerprints.acts);
+      if (stored.get(doc.id) === checksum) {
+        seen.add(doc.id);
+        continue;
+      }
+      const graph = graphOfDocument(references, doc, checksum, input);
+      // an article citing nothing keeps no row (not seen: a row it had is removed below)
+      if (doc.namespace === 'legislation' && graph.links.length + graph.unresolved.length === 0) continue;
+      seen.add(doc.id);
+      batch.push(graph);
       if (batch.length >= WRITE_BATCH) await flush();
     }
   }

@@ -29,16 +29,11 @@ import { parseCitation } from '../resolver/citation-grammar.js';
 import type { ActEntry, IndexedDoc, ReferenceIndex } from '../resolver/reference-index.js';
 import { actsFor, emptyParsed, resolveLegislation, type ResolveHints } from '../resolver/resolver.js';
 import { actBefore, INSTRUMENT_WORD, readDesignation, sharesNextAct } from './act-designation.js';
-import { findCitationChains, readChain, type CitationChain, type CitedUnit } from './citation-units.js';
+import { designatorKind, findCitationChains, readChain, type CitationChain, type CitedUnit } from './citation-units.js';
+import { homeAct, nounNotAct, ownActOf } from './home-act.js';
+import type { ActContext, CitatorDocument, UnresolvedReason } from './linker-context.js';
 
-export interface CitatorDocument {
-  text: string;
-  country: string;
-  language: string | null;
-  namespace: string;
-  /** Legislation: the document's id and its own act (its parent act, or itself), whose units a bare unit may name (see ownActOf). */
-  own?: { id: string; act: ActEntry; title: string };
-}
+export type { CitatorDocument, UnresolvedReason } from './linker-context.js';
 
 export interface CitationLink {
   /** The cited unit's offsets in the text (designator included for a chain's first unit). */
@@ -54,7 +49,6 @@ export interface CitationLink {
   carried: boolean;
 }
 
-export type UnresolvedReason = 'act_not_in_corpus' | 'unit_not_in_corpus' | 'ambiguous' | 'foreign_act' | 'no_act';
 
 export interface UnresolvedCitation {
   start: number;
@@ -78,14 +72,6 @@ export function jurisdictionFits(citingCountry: string, target: IndexedDoc): boo
   return cited === citing || SUPRANATIONAL.has(cited) || SUPRANATIONAL.has(citing);
 }
 
-/** The act a chain's units belong to: found in the corpus (entry), named but not found (null). */
-interface ActContext {
-  entry: ActEntry | null;
-  reason: UnresolvedReason;
-  /** The words naming it, for the link's citation text (empty when carried). */
-  words: string;
-  end: number;
-}
 
 /** Every provision citation of `doc` resolved in context: the links sure enough to keep, and the rest with the reason. */
 export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): CitatorResult {
@@ -130,46 +116,6 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
   return result;
 }
 
-/** A legislation document's own act as context: the act, how its units are designated, and whether the text opens with its own heading. */
-interface HomeAct {
-  context: ActContext;
-  /** designatorKind of the act's units, read from the document's heading or title; null when neither names a unit. */
-  kind: string | null;
-  heading: boolean;
-}
-
-/** `§ 280 Schadensersatz…` (the text's first chain at its very start) or the title's `§ 280 BGB – …`: how the act designates its units. */
-function ownActOf(own: NonNullable<CitatorDocument['own']>, text: string, chains: CitationChain[]): HomeAct {
-  const first = chains[0];
-  const heading = first !== undefined && text.slice(0, first.start).trim() === '';
-  const titled = findCitationChains(own.title)[0];
-  const kind = heading ? designatorKind(first.designator) : titled && own.title.slice(0, titled.start).trim() === '' ? designatorKind(titled.designator) : null;
-  return { context: { entry: own.act, reason: 'unit_not_in_corpus', words: '', end: 0 }, kind, heading };
-}
-
-/** Self-references of an act (`dieses Gesetzes`, `this Regulation`, `du présent code`): not another instrument. */
-const SELF_REFERENCE = /(?:dieses|dieser|diesem|this|the\s+present|du\s+présent|de\s+la\s+présente|le\s+présent|la\s+présente)\s+\p{L}+/giu;
-
-/**
- * Another instrument named in an act's running text: its units may be that instrument's. Narrower
- * than INSTRUMENT_WORD, which scans a few words after a citation: over a whole article,
- * `herabgesetzte` is no `Gesetz` and `Vertrag` (a contract) no treaty, so a German instrument is
- * a capitalised word holding `Gesetz`, `Verordnung`, `Richtlinie`, `Satzung` or `Abkommen`.
- */
-const OTHER_INSTRUMENT =
-  /(?<![\p{L}])(?:\p{Lu}\p{L}*(?:gesetz|verordnung|richtlinie|satzung|abkommen)\p{L}*|(?:Gesetz|Verordnung|Richtlinie|Satzung|Abkommen|Übereinkommen)\p{L}*|convention|code|loi|décret|arrêté|ordonnance|directive|règlement|traité|charte|protocole|Act|Regulation|Directive|Treaty|Charter|Protocol|Convention|Code|Rules|Statute)(?![\p{L}])/u;
-
-/**
- * The own act for a bare unit of a legislation document that nothing else gives an act: only
- * written as the act writes its units, and only when no instrument other than the act itself
- * (`this Regulation`) is named between the text's start (or the last citation) and the unit.
- */
-function homeAct(text: string, home: HomeAct | null, previous: { context: ActContext; chain: CitationChain } | null, chain: CitationChain): ActContext | null {
-  if (!home || home.kind === null || designatorKind(chain.designator) !== home.kind) return null;
-  const between = text.slice(previous ? previous.context.end : 0, chain.start).replace(SELF_REFERENCE, ' ');
-  return OTHER_INSTRUMENT.test(between) ? null : home.context;
-}
-
 /** A bare unit reads the preceding citation's act this far at most (about a paragraph). */
 const CARRY_CHARS = 1000;
 
@@ -181,16 +127,6 @@ const CARRY_CHARS = 1000;
 function carriedAct(text: string, previous: { context: ActContext; chain: CitationChain } | null, chain: CitationChain): ActContext | null {
   if (!previous || chain.start - previous.context.end > CARRY_CHARS || designatorKind(previous.chain.designator) !== designatorKind(chain.designator)) return null;
   return INSTRUMENT_WORD.test(text.slice(previous.context.end, chain.start)) ? null : previous.context;
-}
-
-/**
- * `§`, `article`/`Art.`, `section`/`s.`: acts are cited with one kind (a German act by `§`, an EU
- * act by `Article`, an Irish one by `section`), so `section 20(3)` after `Article 4 of the VAT
- * Directive` is another act's.
- */
-function designatorKind(designator: string): string {
-  if (designator.startsWith('§') || /^Paragra/u.test(designator)) return '§';
-  return /^(?:[Ss]ection|ss?\.)/u.test(designator) ? 'section' : 'article';
 }
 
 /** `§§ 154 Abs. 2 VwGO, 83b AsylG`: the list goes on after the act with a unit of another act. */
@@ -220,19 +156,6 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   const before = actBefore(doc.text, chain);
   if (before) return actContext(index, doc, `${before.words}, ${singular(chain.designator)} ${articleNumber(unit)}`, before.words, chain.end, hints);
   return 'bare';
-}
-
-/**
- * Legislation's running text: `… des § 280 Abs. 1 Schadensersatz statt der Leistung verlangen`.
- * A capitalised word after a unit is a German noun, not an act, when neither it nor the two words
- * after it name an instrument (`Heizkostenverordnung`, `Companies Act`) and it is no abbreviation
- * (`HeizkostenV`, `BGB`); the words came from the act's own text, so the reader takes the act's own.
- */
-function nounNotAct(after: string): boolean {
-  const m = /^,?\s*(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/u.exec(after);
-  if (!m) return false;
-  const nextWords = after.replace(/^[\s,]+/u, '').split(/\s+/).slice(0, 3).join(' ');
-  return !INSTRUMENT_WORD.test(nextWords) && !/[A-ZÄÖÜ]{2,}|\d{4}/u.test(nextWords);
 }
 
 /** Country adjectives in act names (`the Austrian Code of Criminal Procedure`, `des österreichischen ABGB`, `du code civil suisse`). */

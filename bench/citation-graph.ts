@@ -84,6 +84,12 @@ try {
   }
   console.log(`citing files ${keep.size}/${citing.length}; reference index ${indexSeconds.toFixed(1)} s (shared with the citation counts)`);
   console.log(`graph build ${buildSeconds.toFixed(1)} s: ${outcome?.documents} documents, ${outcome?.links} links, ${outcome?.unresolved} unresolved`);
+  const perNamespace = (await orm.em.getConnection().execute(
+    `select d.namespace, count(distinct d.id) as documents, count(l.citing_id) as links from citing_document d left join citation_link l on l.citing_id = d.id group by d.namespace order by d.namespace`,
+    [],
+    'all',
+  )) as { namespace: string; documents: string; links: string }[];
+  console.log(`per citing namespace: ${perNamespace.map((r) => `${r.namespace} ${r.documents} documents, ${r.links} links`).join('; ')}`);
   console.log(`re-run on the same files ${rerunSeconds.toFixed(1)} s, ${again?.relinked} relinked; storage ${(Number(size.bytes) / 2 ** 20).toFixed(1)} MiB`);
   printCalibration();
 } finally {

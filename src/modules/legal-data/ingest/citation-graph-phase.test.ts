@@ -86,6 +86,10 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
 
   it('relinks a changed document only, and drops the documents that left the corpus', async () => {
     const untouched = await rows(`select xmin::text as version, citing_id, seq from citation_link where citing_id <> 'DE/BGH/test-1' order by citing_id, seq`);
+    // the articles' rows too: a decision's change relinks no legislation
+    const articles = `select xmin::text as version, citing_id, seq from unresolved_citation where citing_id like 'DE/GesetzeImInternet/%' union all select xmin::text, id, 0 from citing_document where namespace = 'legislation' order by 2, 3, 1`;
+    const articleRows = await rows(articles);
+    expect(articleRows).toHaveLength(5);
     const changed = 'Die Miete ist nach § 536 BGB gemindert; § 535 BGB bleibt.';
     const outcome = await ingestGraph([
       { ...decision, source_id: 'test-1', ecli: null, text: changed },
@@ -94,6 +98,7 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
     expect(outcome).toMatchObject({ relinked: 1, removed: 0, documents: 5, links: 5, unresolved: 4 });
     // The other documents' rows are the very rows written before (same row version), not rewritten.
     expect(await rows(`select xmin::text as version, citing_id, seq from citation_link where citing_id <> 'DE/BGH/test-1' order by citing_id, seq`)).toEqual(untouched);
+    expect(await rows(articles)).toEqual(articleRows);
     expect(await rows(`select cited_id, pinpoint from citation_link where citing_id = 'DE/BGH/test-1' order by seq`)).toEqual([
       { cited_id: 'DE/GesetzeImInternet/bgb/536', pinpoint: '' },
       { cited_id: 'DE/GesetzeImInternet/bgb/535', pinpoint: '' },

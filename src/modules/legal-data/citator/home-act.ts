@@ -49,13 +49,13 @@ export function homeAct(text: string, home: HomeAct | null, previous: { context:
 
 /**
  * Legislation's running text: `… des § 280 Abs. 1 Schadensersatz statt der Leistung verlangen`.
- * A capitalised word after a unit is a German noun, not an act, when neither it nor the two words
- * after it name an instrument (`Heizkostenverordnung`, `Companies Act`) and it is no abbreviation
- * (`HeizkostenV`, `BGB`); the words came from the act's own text, so the reader takes the act's own.
+ * A capitalised word after a unit is a German noun, not an act, when the clause it opens (to the
+ * next `;` or line, 120 characters at most) names no instrument (`… Nummer 4 des
+ * Versicherungsaufsichtsgesetzes`, `Companies Act`) and holds no abbreviation or year (`SGB V`,
+ * `HeizkostenV`, `2014`): then the unit is its own act's.
  */
 export function nounNotAct(after: string): boolean {
-  const m = /^,?\s*(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/u.exec(after);
-  if (!m) return false;
-  const nextWords = after.replace(/^[\s,]+/u, '').split(/\s+/).slice(0, 3).join(' ');
-  return !INSTRUMENT_WORD.test(nextWords) && !/[A-ZÄÖÜ]{2,}|\d{4}/u.test(nextWords);
+  if (!/^,?\s*\p{Lu}\p{Ll}+(?![\p{L}\p{N}])/u.test(after)) return false;
+  const clause = after.slice(0, 120).split(/[;\n]/u)[0]!;
+  return !INSTRUMENT_WORD.test(clause) && !OTHER_INSTRUMENT.test(clause) && !/[A-ZÄÖÜ]{2,}|\p{Ll}[A-ZÄÖÜ]|\d{4}/u.test(clause);
 }

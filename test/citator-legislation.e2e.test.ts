@@ -1,5 +1,5 @@
 /**
- * Legislation citing legislation in the citation graph (issue 37, item 1): a platform started on
+ * Legislation citing legislation in the citation graph (issue 37, item 1; CITATOR_LINK_LEGISLATION on): a platform started on
  * a slice of the real corpus (BGB §§ 241, 275, 280-283, 286; § 275 and §§ 281-283 cite § 280) and one decision citing § 280 BGB.
  * Its startup ingest links the articles' own citations (`des § 286` in § 280 BGB: the BGB's § 286)
  * beside the decision's; cited-by lists the citing articles with their passages, offsets and
@@ -41,7 +41,7 @@ describe('citator: legislation citing legislation', () => {
     await mkdir(path.join(corpus.dir, 'documents', 'case_law'), { recursive: true });
     await writeFile(path.join(corpus.dir, 'documents', 'case_law', 'DE-BGH.jsonl.gz'), gzipLines([{ ...bgh, source_id: 'leg-1', ecli: null, date: '2024-05-02', court_tier: 1, text: DECISION }]));
     const dataDir = await makeTestDataDir('citator-legislation-e2e-');
-    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' }), createLogger('silent'));
+    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', CITATOR_LINK_LEGISLATION: 'true' }), createLogger('silent'));
     url = platform.url!;
     await platform.ingestDone;
   });

@@ -6,8 +6,7 @@ import { createLogger } from '../../../logger.js';
 import { listDocumentFiles } from '../corpus/corpus-reader.js';
 import { referenceIndexOfCorpus } from '../training/citation-pairs.js';
 import { createCitationGraphStore } from '../citator/citation-graph.store.js';
-import { corpusFingerprint } from './citation-counts.js';
-import { actsFingerprint, updateCitationGraph } from './citation-graph-phase.js';
+import { graphFingerprints, updateCitationGraph } from './citation-graph-phase.js';
 
 const logger = createLogger('silent');
 const RENT = 'Die Miete ist nach § 536 Abs. 1 BGB gemindert. Eine Vorschrift § 9999 BGB gibt es nicht.';
@@ -21,13 +20,12 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
   let decision: Record<string, unknown>;
 
   /** Writes the decisions file, runs the phase on the corpus as it is, and returns what it did. */
-  async function ingestGraph(decisions: Record<string, unknown>[]) {
+  async function ingestGraph(decisions: Record<string, unknown>[], legislation = true) {
     await writeFile(path.join(corpus, 'documents', 'case_law', 'DE-Test.jsonl.gz'), gzipLines(decisions));
     const files = await listDocumentFiles(corpus);
     // Only the decisions' file changes between runs: the acts' files keep their hash.
     const hashes = new Map(files.map((f) => [f.relativePath, f.relativePath.endsWith('DE-Test.jsonl.gz') ? JSON.stringify(decisions.map((d) => d.text)) : f.relativePath]));
-    const fingerprints = { corpus: corpusFingerprint(hashes), acts: actsFingerprint(hashes) };
-    return updateCitationGraph(files, () => referenceIndexOfCorpus(files), fingerprints, createCitationGraphStore(db.orm), { logger });
+    return updateCitationGraph(files, () => referenceIndexOfCorpus(files), graphFingerprints(hashes, legislation), createCitationGraphStore(db.orm), { logger, legislation });
   }
 
   const rows = (sql: string) => db.orm.em.getConnection().execute(sql, [], 'all') as Promise<Record<string, unknown>[]>;
@@ -105,5 +103,12 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
     ]);
     const gone = await ingestGraph([{ ...decision, source_id: 'test-2', ecli: null, text: NOTICE }]);
     expect(gone).toMatchObject({ relinked: 0, removed: 1, documents: 4, links: 3, unresolved: 4 });
+  });
+
+  it('drops the articles\' rows when the legislation is switched off (CITATOR_LINK_LEGISLATION), and links them again when on', async () => {
+    const decisions = [{ ...decision, source_id: 'test-2', ecli: null, text: NOTICE }];
+    expect(await ingestGraph(decisions, false)).toMatchObject({ relinked: 0, removed: 2, documents: 2, links: 3, unresolved: 1 });
+    expect(await rows(`select id from citing_document where namespace = 'legislation'`)).toEqual([]);
+    expect(await ingestGraph(decisions, true)).toMatchObject({ relinked: 2, removed: 0, documents: 4, links: 3, unresolved: 4 });
   });
 });

@@ -14,6 +14,7 @@ import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/c
 import type { ReferenceIndex } from '../resolver/reference-index.js';
 import { citatorDocument, citingChecksum, graphOfDocument, linksCitations, type CitingDocumentGraph } from '../citator/citation-graph.js';
 import type { CitationGraphState } from '../citator/citation-graph.store.js';
+import { corpusFingerprint } from './citation-counts.js';
 import { formatDuration, Progress } from './progress.js';
 
 /** What the phase needs from the relational store (citation-graph.store.ts; over IPC in the server's ingest). */
@@ -49,7 +50,16 @@ export function actsFingerprint(hashes: ReadonlyMap<string, string>): string {
 }
 
 /**
- * Brings the stored graph up to date with `files` (`corpus`: their fingerprint). Null when the
+ * The graph's fingerprints: the corpus's (the graph is rebuilt when it changes; switching the
+ * legislation on or off changes it too) and the legislation files' (every checkpoint holds it).
+ */
+export function graphFingerprints(hashes: ReadonlyMap<string, string>, legislation: boolean): { corpus: string; acts: string } {
+  return { corpus: corpusFingerprint(hashes) + (legislation ? '+legislation' : ''), acts: actsFingerprint(hashes) };
+}
+
+/**
+ * Brings the stored graph up to date with `files` (`corpus`: their fingerprint); `legislation`
+ * (CITATOR_LINK_LEGISLATION) links legislation's articles too, else a legislation file is not read. Null when the
  * graph was already built from these files (nothing read) or when aborted (the next ingest
  * goes on from the documents already written).
  */
@@ -58,7 +68,7 @@ export async function updateCitationGraph(
   index: () => Promise<ReferenceIndex>,
   fingerprints: { corpus: string; acts: string },
   store: CitationGraphStore,
-  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal },
+  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal; legislation?: boolean },
 ): Promise<CitationGraphOutcome | null> {
   if ((await store.citationGraphState())?.corpus === fingerprints.corpus) return null;
   const started = Date.now();
@@ -74,7 +84,8 @@ export async function updateCitationGraph(
     batch = [];
   };
   for (const [i, file] of files.entries()) {
-    if (!linksCitations(file.relativePath.split('/')[1])) continue;
+    const namespace = file.relativePath.split('/')[1];
+    if (!linksCitations(namespace) || (namespace === 'legislation' && !options.legislation)) continue;
     const note = `${i + 1}/${files.length} ${file.relativePath.split('/').pop()}`;
     for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
       if (options.signal?.aborted) return null;

@@ -1,6 +1,6 @@
 /**
  * The ingest's citation graph phase (issue 37, item 1): every decision and guidance document of
- * the corpus, and every legislation article, is linked by the citator (citator/citation-graph.ts)
+ * the corpus, and with CITATOR_LINK_LEGISLATION every legislation article, is linked by the citator (citator/citation-graph.ts)
  * and its rows are stored; an article citing nothing stores no row (there are 125,000). A
  * document whose checkpoint (text, stored metadata and the corpus's legislation files) is
  * unchanged keeps its rows untouched, so re-ingesting a changed decision relinks that decision

@@ -4,8 +4,10 @@
  * first start's store) made from the migrated test template. Prints the reference index's build
  * (shared with the citation counts, paid by the ingest already), the graph's build, its links and
  * unresolved citations, the storage it adds (the three tables with their indexes), a re-run on
- * the same files (nothing relinked), and the machine's calibration. `--files N` links only the
- * first N citing files (a slice: extrapolate by documents).
+ * the same files (nothing relinked), the rows per citing namespace, and the machine's
+ * calibration. `--files N` links only the first N decision and guidance files (a slice:
+ * extrapolate by documents); `--legislation` links legislation's articles too
+ * (CITATOR_LINK_LEGISLATION): `--files 0 --legislation` times the legislation's part alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,15 +17,14 @@ import { closeOrm, createOrm } from '../src/db/orm.js';
 import { createLogger } from '../src/logger.js';
 import { listDocumentFiles } from '../src/modules/legal-data/corpus/corpus-reader.js';
 import { createCitationGraphStore } from '../src/modules/legal-data/citator/citation-graph.store.js';
-import { corpusFingerprint } from '../src/modules/legal-data/ingest/citation-counts.js';
-import { actsFingerprint, updateCitationGraph } from '../src/modules/legal-data/ingest/citation-graph-phase.js';
+import { graphFingerprints, updateCitationGraph } from '../src/modules/legal-data/ingest/citation-graph-phase.js';
 import { referenceIndexOfCorpus } from '../src/modules/legal-data/training/citation-pairs.js';
 import { copyPgliteTemplate } from '../test/helpers/pglite-template.js';
 import { citedByPage } from '../src/modules/legal-data/citator/citator.queries.js';
 import { citedByQuerySchema } from '../src/modules/legal-data/citator/citator.schema.js';
 import { percentile, printCalibration } from './lib.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string' } } });
+const { values } = parseArgs({ options: { files: { type: 'string' }, legislation: { type: 'boolean', default: false } } });
 const corpus = path.resolve(process.env.SHARED_CORPUS_DIR ?? '../shared/corpus');
 const logger = createLogger('info');
 const all = await listDocumentFiles(corpus);
@@ -31,7 +32,7 @@ const citing = all.filter((f) => ['case_law', 'doctrine'].includes(f.relativePat
 const keep = new Set(values.files ? citing.slice(0, Number(values.files)) : citing);
 const files = all.filter((f) => !citing.includes(f) || keep.has(f));
 const hashes = new Map(files.map((f) => [f.relativePath, `${f.relativePath}:${f.size}`]));
-const fingerprints = { corpus: corpusFingerprint(hashes), acts: actsFingerprint(hashes) };
+const fingerprints = graphFingerprints(hashes, values.legislation);
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-citation-graph-'));
 await copyPgliteTemplate(dataDir);
@@ -42,11 +43,11 @@ try {
   const indexSeconds = (Date.now() - t) / 1000;
   const store = createCitationGraphStore(orm);
   t = Date.now();
-  const outcome = await updateCitationGraph(files, async () => index, fingerprints, store, { logger });
+  const outcome = await updateCitationGraph(files, async () => index, fingerprints, store, { logger, legislation: values.legislation });
   const buildSeconds = (Date.now() - t) / 1000;
   t = Date.now();
   await store.setCitationGraphState({ corpus: 'another' });
-  const again = await updateCitationGraph(files, async () => index, fingerprints, store, { logger });
+  const again = await updateCitationGraph(files, async () => index, fingerprints, store, { logger, legislation: values.legislation });
   const rerunSeconds = (Date.now() - t) / 1000;
   const [size] = (await orm.em
     .getConnection()
@@ -84,6 +85,12 @@ try {
   }
   console.log(`citing files ${keep.size}/${citing.length}; reference index ${indexSeconds.toFixed(1)} s (shared with the citation counts)`);
   console.log(`graph build ${buildSeconds.toFixed(1)} s: ${outcome?.documents} documents, ${outcome?.links} links, ${outcome?.unresolved} unresolved`);
+  const perNamespace = (await orm.em.getConnection().execute(
+    `select d.namespace, count(distinct d.id) as documents, count(l.citing_id) as links from citing_document d left join citation_link l on l.citing_id = d.id group by d.namespace order by d.namespace`,
+    [],
+    'all',
+  )) as { namespace: string; documents: string; links: string }[];
+  console.log(`per citing namespace: ${perNamespace.map((r) => `${r.namespace} ${r.documents} documents, ${r.links} links`).join('; ')}`);
   console.log(`re-run on the same files ${rerunSeconds.toFixed(1)} s, ${again?.relinked} relinked; storage ${(Number(size.bytes) / 2 ** 20).toFixed(1)} MiB`);
   printCalibration();
 } finally {

@@ -127,7 +127,7 @@ async function runStartupIngest(
     await deps.indexRecord.write({ status: 'ingesting', documents: 0, chunks: 0 });
     try {
       const summary = await ingestInChild(
-        { engine: engineSettings(config), dataDir: config.dataDir, corpusDir, embedder },
+        { engine: engineSettings(config), dataDir: config.dataDir, corpusDir, embedder, linkLegislation: config.citatorLinkLegislation },
         { store: createIngestStore(deps.orm), logger, signal: deps.signal, onProgress, onIndexed: indexed },
       );
       await deps.engine.refresh?.();

@@ -118,6 +118,9 @@ export const envSchema = z.object({
   SEARCH_AUTHORITY_WEIGHT: z
     .coerce.number().min(0).max(1).default(0.1)
     .describe("citation authority prior of search: the boost added to the score of a provision cited by 50 or more of the corpus's decisions and guidance documents (less for fewer, logarithmically; `0` = none; see [search.md](search.md))"),
+  CITATOR_LINK_LEGISLATION: booleanFlag
+    .default(false)
+    .describe("link legislation's articles too in the citation graph (an article citing articles: `des § 286` in § 280 BGB; see [citator.md](citator.md#legislation-citing-legislation)); off by default: it adds about 2 minutes to the ingest's citation phase on the full corpus, past the first start's 3-minute budget"),
   LOG_LEVEL: z
     .enum(['debug', 'info', 'warn', 'error', 'silent'])
     .default('info')
@@ -550,6 +553,8 @@ export interface Config {
   searchFeedbackPassages: number;
   /** Weight of the citation authority prior in search (SEARCH_AUTHORITY_WEIGHT; 0 = off): see hybrid-fusion.ts, CitationAuthority. */
   searchAuthorityWeight: number;
+  /** Whether the citation graph links legislation's articles too (CITATOR_LINK_LEGISLATION). */
+  citatorLinkLegislation: boolean;
   /** The built web dashboard served at /dashboard (DASHBOARD_DIR; default dist/dashboard of the checkout). */
   dashboardDir: string;
   /** Strict-Transport-Security max-age when BASE_URL is https (HSTS_MAX_AGE_SECONDS). */
@@ -720,6 +725,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,
     searchAuthorityWeight: e.SEARCH_AUTHORITY_WEIGHT,
+    citatorLinkLegislation: e.CITATOR_LINK_LEGISLATION,
     dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),
     hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
     accounts: accountsSettings(e, production, identityProviders),

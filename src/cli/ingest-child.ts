@@ -59,6 +59,7 @@ async function run(job: IngestJob): Promise<void> {
         onProgress: (state) => void send({ type: 'progress', state }),
         onIndexed: () => send({ type: 'indexed' }),
         citationCountsFile: citationCountsFile(job.dataDir),
+        linkLegislation: job.linkLegislation,
       },
     );
     await engine.close();

@@ -73,7 +73,7 @@ try {
     const summary = await ingestCorpus(
       // A rebuild reads every file again (the file checkpoints describe the current indexes).
       { engine, embedder, store: rebuilding ? { ...store, getFile: async () => null } : store, logger },
-      { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined, citationCountsFile: citationCountsFile(config.dataDir) },
+      { corpusDir, signal: abort.signal, tty: process.stderr.isTTY ? process.stderr : undefined, citationCountsFile: citationCountsFile(config.dataDir), linkLegislation: config.citatorLinkLegislation },
     ).catch(async (error: unknown) => {
       if (rebuilding instanceof ElasticsearchEngine) await rebuilding.abortRebuild();
       throw error;

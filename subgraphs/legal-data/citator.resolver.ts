@@ -2,7 +2,9 @@
  * `Document.cited_by_count`, `Document.citedBy` and `Document.cites` (issue 37, item 3). Thin:
  * one LegalDataApi call each. The counts of every Document a request returns go through one
  * DataLoader per request, so a list of N documents with their counts is one SQL statement per
- * batch, not N; `citedBy` and `cites` are billed like a document read (the service's rule).
+ * batch, not N. `citedBy` and `cites` are batched by the service (a list of N documents: two
+ * statements each per batch) and billed by its rule: one `cites` and one `citedBy` of a document
+ * read in the same operation come with that read; otherwise each is billed like a document read.
  */
 import 'reflect-metadata';
 import DataLoader from 'dataloader';
@@ -38,7 +40,7 @@ export class CitatorResolver {
     return loader.load(doc.id);
   }
 
-  @FieldResolver(() => CitedByPageType, { description: 'The documents citing this one: filters, sort, cursor paging (GET …/cited-by). Billed as a document read.' })
+  @FieldResolver(() => CitedByPageType, { description: 'The documents citing this one: filters, sort, cursor paging (GET …/cited-by). The first citedBy of a document read in the same operation comes with that read; another is billed as a document read.' })
   citedBy(@Root() doc: DocumentType, @Args(() => CitedByArgs) args: CitedByArgs, @Ctx() context: GraphqlContext) {
     const query = {
       namespace: args.namespace,
@@ -56,7 +58,7 @@ export class CitatorResolver {
     return validatedAs('args', this.api.citedBy(requestContextOf(context), doc.source, doc.source_id, query));
   }
 
-  @FieldResolver(() => CitesType, { description: 'What this document cites: links in order of appearance, then the unresolved citations (GET …/cites). Billed as a document read.' })
+  @FieldResolver(() => CitesType, { description: 'What this document cites: links in order of appearance, then the unresolved citations (GET …/cites). Comes with the read of the document in the same operation (the first cites of it); another is billed as a document read.' })
   cites(@Root() doc: DocumentType, @Ctx() context: GraphqlContext) {
     return this.api.cites(requestContextOf(context), doc.source, doc.source_id);
   }

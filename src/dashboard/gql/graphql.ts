@@ -403,13 +403,13 @@ export type Document = {
   canonical_path: Maybe<Scalars['String']['output']>;
   case_number: Maybe<Scalars['String']['output']>;
   chamber: Maybe<Scalars['String']['output']>;
-  /** The documents citing this one: filters, sort, cursor paging (GET …/cited-by). Billed as a document read. */
+  /** The documents citing this one: filters, sort, cursor paging (GET …/cited-by). The first citedBy of a document read in the same operation comes with that read; another is billed as a document read. */
   citedBy: CitedByPage;
   /** Documents citing this one per year of the citing document (oldest first, undated last), with the citedBy filters. Not billed. */
   citedByPerYear: Array<CitedByYear>;
   /** How many documents of the corpus cite this one (citator). */
   cited_by_count: Scalars['Int']['output'];
-  /** What this document cites: links in order of appearance, then the unresolved citations (GET …/cites). Billed as a document read. */
+  /** What this document cites: links in order of appearance, then the unresolved citations (GET …/cites). Comes with the read of the document in the same operation (the first cites of it); another is billed as a document read. */
   cites: Cites;
   country: Scalars['String']['output'];
   court: Maybe<Scalars['String']['output']>;
@@ -1938,18 +1938,11 @@ export type SearchQuery = { search: { query: string, total_hits: number, alpha: 
 export type DocumentViewQueryVariables = Exact<{
   source: Scalars['String']['input'];
   sourceId: Scalars['String']['input'];
+  citedByFirst: Scalars['Int']['input'];
 }>;
 
 
-export type DocumentViewQuery = { document: { id: string, source: string, source_id: string, namespace: string, country: string, title: string, text: string, language: string | null, date: string | null, url: string | null, court: string | null, court_tier: number | null, chamber: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, status: string | null, identifier: string | null, eli_uri: string | null, effective_date: string | null, canonical_path: string | null, parent_source_id: string | null, summary: string | null, short_names: Array<string>, cited_by_count: number } | null };
-
-export type DocumentCitesQueryVariables = Exact<{
-  source: Scalars['String']['input'];
-  sourceId: Scalars['String']['input'];
-}>;
-
-
-export type DocumentCitesQuery = { document: { id: string, cites: { links: Array<{ start: number, end: number, pinpoint: string, citation: string, carried: boolean, cited: { id: string, source: string, source_id: string } }>, unresolved: Array<{ start: number, end: number, citation: string, reason: string }> } } | null };
+export type DocumentViewQuery = { document: { id: string, source: string, source_id: string, namespace: string, country: string, title: string, text: string, language: string | null, date: string | null, url: string | null, court: string | null, court_tier: number | null, chamber: string | null, ecli: string | null, case_number: string | null, decision_type: string | null, authority: string | null, document_type: string | null, status: string | null, identifier: string | null, eli_uri: string | null, effective_date: string | null, canonical_path: string | null, parent_source_id: string | null, summary: string | null, short_names: Array<string>, cited_by_count: number, cites: { links: Array<{ start: number, end: number, pinpoint: string, citation: string, carried: boolean, cited: { id: string, source: string, source_id: string } }>, unresolved: Array<{ start: number, end: number, citation: string, reason: string }> }, citedBy: { cited_by_count: number, total: number, next_cursor: string | null, items: Array<{ snippet: string, pinpoint: string, citation: string, occurrences: number, document: { id: string, source: string, source_id: string, namespace: string, country: string, court: string | null, court_tier: number | null, date: string | null, title: string }, highlight: { start: number, end: number } }> }, citedByPerYear: Array<{ year: number | null, count: number }> } | null };
 
 export type DocumentCitedByQueryVariables = Exact<{
   source: Scalars['String']['input'];
@@ -2796,7 +2789,7 @@ export const SearchDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SearchQuery, SearchQueryVariables>;
 export const DocumentViewDocument = new TypedDocumentString(`
-    query DocumentView($source: String!, $sourceId: String!) {
+    query DocumentView($source: String!, $sourceId: String!, $citedByFirst: Int!) {
   document(source: $source, sourceId: $sourceId) {
     id
     source
@@ -2825,13 +2818,6 @@ export const DocumentViewDocument = new TypedDocumentString(`
     summary
     short_names
     cited_by_count
-  }
-}
-    `) as unknown as TypedDocumentString<DocumentViewQuery, DocumentViewQueryVariables>;
-export const DocumentCitesDocument = new TypedDocumentString(`
-    query DocumentCites($source: String!, $sourceId: String!) {
-  document(source: $source, sourceId: $sourceId) {
-    id
     cites {
       links {
         cited {
@@ -2852,9 +2838,39 @@ export const DocumentCitesDocument = new TypedDocumentString(`
         reason
       }
     }
+    citedBy(first: $citedByFirst) {
+      cited_by_count
+      total
+      next_cursor
+      items {
+        document {
+          id
+          source
+          source_id
+          namespace
+          country
+          court
+          court_tier
+          date
+          title
+        }
+        snippet
+        highlight {
+          start
+          end
+        }
+        pinpoint
+        citation
+        occurrences
+      }
+    }
+    citedByPerYear {
+      year
+      count
+    }
   }
 }
-    `) as unknown as TypedDocumentString<DocumentCitesQuery, DocumentCitesQueryVariables>;
+    `) as unknown as TypedDocumentString<DocumentViewQuery, DocumentViewQueryVariables>;
 export const DocumentCitedByDocument = new TypedDocumentString(`
     query DocumentCitedBy($source: String!, $sourceId: String!, $namespace: Namespace, $country: String, $courtTier: Int, $dateStart: String, $dateEnd: String, $sort: CitedBySort, $first: Int, $after: String, $withYears: Boolean!) {
   document(source: $source, sourceId: $sourceId) {

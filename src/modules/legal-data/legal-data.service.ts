@@ -29,9 +29,8 @@ import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service
 import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/request-engine.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
-import { citedBy, citedByPerYear, cites, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
+import { citedBy, citedByPerYear, cites, coverCitatorReads, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
 import { citedByCounts } from './citator/citator.queries.js';
-import type { CitedByResponse, CitesResponse } from './citator/citator.schema.js';
 import type { SearchResponse } from './search.schema.js';
 
 export interface LegalDataDeps {
@@ -239,7 +238,7 @@ export class LegalDataService implements LegalDataApi {
       const id = documentId(source, sourceId);
       const doc = (await this.engineFor(ctx).getDocuments([id])).get(id);
       if (!doc) throw new NotFoundError(`Document not found: ${source}/${sourceId}`);
-      return doc;
+      return coverCitatorReads(ctx, new Map([[id, doc]])).get(id)!;
     }, (doc) => documentFacts([doc]));
   }
 
@@ -252,7 +251,8 @@ export class LegalDataService implements LegalDataApi {
       const msg = `List should have at most ${MAX_DOCUMENTS_PER_READ} items after validation, not ${ids.length}`;
       throw new ValidationError([{ type: 'too_long', loc: ['ids'], msg, input: ids.length, ctx: { max_length: MAX_DOCUMENTS_PER_READ } }]);
     }
-    return this.deps.usage.charge(ctx, 'documents', () => this.engineFor(ctx).getDocuments([...new Set(ids)]), (found) => documentFacts([...found.values()]));
+    const read = async () => coverCitatorReads(ctx, await this.engineFor(ctx).getDocuments([...new Set(ids)]));
+    return this.deps.usage.charge(ctx, 'documents', read, (found) => documentFacts([...found.values()]));
   }
 
   /**
@@ -284,10 +284,10 @@ export class LegalDataService implements LegalDataApi {
     return this.deps.usage.charge(ctx, 'documents', async () => ({ document: await withCitedByCount(ctx, doc), version, billed: true }), (read) => documentFacts([read.document]));
   }
 
-  // The citator's reads (citator/citator.service.ts); the counts are not billed: they come with documents already read.
-  readonly citedBy = (ctx: RequestContext, source: string, sourceId: string, input: unknown): Promise<CitedByResponse> => citedBy(this.citator, ctx, source, sourceId, input);
-  readonly cites = (ctx: RequestContext, source: string, sourceId: string): Promise<CitesResponse> => cites(this.citator, ctx, source, sourceId);
-  readonly citedByCounts = (ctx: RequestContext, ids: readonly string[]): Promise<Map<string, number>> => citedByCounts(ctx.em, ids);
+  // The citator's reads (citator/citator.service.ts, billing there); the counts are not billed: they come with documents already read.
+  readonly citedBy = (ctx: RequestContext, source: string, sourceId: string, input: unknown) => citedBy(this.citator, ctx, source, sourceId, input);
+  readonly cites = (ctx: RequestContext, source: string, sourceId: string) => cites(this.citator, ctx, source, sourceId);
+  readonly citedByCounts = (ctx: RequestContext, ids: readonly string[]) => citedByCounts(ctx.em, ids);
   readonly citedByPerYear = (ctx: RequestContext, id: string, filters: unknown) => citedByPerYear(ctx, id, filters);
 
   countries(ctx: RequestContext): Promise<CountriesResponse> {

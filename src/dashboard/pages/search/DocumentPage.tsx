@@ -9,15 +9,16 @@ import { useQuery } from '../../app/hooks';
 import { Page } from '../../components/Page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { formatDate } from '../../components/format';
-import { DocumentCitesDocument, DocumentViewDocument, SearchDiscoveryDocument, type DocumentCitesQuery, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
+import { DocumentViewDocument, SearchDiscoveryDocument, type DocumentViewQuery, type SearchDiscoveryQuery } from '../../gql/graphql';
 import { ApiError } from '../../api/errors';
 import { CitedBySection } from './document/CitedBySection';
-import { CitesSection } from './document/CitesSection';
+import { CitesSection, type DocumentCites } from './document/CitesSection';
+import { PAGE_SIZE } from './document/cited-by-filters';
 import { DocumentText } from './document/DocumentText';
 import { documentPath } from './links';
 import type { TextLink } from './text-segments';
 
-type CiteLink = NonNullable<DocumentCitesQuery['document']>['cites']['links'][number];
+type CiteLink = DocumentCites['links'][number];
 
 /** The resolved citations as links in the text, each to the cited document and its pinpoint. */
 function textLinksOf(links: readonly CiteLink[] | undefined): TextLink[] {
@@ -32,13 +33,11 @@ export default function DocumentPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const resolvedFrom = (location.state as { resolvedFrom?: string } | null)?.resolvedFrom;
-  const doc = useQuery(DocumentViewDocument, { source, sourceId }, { skip: !source || !sourceId });
-  // The citator links the citations of decisions and doctrine (not of legislation): asked once the document says what it is, since each ask is billed as a read.
-  const citing = doc.data?.document ? doc.data.document.namespace !== 'legislation' : false;
-  const cites = useQuery(DocumentCitesDocument, { source, sourceId }, { skip: !citing });
+  // One operation, billed as one document read: the document, what it cites, the first page of who cites it and the timeline.
+  const doc = useQuery(DocumentViewDocument, { source, sourceId, citedByFirst: PAGE_SIZE }, { skip: !source || !sourceId });
   const discovery = useQuery(SearchDiscoveryDocument);
   const licence = discovery.data?.manifest.sources.find((s) => s.source === source);
-  const textLinks = useMemo(() => textLinksOf(cites.data?.document?.cites.links), [cites.data]);
+  const textLinks = useMemo(() => textLinksOf(doc.data?.document?.cites.links), [doc.data]);
 
   if (!source || !sourceId) {
     return (
@@ -94,8 +93,8 @@ export default function DocumentPage() {
             <h2>Text</h2>
             <DocumentText key={`${d.id} ${pinpoint ?? ''}`} text={d.text} links={textLinks} pinpoint={pinpoint} />
           </article>
-          <CitedBySection key={d.id} source={d.source} sourceId={d.source_id} count={d.cited_by_count} countries={discovery.data?.countries.map((c) => c.code) ?? []} />
-          {citing && <CitesSection cites={cites} />}
+          <CitedBySection key={d.id} source={d.source} sourceId={d.source_id} count={d.cited_by_count} initial={{ page: d.citedBy, years: d.citedByPerYear }} countries={discovery.data?.countries.map((c) => c.code) ?? []} />
+          {(d.namespace !== 'legislation' || d.cites.links.length + d.cites.unresolved.length > 0) && <CitesSection answer={d.cites} />}
         </div>
       </div>
     </Page>

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { LegalDocument } from '../../../domain/legal-document.js';
 import type { ReferenceIndex } from '../resolver/reference-index.js';
-import { linkCitations, type UnresolvedReason } from './link-citations.js';
+import { documentId } from '../../../domain/legal-document.js';
+import { linkCitations, type CitatorDocument, type UnresolvedReason } from './link-citations.js';
 
 /** Characters of context kept on each side of a citation for its passage snippet. */
 const SNIPPET_REACH = 160;
@@ -58,9 +59,22 @@ export interface CitingDocumentGraph {
   unresolved: UnresolvedCitationRow[];
 }
 
-/** Namespaces whose documents are linked: decisions and guidance/doctrine (see docs/resolver.md, "the graph"). */
+/** Namespaces whose documents are linked: decisions, guidance/doctrine, and legislation's articles (see docs/citator.md, "the graph"). */
 export function linksCitations(namespace: string): boolean {
-  return namespace === 'case_law' || namespace === 'doctrine';
+  return namespace === 'case_law' || namespace === 'doctrine' || namespace === 'legislation';
+}
+
+/**
+ * What the linker reads of `doc`, or null when it is not linked: a legislation document is linked
+ * when it is an article of an act the index knows (its own act is the context of its bare units);
+ * an act's own text repeats its articles' (the links would be counted twice) or, for an act
+ * without articles in the corpus, has no units to carry to.
+ */
+export function citatorDocument(index: ReferenceIndex, doc: LegalDocument): CitatorDocument | null {
+  const base = { text: doc.text, country: doc.country, language: doc.language, namespace: doc.namespace };
+  if (doc.namespace !== 'legislation') return base;
+  const act = doc.parent_source_id ? index.acts.get(documentId(doc.source, doc.parent_source_id)) : undefined;
+  return act ? { ...base, own: { id: doc.id, act, title: doc.title } } : null;
 }
 
 /**
@@ -73,9 +87,9 @@ export function citingChecksum(doc: LegalDocument, actsKey: string): string {
   return createHash('sha256').update(actsKey).update('\0').update(JSON.stringify(meta)).update('\0').update(doc.text).digest('base64url');
 }
 
-/** Links `doc`'s citations and returns the rows to store for it. */
-export function graphOfDocument(index: ReferenceIndex, doc: LegalDocument, checksum: string): CitingDocumentGraph {
-  const result = linkCitations(index, { text: doc.text, country: doc.country, language: doc.language, namespace: doc.namespace });
+/** Links `doc`'s citations (`input`: citatorDocument's) and returns the rows to store for it. */
+export function graphOfDocument(index: ReferenceIndex, doc: LegalDocument, checksum: string, input: CitatorDocument): CitingDocumentGraph {
+  const result = linkCitations(index, input);
   const entries = [
     ...result.links.map((link) => ({ at: link.start, link, unresolved: null })),
     ...result.unresolved.map((u) => ({ at: u.start, link: null, unresolved: u })),

@@ -118,3 +118,13 @@ function ascends(from: string, next: string): boolean {
   const b = /^\D{0,4}?(\d+)/.exec(next);
   return Boolean(a && b && Number(b[1]) > Number(a[0]));
 }
+
+/**
+ * `§`, `article`/`Art.`, `section`/`s.`: acts are cited with one kind (a German act by `§`, an EU
+ * act by `Article`, an Irish one by `section`), so `section 20(3)` after `Article 4 of the VAT
+ * Directive` is another act's.
+ */
+export function designatorKind(designator: string): string {
+  if (designator.startsWith('§') || /^Paragra/u.test(designator)) return '§';
+  return /^(?:[Ss]ection|ss?\.)/u.test(designator) ? 'section' : 'article';
+}

@@ -121,55 +121,90 @@ interface CitedByRow {
   relevance: string | number;
 }
 
+/** A cited-by list asked for: `root` is the document asked about, `citedIds` what counts as citing it (itself, or an act and its articles). */
+export interface CitedByAsk {
+  root: string;
+  citedIds: readonly string[];
+}
+
 /**
- * The documents citing any of `citedIds` (a document, or an act and its articles), one item per
- * citing document, a page at a time. The item shows
- * one of its citations of the document: the first, or under `sort=relevance` the one whose passage
- * is most relevant to `q` (the first among equals).
+ * The documents citing each asked document, one item per citing document, a page at a time, for
+ * every ask of a batch in two statements (a page and the counts), however many documents are
+ * asked (the GraphQL list's DataLoader, citator.service.ts). The item shows one of its citations
+ * of the document: the first, or under `sort=relevance` the one whose passage is most relevant to
+ * `q` (the first among equals). The asks share the query (filters, sort, cursor, limit).
  */
-export async function citedByPage(em: EntityManager, citedIds: readonly string[], query: CitedByQuery): Promise<CitedByResponse> {
-  const cited = `(${citedIds.map(() => '?').join(', ')})`;
+export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[], query: CitedByQuery): Promise<Map<string, CitedByResponse>> {
+  const answers = new Map<string, CitedByResponse>(asks.map((a) => [a.root, { cited_by_count: 0, total: 0, items: [], next_cursor: null }]));
+  const pairs = asks.flatMap((a) => a.citedIds.map((id) => [a.root, id] as const));
+  if (pairs.length === 0) return answers;
+  // (root, cited id) pairs: one row per id citing the root counts as, joined to the links by their index
+  const asked = `with asked(root, cited_id) as (values ${pairs.map(() => '(cast(? as text), cast(? as text))').join(', ')})`;
+  const askedParams = pairs.flat();
   const filters = filterSql(query);
   const after = afterSql(query.sort, query.cursor ? decodeCursor(query.cursor, query.sort) : null);
   const relevance = relevanceSql(query);
-  const scored = `select l.citing_id, l.seq, ${relevance.sql} as relevance from citation_link l where l.cited_id in ${cited}`;
-  const ranked = `select citing_id, seq, relevance, count(*) over (partition by citing_id) as occurrences,
-                         row_number() over (partition by citing_id order by relevance desc, seq) as rank
+  const scored = `select a.root, l.citing_id, l.seq, ${relevance.sql} as relevance from asked a join citation_link l on l.cited_id = a.cited_id`;
+  const ranked = `select root, citing_id, seq, relevance, count(*) over (partition by root, citing_id) as occurrences,
+                         row_number() over (partition by root, citing_id order by relevance desc, seq) as rank
                     from (${scored}) scored`;
-  const rows = await selectRows<CitedByRow>(
+  const rows = await selectRows<CitedByRow & { root: string }>(
     em,
-    `select d.id, d.source, d.source_id, d.namespace, d.country, d.language, d.court, d.court_tier, d.date, d.title,
-            l.snippet, l.highlight_start, l.highlight_end, l.pinpoint, l.citation, l.start, l."end", f.occurrences, f.relevance
-       from (${ranked}) f
+    `${asked}
+     select * from (
+       select f.root, d.id, d.source, d.source_id, d.namespace, d.country, d.language, d.court, d.court_tier, d.date, d.title,
+              l.snippet, l.highlight_start, l.highlight_end, l.pinpoint, l.citation, l.start, l."end", f.occurrences, f.relevance,
+              row_number() over (partition by f.root order by ${ORDER[query.sort]}) as pos
+         from (${ranked}) f
+         join citing_document d on d.id = f.citing_id
+         join citation_link l on l.citing_id = f.citing_id and l.seq = f.seq
+        where f.rank = 1${filters.sql}${after.sql}
+     ) page
+     where pos <= ?
+     order by root, pos`,
+    [...askedParams, ...relevance.params, ...filters.params, ...after.params, query.limit + 1],
+  );
+  const counts = await selectRows<{ root: string; everyone: string | number; passing: string | number }>(
+    em,
+    `${asked}
+     select f.root, count(*) as everyone, count(*) filter (where true${filters.sql}) as passing
+       from (select distinct a.root, l.citing_id from asked a join citation_link l on l.cited_id = a.cited_id) f
        join citing_document d on d.id = f.citing_id
-       join citation_link l on l.citing_id = f.citing_id and l.seq = f.seq
-      where f.rank = 1${filters.sql}${after.sql}
-      order by ${ORDER[query.sort]}
-      limit ?`,
-    [...relevance.params, ...citedIds, ...filters.params, ...after.params, query.limit + 1],
+      group by f.root`,
+    [...askedParams, ...filters.params],
   );
-  const [counts] = await selectRows<{ everyone: string | number; passing: string | number }>(
-    em,
-    `select count(*) as everyone, count(*) filter (where true${filters.sql}) as passing
-       from (select distinct citing_id from citation_link where cited_id in ${cited}) f join citing_document d on d.id = f.citing_id`,
-    [...filters.params, ...citedIds],
-  );
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
+  const rowsOf = new Map<string, CitedByRow[]>();
+  for (const row of rows) rowsOf.set(row.root, [...(rowsOf.get(row.root) ?? []), row]);
+  for (const count of counts) {
+    const found = rowsOf.get(count.root) ?? [];
+    const page = found.slice(0, query.limit);
+    const last = page.at(-1);
+    answers.set(count.root, {
+      cited_by_count: Number(count.everyone),
+      total: Number(count.passing),
+      items: page.map(itemOf),
+      next_cursor: found.length > query.limit && last ? encodeCursor(cursorOf(last, query.sort)) : null,
+    });
+  }
+  return answers;
+}
+
+/** The documents citing any of `citedIds` (a document, or an act and its articles): a batch of one ask. */
+export async function citedByPage(em: EntityManager, citedIds: readonly string[], query: CitedByQuery): Promise<CitedByResponse> {
+  const root = citedIds[0]!;
+  return (await citedByPages(em, [{ root, citedIds }], query)).get(root)!;
+}
+
+function itemOf(r: CitedByRow): CitedByResponse['items'][number] {
   return {
-    cited_by_count: Number(counts?.everyone ?? 0),
-    total: Number(counts?.passing ?? 0),
-    items: page.map((r) => ({
-      document: { id: r.id, source: r.source, source_id: r.source_id, namespace: r.namespace, country: r.country, language: r.language, court: r.court, court_tier: r.court_tier, date: r.date, title: r.title },
-      snippet: r.snippet,
-      highlight: { start: r.highlight_start, end: r.highlight_end },
-      pinpoint: r.pinpoint,
-      citation: r.citation,
-      start: r.start,
-      end: r.end,
-      occurrences: Number(r.occurrences),
-    })),
-    next_cursor: rows.length > query.limit && last ? encodeCursor(cursorOf(last, query.sort)) : null,
+    document: { id: r.id, source: r.source, source_id: r.source_id, namespace: r.namespace, country: r.country, language: r.language, court: r.court, court_tier: r.court_tier, date: r.date, title: r.title },
+    snippet: r.snippet,
+    highlight: { start: r.highlight_start, end: r.highlight_end },
+    pinpoint: r.pinpoint,
+    citation: r.citation,
+    start: r.start,
+    end: r.end,
+    occurrences: Number(r.occurrences),
   };
 }
 
@@ -179,22 +214,30 @@ function cursorOf(row: CitedByRow, sort: CitedByQuery['sort']): Cursor {
   return sort === 'relevance' ? [tier, date, row.id, Number(row.relevance)] : [tier, date, row.id];
 }
 
+type LinkRow = { citing_id: string; cited_id: string; cited_source: string; cited_source_id: string; start: number; end: number; pinpoint: string; citation: string; carried: boolean };
+type UnresolvedRow = CitesResponse['unresolved'][number] & { citing_id: string };
+
+/** What each of `citingIds` cites: its links in order of appearance, then its unresolved citations; two statements for the whole list. */
+export async function citesOfMany(em: EntityManager, citingIds: readonly string[]): Promise<Map<string, CitesResponse>> {
+  const answers = new Map<string, CitesResponse>(citingIds.map((id) => [id, { links: [], unresolved: [] }]));
+  if (citingIds.length === 0) return answers;
+  const list = `(${citingIds.map(() => '?').join(', ')})`;
+  const links = await selectRows<LinkRow>(
+    em,
+    `select citing_id, cited_id, cited_source, cited_source_id, start, "end", pinpoint, citation, carried from citation_link where citing_id in ${list} order by citing_id, seq`,
+    citingIds,
+  );
+  const unresolved = await selectRows<UnresolvedRow>(em, `select citing_id, start, "end", citation, reason from unresolved_citation where citing_id in ${list} order by citing_id, seq`, citingIds);
+  for (const l of links) {
+    answers.get(l.citing_id)?.links.push({ cited: { id: l.cited_id, source: l.cited_source, source_id: l.cited_source_id }, start: l.start, end: l.end, pinpoint: l.pinpoint, citation: l.citation, carried: Boolean(l.carried) });
+  }
+  for (const { citing_id, ...u } of unresolved) answers.get(citing_id)?.unresolved.push(u);
+  return answers;
+}
+
 /** What `citingId` cites: its links in order of appearance, then its unresolved citations. */
 export async function citesOf(em: EntityManager, citingId: string): Promise<CitesResponse> {
-  const links = await selectRows<{ cited_id: string; cited_source: string; cited_source_id: string; start: number; end: number; pinpoint: string; citation: string; carried: boolean }>(
-    em,
-    `select cited_id, cited_source, cited_source_id, start, "end", pinpoint, citation, carried from citation_link where citing_id = ? order by seq`,
-    [citingId],
-  );
-  const unresolved = await selectRows<CitesResponse['unresolved'][number]>(
-    em,
-    `select start, "end", citation, reason from unresolved_citation where citing_id = ? order by seq`,
-    [citingId],
-  );
-  return {
-    links: links.map((l) => ({ cited: { id: l.cited_id, source: l.cited_source, source_id: l.cited_source_id }, start: l.start, end: l.end, pinpoint: l.pinpoint, citation: l.citation, carried: Boolean(l.carried) })),
-    unresolved,
-  };
+  return (await citesOfMany(em, [citingId])).get(citingId)!;
 }
 
 /** How many documents cite each of `ids` (0 for none), in one statement. */

@@ -15,6 +15,13 @@
  * - Lists and ranges are split into their units (`§§ 187 Abs. 1, 188 Abs. 2 BGB`: two links);
  *   a range links the units written at its ends.
  *
+ * - Legislation cites legislation: in an article (or an act) the unit standing alone with no act
+ *   to carry is its own act's (`des § 286` in § 280 BGB is § 286 BGB, `Article 5` in the GDPR is
+ *   Article 5 GDPR), when written the way its own heading writes units (`§` in the BGB, `Article`
+ *   in the GDPR) and when no other instrument is named before it; never carried from a preceding
+ *   citation of another act (legislation names the act whenever it cites another one); its own
+ *   heading is no citation, and a link to itself is not kept.
+ *
  * Strictness is `POST /v1/resolve`'s: one document or nothing. A unit the act does not have, an
  * act two acts could be, an act the corpus lacks: unresolved, with the reason.
  */
@@ -23,14 +30,11 @@ import { parseCitation } from '../resolver/citation-grammar.js';
 import type { ActEntry, IndexedDoc, ReferenceIndex } from '../resolver/reference-index.js';
 import { actsFor, emptyParsed, resolveLegislation, type ResolveHints } from '../resolver/resolver.js';
 import { actBefore, INSTRUMENT_WORD, readDesignation, sharesNextAct } from './act-designation.js';
-import { findCitationChains, readChain, type CitationChain, type CitedUnit } from './citation-units.js';
+import { designatorKind, findCitationChains, readChain, type CitationChain, type CitedUnit } from './citation-units.js';
+import { homeAct, nounNotAct, ownActOf } from './home-act.js';
+import type { ActContext, CitatorDocument, UnresolvedReason } from './linker-context.js';
 
-export interface CitatorDocument {
-  text: string;
-  country: string;
-  language: string | null;
-  namespace: string;
-}
+export type { CitatorDocument, UnresolvedReason } from './linker-context.js';
 
 export interface CitationLink {
   /** The cited unit's offsets in the text (designator included for a chain's first unit). */
@@ -46,7 +50,6 @@ export interface CitationLink {
   carried: boolean;
 }
 
-export type UnresolvedReason = 'act_not_in_corpus' | 'unit_not_in_corpus' | 'ambiguous' | 'foreign_act' | 'no_act';
 
 export interface UnresolvedCitation {
   start: number;
@@ -70,14 +73,6 @@ export function jurisdictionFits(citingCountry: string, target: IndexedDoc): boo
   return cited === citing || SUPRANATIONAL.has(cited) || SUPRANATIONAL.has(citing);
 }
 
-/** The act a chain's units belong to: found in the corpus (entry), named but not found (null). */
-interface ActContext {
-  entry: ActEntry | null;
-  reason: UnresolvedReason;
-  /** The words naming it, for the link's citation text (empty when carried). */
-  words: string;
-  end: number;
-}
 
 /** Every provision citation of `doc` resolved in context: the links sure enough to keep, and the rest with the reason. */
 export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): CitatorResult {
@@ -85,6 +80,9 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
   const chains = findCitationChains(doc.text);
   const result: CitatorResult = { links: [], unresolved: [] };
   let previous: { context: ActContext; chain: CitationChain } | null = null;
+  const home = doc.own ? ownActOf(doc.own, doc.text, chains) : null;
+  // an article's own heading (`§ 280 Schadensersatz …`, `Article 5 Principles …`) is no citation
+  if (home?.heading) chains.shift();
   const own = new Map<CitationChain, ActContext | 'bare' | 'skip'>();
   const ownAct = (i: number) => {
     const chain = chains[i];
@@ -107,7 +105,9 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
     let carried = false;
     if (context === 'bare') {
       carried = true;
-      context = sharedAct(i) ?? carriedAct(doc.text, previous, chain) ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
+      // legislation names another act whenever it cites one (drafting convention): a bare unit is its own act's, never carried from a preceding citation
+      const fromContext = home ? homeAct(doc.text, home, previous, chain) : carriedAct(doc.text, previous, chain);
+      context = sharedAct(i) ?? fromContext ?? { entry: null, reason: 'no_act', words: '', end: chain.end };
     } else {
       previous = { context, chain };
       const continued = continuation(doc.text, chain, context.end);
@@ -115,6 +115,7 @@ export function linkCitations(index: ReferenceIndex, doc: CitatorDocument): Cita
     }
     emit(index, doc, chain, context, carried, hints, result);
   }
+  if (doc.own) result.links = result.links.filter((link) => link.target.id !== doc.own!.id);
   return result;
 }
 
@@ -131,16 +132,6 @@ function carriedAct(text: string, previous: { context: ActContext; chain: Citati
   return INSTRUMENT_WORD.test(text.slice(previous.context.end, chain.start)) ? null : previous.context;
 }
 
-/**
- * `§`, `article`/`Art.`, `section`/`s.`: acts are cited with one kind (a German act by `§`, an EU
- * act by `Article`, an Irish one by `section`), so `section 20(3)` after `Article 4 of the VAT
- * Directive` is another act's.
- */
-function designatorKind(designator: string): string {
-  if (designator.startsWith('§') || /^Paragra/u.test(designator)) return '§';
-  return /^(?:[Ss]ection|ss?\.)/u.test(designator) ? 'section' : 'article';
-}
-
 /** `§§ 154 Abs. 2 VwGO, 83b AsylG`: the list goes on after the act with a unit of another act. */
 function continuation(text: string, chain: CitationChain, actEnd: number): CitationChain | null {
   if (!chain.plural) return null;
@@ -153,6 +144,10 @@ function namedAct(index: ReferenceIndex, doc: CitatorDocument, chain: CitationCh
   const designation = readDesignation(doc.text, chain, nextStart);
   if (designation.kind === 'not-a-citation') return 'skip';
   if (designation.kind === 'same-act') return 'bare';
+  // In an article of an act (`des § 286 verlangen`, `des § 280 Abs. 1 Schadensersatz … verlangen`): no act's
+  // name follows, the unit is bare (its own act's). Decided before actWords, the linker's costliest step, which
+  // would otherwise try 16 runs of words after each of an article's units (125,000 articles).
+  if (doc.own && (!designation.looksLikeAct || nounNotAct(doc.text.slice(chain.end, nextStart))) && !actBefore(doc.text, chain)) return 'bare';
   const unit = chain.units[chain.units.length - 1];
   const words = actWords(index, chain, unit, doc.text.slice(designation.from, designation.to));
   // An act is named further on, but not by this citation's own words: nothing to carry either.

@@ -6,8 +6,7 @@ import { createLogger } from '../../../logger.js';
 import { listDocumentFiles } from '../corpus/corpus-reader.js';
 import { referenceIndexOfCorpus } from '../training/citation-pairs.js';
 import { createCitationGraphStore } from '../citator/citation-graph.store.js';
-import { corpusFingerprint } from './citation-counts.js';
-import { actsFingerprint, updateCitationGraph } from './citation-graph-phase.js';
+import { graphFingerprints, updateCitationGraph } from './citation-graph-phase.js';
 
 const logger = createLogger('silent');
 const RENT = 'Die Miete ist nach § 536 Abs. 1 BGB gemindert. Eine Vorschrift § 9999 BGB gibt es nicht.';
@@ -21,13 +20,12 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
   let decision: Record<string, unknown>;
 
   /** Writes the decisions file, runs the phase on the corpus as it is, and returns what it did. */
-  async function ingestGraph(decisions: Record<string, unknown>[]) {
+  async function ingestGraph(decisions: Record<string, unknown>[], legislation = true) {
     await writeFile(path.join(corpus, 'documents', 'case_law', 'DE-Test.jsonl.gz'), gzipLines(decisions));
     const files = await listDocumentFiles(corpus);
     // Only the decisions' file changes between runs: the acts' files keep their hash.
     const hashes = new Map(files.map((f) => [f.relativePath, f.relativePath.endsWith('DE-Test.jsonl.gz') ? JSON.stringify(decisions.map((d) => d.text)) : f.relativePath]));
-    const fingerprints = { corpus: corpusFingerprint(hashes), acts: actsFingerprint(hashes) };
-    return updateCitationGraph(files, () => referenceIndexOfCorpus(files), fingerprints, createCitationGraphStore(db.orm), { logger });
+    return updateCitationGraph(files, () => referenceIndexOfCorpus(files), graphFingerprints(hashes, legislation), createCitationGraphStore(db.orm), { logger, legislation });
   }
 
   const rows = (sql: string) => db.orm.em.getConnection().execute(sql, [], 'all') as Promise<Record<string, unknown>[]>;
@@ -52,7 +50,8 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
       { ...decision, source_id: 'test-1', ecli: null, text: RENT },
       { ...decision, source_id: 'test-2', ecli: null, text: NOTICE },
     ]);
-    expect(outcome).toMatchObject({ relinked: 3, removed: 0, documents: 3, links: 4, unresolved: 2 });
+    // the decisions and two articles of the slice (§ 536 and § 543 BGB cite articles the slice lacks)
+    expect(outcome).toMatchObject({ relinked: 5, removed: 0, documents: 5, links: 4, unresolved: 5 });
     const links = await rows('select citing_id, seq, cited_id, start, "end", pinpoint, citation, snippet, highlight_start, highlight_end from citation_link order by citing_id, seq');
     const at = (text: string, unit: string) => ({ start: text.indexOf(unit), end: text.indexOf(unit) + unit.length });
     expect(links).toEqual([
@@ -61,10 +60,16 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
       expect.objectContaining({ citing_id: 'DE/BGH/test-2', seq: 1, cited_id: 'DE/GesetzeImInternet/bgb/543', ...at(NOTICE, '§§ 543'), pinpoint: '', citation: '§§ 543, 535 Abs. 2 BGB' }),
       expect.objectContaining({ citing_id: 'DE/BGH/test-2', seq: 2, cited_id: 'DE/GesetzeImInternet/bgb/535', ...at(NOTICE, '535 Abs. 2'), pinpoint: 'Abs. 2', citation: '§§ 543, 535 Abs. 2 BGB' }),
     ]);
-    const unresolved = await rows('select citing_id, seq, start, "end", citation, reason from unresolved_citation order by citing_id, seq');
+    const unresolved = await rows(`select citing_id, seq, start, "end", citation, reason from unresolved_citation where citing_id not like 'DE/GesetzeImInternet/%' order by citing_id, seq`);
     expect(unresolved).toEqual([
       { citing_id: 'AT/OGH/at-1', seq: 0, ...at(AUSTRIAN, '§ 587 Abs 4'), citation: '§ 587 Abs 4 ZPO', reason: 'foreign_act' },
       { citing_id: 'DE/BGH/test-1', seq: 1, ...at(RENT, '§ 9999'), citation: '§ 9999 BGB', reason: 'unit_not_in_corpus' },
+    ]);
+    // an article's bare units are its own act's: § 543 BGB cites §§ 536b and 536d BGB, which the slice lacks
+    expect(await rows(`select citing_id, citation, reason from unresolved_citation where citing_id like 'DE/GesetzeImInternet/%' order by citing_id, seq`)).toEqual([
+      { citing_id: 'DE/GesetzeImInternet/bgb/536', citation: '§ 555b', reason: 'unit_not_in_corpus' },
+      { citing_id: 'DE/GesetzeImInternet/bgb/543', citation: '§§ 536b und 536d', reason: 'unit_not_in_corpus' },
+      { citing_id: 'DE/GesetzeImInternet/bgb/543', citation: '§§ 536b und 536d', reason: 'unit_not_in_corpus' },
     ]);
   });
 
@@ -79,19 +84,31 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
 
   it('relinks a changed document only, and drops the documents that left the corpus', async () => {
     const untouched = await rows(`select xmin::text as version, citing_id, seq from citation_link where citing_id <> 'DE/BGH/test-1' order by citing_id, seq`);
+    // the articles' rows too: a decision's change relinks no legislation
+    const articles = `select xmin::text as version, citing_id, seq from unresolved_citation where citing_id like 'DE/GesetzeImInternet/%' union all select xmin::text, id, 0 from citing_document where namespace = 'legislation' order by 2, 3, 1`;
+    const articleRows = await rows(articles);
+    expect(articleRows).toHaveLength(5);
     const changed = 'Die Miete ist nach § 536 BGB gemindert; § 535 BGB bleibt.';
     const outcome = await ingestGraph([
       { ...decision, source_id: 'test-1', ecli: null, text: changed },
       { ...decision, source_id: 'test-2', ecli: null, text: NOTICE },
     ]);
-    expect(outcome).toMatchObject({ relinked: 1, removed: 0, documents: 3, links: 5, unresolved: 1 });
+    expect(outcome).toMatchObject({ relinked: 1, removed: 0, documents: 5, links: 5, unresolved: 4 });
     // The other documents' rows are the very rows written before (same row version), not rewritten.
     expect(await rows(`select xmin::text as version, citing_id, seq from citation_link where citing_id <> 'DE/BGH/test-1' order by citing_id, seq`)).toEqual(untouched);
+    expect(await rows(articles)).toEqual(articleRows);
     expect(await rows(`select cited_id, pinpoint from citation_link where citing_id = 'DE/BGH/test-1' order by seq`)).toEqual([
       { cited_id: 'DE/GesetzeImInternet/bgb/536', pinpoint: '' },
       { cited_id: 'DE/GesetzeImInternet/bgb/535', pinpoint: '' },
     ]);
     const gone = await ingestGraph([{ ...decision, source_id: 'test-2', ecli: null, text: NOTICE }]);
-    expect(gone).toMatchObject({ relinked: 0, removed: 1, documents: 2, links: 3, unresolved: 1 });
+    expect(gone).toMatchObject({ relinked: 0, removed: 1, documents: 4, links: 3, unresolved: 4 });
+  });
+
+  it('drops the articles\' rows when the legislation is switched off (CITATOR_LINK_LEGISLATION), and links them again when on', async () => {
+    const decisions = [{ ...decision, source_id: 'test-2', ecli: null, text: NOTICE }];
+    expect(await ingestGraph(decisions, false)).toMatchObject({ relinked: 0, removed: 2, documents: 2, links: 3, unresolved: 1 });
+    expect(await rows(`select id from citing_document where namespace = 'legislation'`)).toEqual([]);
+    expect(await ingestGraph(decisions, true)).toMatchObject({ relinked: 2, removed: 0, documents: 4, links: 3, unresolved: 4 });
   });
 });

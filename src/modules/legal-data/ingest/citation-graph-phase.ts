@@ -1,6 +1,7 @@
 /**
  * The ingest's citation graph phase (issue 37, item 1): every decision and guidance document of
- * the corpus is linked by the citator (citator/citation-graph.ts) and its rows are stored. A
+ * the corpus, and with CITATOR_LINK_LEGISLATION every legislation article, is linked by the citator (citator/citation-graph.ts)
+ * and its rows are stored; an article citing nothing stores no row (there are 125,000). A
  * document whose checkpoint (text, stored metadata and the corpus's legislation files) is
  * unchanged keeps its rows untouched, so re-ingesting a changed decision relinks that decision
  * only; documents that left the corpus lose theirs. The phase is skipped outright when the corpus
@@ -11,8 +12,9 @@ import type { LegalDocument } from '../../../domain/legal-document.js';
 import type { Logger } from '../../../logger.js';
 import { type CorpusFile, parseDocumentRecord, readJsonLines } from '../corpus/corpus-reader.js';
 import type { ReferenceIndex } from '../resolver/reference-index.js';
-import { citingChecksum, graphOfDocument, linksCitations, type CitingDocumentGraph } from '../citator/citation-graph.js';
+import { citatorDocument, citingChecksum, graphOfDocument, linksCitations, type CitingDocumentGraph } from '../citator/citation-graph.js';
 import type { CitationGraphState } from '../citator/citation-graph.store.js';
+import { corpusFingerprint } from './citation-counts.js';
 import { formatDuration, Progress } from './progress.js';
 
 /** What the phase needs from the relational store (citation-graph.store.ts; over IPC in the server's ingest). */
@@ -48,7 +50,16 @@ export function actsFingerprint(hashes: ReadonlyMap<string, string>): string {
 }
 
 /**
- * Brings the stored graph up to date with `files` (`corpus`: their fingerprint). Null when the
+ * The graph's fingerprints: the corpus's (the graph is rebuilt when it changes; switching the
+ * legislation on or off changes it too) and the legislation files' (every checkpoint holds it).
+ */
+export function graphFingerprints(hashes: ReadonlyMap<string, string>, legislation: boolean): { corpus: string; acts: string } {
+  return { corpus: corpusFingerprint(hashes) + (legislation ? '+legislation' : ''), acts: actsFingerprint(hashes) };
+}
+
+/**
+ * Brings the stored graph up to date with `files` (`corpus`: their fingerprint); `legislation`
+ * (CITATOR_LINK_LEGISLATION) links legislation's articles too, else a legislation file is not read. Null when the
  * graph was already built from these files (nothing read) or when aborted (the next ingest
  * goes on from the documents already written).
  */
@@ -57,7 +68,7 @@ export async function updateCitationGraph(
   index: () => Promise<ReferenceIndex>,
   fingerprints: { corpus: string; acts: string },
   store: CitationGraphStore,
-  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal },
+  options: { logger: Logger; tty?: NodeJS.WriteStream; signal?: AbortSignal; legislation?: boolean },
 ): Promise<CitationGraphOutcome | null> {
   if ((await store.citationGraphState())?.corpus === fingerprints.corpus) return null;
   const started = Date.now();
@@ -73,17 +84,26 @@ export async function updateCitationGraph(
     batch = [];
   };
   for (const [i, file] of files.entries()) {
-    if (!linksCitations(file.relativePath.split('/')[1])) continue;
+    const namespace = file.relativePath.split('/')[1];
+    if (!linksCitations(namespace) || (namespace === 'legislation' && !options.legislation)) continue;
     const note = `${i + 1}/${files.length} ${file.relativePath.split('/').pop()}`;
     for await (const entry of readJsonLines(file.absolutePath, parseDocumentRecord)) {
       if (options.signal?.aborted) return null;
       if (!entry.ok || !linksCitations(entry.value.namespace)) continue;
       const doc: LegalDocument = entry.value;
-      seen.add(doc.id);
-      const checksum = citingChecksum(doc, fingerprints.acts);
+      const input = citatorDocument(references, doc);
       progress.advance(1, note);
-      if (stored.get(doc.id) === checksum) continue;
-      batch.push(graphOfDocument(references, doc, checksum));
+      if (!input) continue;
+      const checksum = citingChecksum(doc, fingerprints.acts);
+      if (stored.get(doc.id) === checksum) {
+        seen.add(doc.id);
+        continue;
+      }
+      const graph = graphOfDocument(references, doc, checksum, input);
+      // an article citing nothing keeps no row (not seen: a row it had is removed below)
+      if (doc.namespace === 'legislation' && graph.links.length + graph.unresolved.length === 0) continue;
+      seen.add(doc.id);
+      batch.push(graph);
       if (batch.length >= WRITE_BATCH) await flush();
     }
   }

@@ -26,6 +26,8 @@ export interface IngestJob {
   dataDir: string;
   corpusDir: string;
   embedder: EmbedderSetting | null;
+  /** CITATOR_LINK_LEGISLATION: the citation graph links legislation's articles too. */
+  linkLegislation: boolean;
 }
 
 export type ChildMessage =

@@ -22,8 +22,8 @@ import {
   type CorpusFile,
 } from '../corpus/corpus-reader.js';
 import { countCorpusVocabulary } from './corpus-vocabulary.js';
-import { corpusFingerprint, updateCitationCounts } from './citation-counts.js';
-import { actsFingerprint, formatCitationGraph, updateCitationGraph, type CitationGraphOutcome, type CitationGraphStore } from './citation-graph-phase.js';
+import { updateCitationCounts } from './citation-counts.js';
+import { formatCitationGraph, graphFingerprints, updateCitationGraph, type CitationGraphOutcome, type CitationGraphStore } from './citation-graph-phase.js';
 import { referenceIndexOfCorpus } from '../training/citation-pairs.js';
 import type { ReferenceIndex } from '../resolver/reference-index.js';
 import { indexBatch } from './index-batch.js';
@@ -97,6 +97,8 @@ export interface IngestOptions {
   onIndexed?: () => Promise<void> | void;
   /** Where the citation counts of the corpus are kept (citation-counts.ts); counted anew when the corpus files changed. */
   citationCountsFile?: string;
+  /** The citation graph links legislation's articles too (CITATOR_LINK_LEGISLATION; off by default). */
+  linkLegislation?: boolean;
 }
 
 const OPTIMIZE_EVERY_DOCUMENTS = 25_000;
@@ -400,8 +402,9 @@ async function refreshCitations(run: IngestRun, citationCountsFile: string, plan
     logger.warn(`ingest: counting the corpus's citations failed; search keeps the counts it had (${(error as Error).message})`);
   }
   if (signal?.aborted) return;
-  const fingerprints = { corpus: corpusFingerprint(plan.hashes), acts: actsFingerprint(plan.hashes) };
-  run.summary.citationGraph = await updateCitationGraph(plan.files, index, fingerprints, store, { logger, tty, signal });
+  const legislation = run.options.linkLegislation ?? false;
+  const fingerprints = graphFingerprints(plan.hashes, legislation);
+  run.summary.citationGraph = await updateCitationGraph(plan.files, index, fingerprints, store, { logger, tty, signal, legislation });
 }
 
 async function hashFile(file: string): Promise<string> {

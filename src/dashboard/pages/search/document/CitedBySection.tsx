@@ -40,11 +40,21 @@ function CitedByItem({ item }: { item: Item }) {
   );
 }
 
-export function CitedBySection({ source, sourceId, count, countries }: { source: string; sourceId: string; count: number; countries: readonly string[] }) {
+type CitedByPage = NonNullable<DocumentCitedByQuery['document']>['citedBy'];
+type CitedByYears = NonNullable<NonNullable<DocumentCitedByQuery['document']>['citedByPerYear']>;
+
+/**
+ * `initial`: the first page and timeline without filters, read with the document (DocumentView,
+ * one billed read for the page); the list asks again only for other filters or a next page.
+ */
+export function CitedBySection({ source, sourceId, count, initial, countries }: { source: string; sourceId: string; count: number; initial: { page: CitedByPage; years: CitedByYears }; countries: readonly string[] }) {
   const [filters, setFilters] = useState<CitedByFilters>(NO_FILTERS);
   // pages after the first, for the current filters
   const [more, setMore] = useState<{ items: Item[]; cursor: string | null } | null>(null);
-  const first = useQuery(DocumentCitedByDocument, citedByVariables(source, sourceId, filters, null), { skip: count === 0 });
+  // the list the page read with the document: no filter, the default sort
+  const unfiltered = !narrows(filters) && filters.sort === NO_FILTERS.sort;
+  const filtered = useQuery(DocumentCitedByDocument, citedByVariables(source, sourceId, filters, null), { skip: count === 0 || unfiltered });
+  const first = unfiltered ? { data: { document: { citedBy: initial.page, citedByPerYear: initial.years } }, error: null, loading: false, reload: filtered.reload } : filtered;
   const next = useMutation(DocumentCitedByDocument);
   // a page asked for before the filters changed is dropped when it arrives
   const asked = useRef(filters);

@@ -1,8 +1,6 @@
 /** "Cites": the document's resolved citations in order of appearance (links, with the pinpoint), then those not linked, with the reason in words. */
 import { Link } from 'react-router';
-import type { QueryResult } from '../../../app/hooks';
-import { ErrorState, Loading } from '../../../components/states';
-import type { DocumentCitesQuery } from '../../../gql/graphql';
+import type { DocumentViewQuery } from '../../../gql/graphql';
 import { documentPath } from '../links';
 
 const REASONS: Record<string, string> = {
@@ -13,17 +11,14 @@ const REASONS: Record<string, string> = {
   no_act: 'no act is named near it',
 };
 
-export function CitesSection({ cites }: { cites: QueryResult<DocumentCitesQuery> }) {
-  const answer = cites.data?.document?.cites;
+/** What the document cites, read with it on the page (DocumentView): no request of its own. */
+export type DocumentCites = NonNullable<DocumentViewQuery['document']>['cites'];
+
+export function CitesSection({ answer }: { answer: DocumentCites }) {
   return (
     <section className="card" aria-labelledby="cites-title">
-      <h2 id="cites-title">Cites{answer ? ` (${answer.links.length})` : ''}</h2>
-      {cites.error ? (
-        <ErrorState error={cites.error} onRetry={cites.reload} />
-      ) : !answer ? (
-        <Loading label="Loading what this document cites…" />
-      ) : (
-        <>
+      <h2 id="cites-title">Cites ({answer.links.length})</h2>
+      <>
           {answer.links.length === 0 ? (
             <p className="muted">No citation in this text resolves to a document of the corpus.</p>
           ) : (
@@ -52,8 +47,7 @@ export function CitesSection({ cites }: { cites: QueryResult<DocumentCitesQuery>
               </ul>
             </>
           )}
-        </>
-      )}
+      </>
     </section>
   );
 }

@@ -25,6 +25,12 @@ export interface PageRoute {
   title: string;
   /** Pages outside the shell's chrome (sign-in, registration): no navigation bar. */
   bare?: boolean;
+  /**
+   * The data the page asks for on its first render, sent early when the address opens it
+   * (app/first-load.ts: right after the session check says signed in, before React renders) with
+   * `requestEarly` and the same variables as the page's `useQuery`, which then takes it in flight.
+   */
+  prefetch?: (params: URLSearchParams) => void;
 }
 
 export interface NavItem {

@@ -93,6 +93,11 @@ export function dateRangeError(f: Pick<FormState, 'dateStart' | 'dateEnd'>): str
   return null;
 }
 
+/** Whether the page sends this search: a query, and a date range that is not inverted. */
+export function searchRuns(f: FormState): boolean {
+  return f.q.trim().length > 0 && dateRangeError(f) === null;
+}
+
 export function inputFromForm(f: FormState): SearchInput {
   return {
     q: f.q.trim(),

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { ErrorState, Loading } from '../components/states';
+import { Page as PageFrame } from '../components/Page';
 import { ApiError } from '../api/errors';
 import { forgetEarly } from '../api/early-requests';
 import { Shell, BareShell } from './Shell';
@@ -38,13 +39,26 @@ function useRoutePage(route: PageRoute) {
   return { Page, failed: failedRoute === route };
 }
 
+/**
+ * While the session is checked or the page's code loads: the page's heading and lead when its
+ * route declares them, so the text a person reads first paints without waiting for either.
+ */
+function Pending({ route, label }: { route: PageRoute; label?: string }) {
+  if (!route.lead) return <Loading label={label} />;
+  return (
+    <PageFrame title={route.title} lead={route.lead}>
+      <Loading label={label} />
+    </PageFrame>
+  );
+}
+
 function Guarded({ route }: { route: PageRoute }) {
   const { me, error, ended } = useSession();
   const location = useLocation();
   const { Page, failed } = useRoutePage(route);
   const access = route.access ?? 'account';
   if (access !== 'public') {
-    if (me === undefined) return <Loading label="Checking your session…" />;
+    if (me === undefined) return <Pending route={route} label="Checking your session…" />;
     if (me === null) {
       if (error) return <ErrorState error={error} onRetry={() => window.location.reload()} />;
       if (ended === 'signed-out') return <Navigate to="/sign-in" replace state={{ signedOut: true }} />;
@@ -54,7 +68,7 @@ function Guarded({ route }: { route: PageRoute }) {
     if (access === 'admin' && !me.user.is_admin) return me.user.email_verified ? <NotFound /> : <VerifyToAdminister email={me.user.email} />;
   }
   if (failed) return <RouteError />;
-  return Page ? <Page /> : <Loading />;
+  return Page ? <Page /> : <Pending route={route} />;
 }
 
 function toRoute(route: PageRoute): RouteObject {

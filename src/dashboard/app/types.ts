@@ -23,6 +23,12 @@ export interface PageRoute {
   access?: Access;
   /** The document title ("Keys – Legal Search"). */
   title: string;
+  /**
+   * The page's lead paragraph, when it has one that needs no data: shown with the title while the
+   * session is checked and the code loads (app/router.tsx), so it paints first. The page passes the
+   * same text to <Page lead>.
+   */
+  lead?: string;
   /** Pages outside the shell's chrome (sign-in, registration): no navigation bar. */
   bare?: boolean;
   /**

@@ -14,7 +14,7 @@ import { SearchDiscoveryDocument, SearchDocument, type ResultDetail, type Search
 import { CopyRequest } from './CopyRequest';
 import { IndexBanner } from './IndexBanner';
 import { ResolveBox } from './ResolveBox';
-import { DETAILS, type Discovery, type FormState, dateRangeError, formFromParams, paramsFromForm, inputFromForm, searchRuns } from './search-form';
+import { DETAILS, type Discovery, type FormState, dateRangeError, formFromParams, paramsFromForm, inputFromForm, searchRuns, SEARCH_LEAD } from './search-form';
 import { AlphaSlider, Filters } from './SearchFilters';
 import { Hits, Pager } from './SearchHits';
 
@@ -51,7 +51,7 @@ export default function SearchPage() {
   };
 
   return (
-    <Page title="Search" lead="Hybrid keyword and semantic search over legislation, case law and doctrine. Each search counts as one request of your plan.">
+    <Page title="Search" lead={SEARCH_LEAD}>
       <IndexBanner />
       <div className="search-layout">
         <form onSubmit={submit} className="card search-form" role="search" aria-label="Search the corpus">

@@ -1,13 +1,14 @@
 import { requestEarly } from '../../api/early-requests';
 import type { PageArea } from '../../app/types';
 import { SearchDiscoveryDocument, SearchDocument } from '../../gql/graphql';
-import { formFromParams, inputFromForm, searchRuns } from './search-form';
+import { formFromParams, inputFromForm, searchRuns, SEARCH_LEAD } from './search-form';
 
 export const area: PageArea = {
   routes: [
     {
       path: 'search',
       title: 'Search',
+      lead: SEARCH_LEAD,
       load: () => import('./SearchPage'),
       // what SearchPage asks for first: the filters' catalogue and, when the address holds a search, its hits
       prefetch: (params) => {

@@ -4,6 +4,9 @@
  */
 import { type Namespace, type ResultDetail, type SearchDiscoveryQuery, type SearchInput } from '../../gql/graphql';
 
+/** The search page's lead, painted before the session check answers (its route declares it). */
+export const SEARCH_LEAD = 'Hybrid keyword and semantic search over legislation, case law and doctrine. Each search counts as one request of your plan.';
+
 export const NAMESPACES: Record<string, string> = { case_law: 'Case law', legislation: 'Legislation', doctrine: 'Doctrine' };
 
 export const DETAILS: Record<string, string> = {

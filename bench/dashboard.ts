@@ -67,6 +67,7 @@ function printTimeline(runs: Run[]): void {
   steps.push({ label: 'LCP', ms: median(runs.map((r) => r.lcpMs)) });
   console.log('  where the time goes (medians, ms since navigation start):');
   for (const s of steps.sort((a, b) => a.ms - b.ms)) console.log(`    ${s.ms.toFixed(0).padStart(5)}  ${s.label}`);
+  console.log(`  each run, LCP / first contentful paint: ${runs.map((r) => `${r.lcpMs.toFixed(0)} / ${r.timeline.fcp.toFixed(0)}`).join(', ')} ms`);
   const elements = runs.map((r) => r.timeline.lcpElement);
   console.log(`  LCP element: ${elements.sort((a, b) => elements.filter((e) => e === b).length - elements.filter((e) => e === a).length)[0]}`);
 }

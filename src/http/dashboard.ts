@@ -1,7 +1,7 @@
 /**
  * The web dashboard's door: the built single-page app (dist/dashboard, `npm run build:dashboard`)
  * at /dashboard. Hashed assets are cached for a year (sent Brotli- or gzip-compressed from the build's copies); every other path under /dashboard answers
- * index.html (deep links work), with the server's settings the dashboard needs (sign-in methods,
+ * index.html (deep links work; no-cache, compressed once per build), with the server's settings the dashboard needs (sign-in methods,
  * billing on or off) in a <meta name="dashboard-config"> tag. The paths account mails link to
  * (/reset-password, /verify-email, /legal-acceptance) redirect into the dashboard; `/` is the
  * public landing page (landing-page.ts).
@@ -10,6 +10,7 @@
 import express, { type Request, type Response } from 'express';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export interface DashboardSettings {
   /** The build output (index.html + assets/). */
@@ -45,15 +46,18 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
   const router = express.Router();
   const indexFile = path.join(settings.dir, 'index.html');
   const meta = `<meta name="dashboard-config" content="${escapeAttribute(JSON.stringify(settings.client))}" />`;
-  // index.html is read once per build (its mtime), with the configuration written in
-  let cached: { mtimeMs: number; html: string } | null = null;
-  const indexHtml = (): string | null => {
+  // index.html is read once per build (its mtime), with the configuration written in, and
+  // compressed then: every cold load of a page asks for it first
+  let cached: { mtimeMs: number; html: Buffer; br: Buffer; gzip: Buffer } | null = null;
+  const indexHtml = () => {
     if (!existsSync(indexFile)) return null;
     const { mtimeMs } = statSync(indexFile);
     if (!cached || cached.mtimeMs !== mtimeMs) {
-      cached = { mtimeMs, html: readFileSync(indexFile, 'utf8').replace('<!--dashboard-config-->', meta) };
+      const html = Buffer.from(readFileSync(indexFile, 'utf8').replace('<!--dashboard-config-->', meta));
+      const br = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } });
+      cached = { mtimeMs, html, br, gzip: gzipSync(html, { level: 9 }) };
     }
-    return cached.html;
+    return cached;
   };
 
   for (const landing of MAIL_LANDING_PATHS) {
@@ -78,7 +82,7 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
   });
   router.use(`${DASHBOARD_PATH}/assets`, express.static(assetsDir, { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
 
-  const sendIndex = (_req: Request, res: Response) => {
+  const sendIndex = (req: Request, res: Response) => {
     const html = indexHtml();
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -96,7 +100,11 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
         );
       return;
     }
-    res.type('html').send(html);
+    const accepts = req.header('accept-encoding') ?? '';
+    const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    res.type('html').send(encoding ? html[encoding] : html.html);
   };
   router.get(DASHBOARD_PATH, (req, res) => {
     if (!req.path.endsWith('/')) {

@@ -31,7 +31,16 @@ export interface DashboardSettings {
     /** ALLOW_ANONYMOUS: the landing page's example search runs without an account. */
     anonymousSearch?: boolean;
   };
+  /**
+   * Whether the request's session cookie names a live session (src/app.ts asks the accounts'
+   * session check; no other credential counts). A page opened with one says so in
+   * `<meta name="dashboard-session" content="live">`, and sends its first data beside the session
+   * check instead of after it (src/dashboard/app/first-load.ts).
+   */
+  sessionIsLive?: (cookieHeader: string | undefined, ip: string | null) => Promise<boolean>;
 }
+
+const LIVE_SESSION_META = '<meta name="dashboard-session" content="live" />';
 
 export const DASHBOARD_PATH = '/dashboard';
 
@@ -47,17 +56,30 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
   const indexFile = path.join(settings.dir, 'index.html');
   const meta = `<meta name="dashboard-config" content="${escapeAttribute(JSON.stringify(settings.client))}" />`;
   // index.html is read once per build (its mtime), with the configuration written in, and
-  // compressed then: every cold load of a page asks for it first
-  let cached: { mtimeMs: number; html: Buffer; br: Buffer; gzip: Buffer } | null = null;
-  const indexHtml = () => {
+  // compressed then (every cold load asks for it first): one copy without, one with the live-session mark
+  type Copy = { html: Buffer; br: Buffer; gzip: Buffer };
+  let cached: { mtimeMs: number; copies: [Copy, Copy] } | null = null;
+  const compressed = (text: string): Copy => {
+    const html = Buffer.from(text);
+    const br = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } });
+    return { html, br, gzip: gzipSync(html, { level: 9 }) };
+  };
+  const indexHtml = (liveSession: boolean): Copy | null => {
     if (!existsSync(indexFile)) return null;
     const { mtimeMs } = statSync(indexFile);
     if (!cached || cached.mtimeMs !== mtimeMs) {
-      const html = Buffer.from(readFileSync(indexFile, 'utf8').replace('<!--dashboard-config-->', meta));
-      const br = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } });
-      cached = { mtimeMs, html, br, gzip: gzipSync(html, { level: 9 }) };
+      const text = readFileSync(indexFile, 'utf8');
+      cached = {
+        mtimeMs,
+        copies: [compressed(text.replace('<!--dashboard-config-->', meta)), compressed(text.replace('<!--dashboard-config-->', `${meta}\n    ${LIVE_SESSION_META}`))],
+      };
     }
-    return cached;
+    return cached.copies[liveSession ? 1 : 0];
+  };
+  const liveSession = async (req: Request): Promise<boolean> => {
+    if (!settings.sessionIsLive) return false;
+    // the mark only lets the page ask sooner: a failed check leaves it out, never fails the page
+    return settings.sessionIsLive(req.header('cookie'), req.ip ?? null).catch(() => false);
   };
 
   for (const landing of MAIL_LANDING_PATHS) {
@@ -82,8 +104,8 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
   });
   router.use(`${DASHBOARD_PATH}/assets`, express.static(assetsDir, { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
 
-  const sendIndex = (req: Request, res: Response) => {
-    const html = indexHtml();
+  const sendIndex = async (req: Request, res: Response) => {
+    const html = indexHtml(await liveSession(req));
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
@@ -102,17 +124,17 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
     }
     const accepts = req.header('accept-encoding') ?? '';
     const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
-    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Vary', 'Accept-Encoding, Cookie');
     if (encoding) res.setHeader('Content-Encoding', encoding);
     res.type('html').send(encoding ? html[encoding] : html.html);
   };
-  router.get(DASHBOARD_PATH, (req, res) => {
+  router.get(DASHBOARD_PATH, (req, res, next) => {
     if (!req.path.endsWith('/')) {
       res.redirect(301, `${DASHBOARD_PATH}/`);
       return;
     }
-    sendIndex(req, res);
+    sendIndex(req, res).catch(next);
   });
-  router.get(`${DASHBOARD_PATH}/{*rest}`, sendIndex);
+  router.get(`${DASHBOARD_PATH}/{*rest}`, (req, res, next) => void sendIndex(req, res).catch(next));
   return router;
 }

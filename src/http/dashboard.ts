@@ -7,10 +7,10 @@
  * public landing page (landing-page.ts).
  * Without a build, /dashboard says how to make one (503) instead of failing.
  */
-import express, { type Request, type Response } from 'express';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import express from 'express';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { indexPageSender } from './dashboard-index.js';
 
 export interface DashboardSettings {
   /** The build output (index.html + assets/). */
@@ -40,47 +40,14 @@ export interface DashboardSettings {
   sessionIsLive?: (cookieHeader: string | undefined, ip: string | null) => Promise<boolean>;
 }
 
-const LIVE_SESSION_META = '<meta name="dashboard-session" content="live" />';
-
 export const DASHBOARD_PATH = '/dashboard';
 
 /** Paths that account e-mails and identity-provider sign-ins send people to, served by dashboard pages of the same name. */
 const MAIL_LANDING_PATHS = ['/reset-password', '/verify-email', '/legal-acceptance'];
 
-function escapeAttribute(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 export function dashboardRouter(settings: DashboardSettings): express.Router {
   const router = express.Router();
-  const indexFile = path.join(settings.dir, 'index.html');
-  const meta = `<meta name="dashboard-config" content="${escapeAttribute(JSON.stringify(settings.client))}" />`;
-  // index.html is read once per build (its mtime), with the configuration written in, and
-  // compressed then (every cold load asks for it first): one copy without, one with the live-session mark
-  type Copy = { html: Buffer; br: Buffer; gzip: Buffer };
-  let cached: { mtimeMs: number; copies: [Copy, Copy] } | null = null;
-  const compressed = (text: string): Copy => {
-    const html = Buffer.from(text);
-    const br = brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } });
-    return { html, br, gzip: gzipSync(html, { level: 9 }) };
-  };
-  const indexHtml = (liveSession: boolean): Copy | null => {
-    if (!existsSync(indexFile)) return null;
-    const { mtimeMs } = statSync(indexFile);
-    if (!cached || cached.mtimeMs !== mtimeMs) {
-      const text = readFileSync(indexFile, 'utf8');
-      cached = {
-        mtimeMs,
-        copies: [compressed(text.replace('<!--dashboard-config-->', meta)), compressed(text.replace('<!--dashboard-config-->', `${meta}\n    ${LIVE_SESSION_META}`))],
-      };
-    }
-    return cached.copies[liveSession ? 1 : 0];
-  };
-  const liveSession = async (req: Request): Promise<boolean> => {
-    if (!settings.sessionIsLive) return false;
-    // the mark only lets the page ask sooner: a failed check leaves it out, never fails the page
-    return settings.sessionIsLive(req.header('cookie'), req.ip ?? null).catch(() => false);
-  };
+  const sendIndex = indexPageSender(settings);
 
   for (const landing of MAIL_LANDING_PATHS) {
     router.get(landing, (req, res) => {
@@ -104,30 +71,6 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
   });
   router.use(`${DASHBOARD_PATH}/assets`, express.static(assetsDir, { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
 
-  const sendIndex = async (req: Request, res: Response) => {
-    const html = indexHtml(await liveSession(req));
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
-    );
-    if (!html) {
-      res
-        .status(503)
-        .type('html')
-        .send(
-          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head><body><main><h1>The dashboard is not built</h1><p>Run <code>npm run build:dashboard</code> (or <code>npm start</code>, which builds it when missing), then reload.</p></main></body></html>',
-        );
-      return;
-    }
-    const accepts = req.header('accept-encoding') ?? '';
-    const encoding = /\bbr\b/.test(accepts) ? 'br' : /\bgzip\b/.test(accepts) ? 'gzip' : null;
-    res.setHeader('Vary', 'Accept-Encoding, Cookie');
-    if (encoding) res.setHeader('Content-Encoding', encoding);
-    res.type('html').send(encoding ? html[encoding] : html.html);
-  };
   router.get(DASHBOARD_PATH, (req, res, next) => {
     if (!req.path.endsWith('/')) {
       res.redirect(301, `${DASHBOARD_PATH}/`);

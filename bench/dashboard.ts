@@ -14,6 +14,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/chromium.js';
 import { startDashboardPlatform } from '../test/helpers/dashboard.js';
 import { printCalibration } from './lib.js';
+import { LCP_OBSERVER, readTimeline, TIMELINE_FIELDS, type Timeline } from './dashboard-timeline.js';
 
 // The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
 printCalibration();
@@ -28,6 +29,7 @@ interface Run {
   jsRawBytes: number;
   lcpMs: number;
   loadMs: number;
+  timeline: Timeline;
 }
 
 async function measure(browser: Browser, base: string, cookie: { name: string; value: string } | null, path: string, ready: string): Promise<Run> {
@@ -43,24 +45,32 @@ async function measure(browser: Browser, base: string, cookie: { name: string; v
     );
   });
   // LCP as the page reports it: the last largest-contentful-paint entry before any input
-  await page.addInitScript(`
-    window.__lcp = 0;
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__lcp = entry.startTime; })
-      .observe({ type: 'largest-contentful-paint', buffered: true });
-  `);
+  await page.addInitScript(LCP_OBSERVER);
   const started = Date.now();
   await page.goto(`${base}${path}`, { waitUntil: 'load' });
   await page.locator(ready).first().waitFor({ timeout: 30_000 });
   const loadMs = Date.now() - started;
   await page.waitForTimeout(300);
   const lcpMs = Number(await page.evaluate('window.__lcp'));
+  const timeline = await readTimeline(page);
   const sizes = await Promise.all(js);
   await context.close();
-  return { jsBytes: sizes.reduce((a, s) => a + s.encoded, 0), jsRawBytes: sizes.reduce((a, s) => a + s.raw, 0), jsFiles: sizes.length, lcpMs, loadMs };
+  return { jsBytes: sizes.reduce((a, s) => a + s.encoded, 0), jsRawBytes: sizes.reduce((a, s) => a + s.raw, 0), jsFiles: sizes.length, lcpMs, loadMs, timeline };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+
+/** The median of each step of the load (bench/dashboard-timeline.ts) and the LCP element. */
+function printTimeline(runs: Run[]): void {
+  const steps = TIMELINE_FIELDS.map(({ key, label }) => ({ label, ms: median(runs.map((r) => r.timeline[key])) })).filter((s) => s.ms >= 0);
+  steps.push({ label: 'LCP', ms: median(runs.map((r) => r.lcpMs)) });
+  console.log('  where the time goes (medians, ms since navigation start):');
+  for (const s of steps.sort((a, b) => a.ms - b.ms)) console.log(`    ${s.ms.toFixed(0).padStart(5)}  ${s.label}`);
+  console.log(`  each run, LCP / first contentful paint: ${runs.map((r) => `${r.lcpMs.toFixed(0)} / ${r.timeline.fcp.toFixed(0)}`).join(', ')} ms`);
+  const elements = runs.map((r) => r.timeline.lcpElement);
+  console.log(`  LCP element: ${elements.sort((a, b) => elements.filter((e) => e === b).length - elements.filter((e) => e === a).length)[0]}`);
+}
 
 async function main(): Promise<void> {
   console.log('starting the platform (small corpus slice) …');
@@ -99,6 +109,7 @@ async function main(): Promise<void> {
       console.log(`  JavaScript transferred: ${kb(js)} compressed in ${runs[0]!.jsFiles} files (${kb(median(runs.map((r) => r.jsRawBytes)))} uncompressed); budget ${kb(JS_BUDGET)}: ${js <= JS_BUDGET ? 'ok' : 'OVER'}`);
       console.log(`  LCP: median ${lcp.toFixed(0)} ms, worst ${worstLcp.toFixed(0)} ms; budget ${LCP_BUDGET_MS} ms: ${lcp <= LCP_BUDGET_MS ? 'ok' : 'OVER'}`);
       console.log(`  until ready (load + data): median ${median(runs.map((r) => r.loadMs))} ms`);
+      printTimeline(runs);
       if (js > JS_BUDGET || lcp > LCP_BUDGET_MS) failed = true;
     }
     if (failed) process.exitCode = 1;

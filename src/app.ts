@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { LegalDataApi } from './modules/legal-data/legal-data.port.js';
 import { mountGraphql } from './graphql/gateway.js';
 import type { AccountsModule } from './modules/accounts/accounts.module.js';
+import { sessionToken } from './modules/accounts/authenticator.js';
 import type { BillingModule } from './modules/billing/billing.module.js';
 import type { TeamsServices } from './modules/teams/teams.module.js';
 import { teamsRouter } from './rest/teams.routes.js';
@@ -117,7 +118,17 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.use(protectedResourceRouter(options.baseUrl));
   app.use(legalDocumentsRouter());
   if (options.dashboard) {
-    app.use(dashboardRouter(options.dashboard));
+    const { accounts } = services.accounts;
+    app.use(
+      dashboardRouter({
+        ...options.dashboard,
+        // a session cookie only (never a bearer token): what the page's own requests will carry
+        sessionIsLive: async (cookie, ip) => {
+          const token = sessionToken(cookie);
+          return token !== null && (await accounts.authenticateSession(token, ip)) !== null;
+        },
+      }),
+    );
     // a browser's GET /graphql: the query explorer, built with the dashboard (operations go on to the gateway)
     app.get('/graphql', graphqlExplorer({ dir: options.dashboard.dir, introspection: options.graphql?.introspection ?? true }));
   }

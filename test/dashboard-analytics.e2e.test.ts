@@ -195,8 +195,9 @@ describe('web dashboard: partner analytics and the partner editor', () => {
 
     // on a 390-pixel phone the page does not scroll sideways
     await page.setViewportSize({ width: 390, height: 860 });
-    // the chart follows the new width on its next resize observation
-    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="analytics-chart"] svg')?.getBoundingClientRect().width < 390).catch(() => {});
+    // the chart follows the new width on its next resize observation: wait for its wrapper (the
+    // first svg inside can be a legend icon, narrow before the chart has followed)
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="analytics-chart"] .recharts-wrapper')?.getBoundingClientRect().width <= 390).catch(() => {});
     // `wide`: what sticks out past the viewport, printed when the check fails
     const wide = await page.evaluate(() => [...(globalThis as any).document.querySelectorAll('main *')].filter((e: any) => e.getBoundingClientRect().right > (globalThis as any).innerWidth + 1).slice(0, 5).map((e: any) => `${e.tagName}.${e.className}`));
     expect([await overflowsHorizontally(page), wide]).toEqual([false, wide]);

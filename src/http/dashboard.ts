@@ -1,15 +1,16 @@
 /**
  * The web dashboard's door: the built single-page app (dist/dashboard, `npm run build:dashboard`)
  * at /dashboard. Hashed assets are cached for a year (sent Brotli- or gzip-compressed from the build's copies); every other path under /dashboard answers
- * index.html (deep links work), with the server's settings the dashboard needs (sign-in methods,
+ * index.html (deep links work; no-cache, compressed once per build), with the server's settings the dashboard needs (sign-in methods,
  * billing on or off) in a <meta name="dashboard-config"> tag. The paths account mails link to
  * (/reset-password, /verify-email, /legal-acceptance) redirect into the dashboard; `/` is the
  * public landing page (landing-page.ts).
  * Without a build, /dashboard says how to make one (503) instead of failing.
  */
-import express, { type Request, type Response } from 'express';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import express from 'express';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { indexPageSender } from './dashboard-index.js';
 
 export interface DashboardSettings {
   /** The build output (index.html + assets/). */
@@ -30,6 +31,13 @@ export interface DashboardSettings {
     /** ALLOW_ANONYMOUS: the landing page's example search runs without an account. */
     anonymousSearch?: boolean;
   };
+  /**
+   * Whether the request's session cookie names a live session (src/app.ts asks the accounts'
+   * session check; no other credential counts). A page opened with one says so in
+   * `<meta name="dashboard-session" content="live">`, and sends its first data beside the session
+   * check instead of after it (src/dashboard/app/first-load.ts).
+   */
+  sessionIsLive?: (cookieHeader: string | undefined, ip: string | null) => Promise<boolean>;
 }
 
 export const DASHBOARD_PATH = '/dashboard';
@@ -37,24 +45,9 @@ export const DASHBOARD_PATH = '/dashboard';
 /** Paths that account e-mails and identity-provider sign-ins send people to, served by dashboard pages of the same name. */
 const MAIL_LANDING_PATHS = ['/reset-password', '/verify-email', '/legal-acceptance'];
 
-function escapeAttribute(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 export function dashboardRouter(settings: DashboardSettings): express.Router {
   const router = express.Router();
-  const indexFile = path.join(settings.dir, 'index.html');
-  const meta = `<meta name="dashboard-config" content="${escapeAttribute(JSON.stringify(settings.client))}" />`;
-  // index.html is read once per build (its mtime), with the configuration written in
-  let cached: { mtimeMs: number; html: string } | null = null;
-  const indexHtml = (): string | null => {
-    if (!existsSync(indexFile)) return null;
-    const { mtimeMs } = statSync(indexFile);
-    if (!cached || cached.mtimeMs !== mtimeMs) {
-      cached = { mtimeMs, html: readFileSync(indexFile, 'utf8').replace('<!--dashboard-config-->', meta) };
-    }
-    return cached.html;
-  };
+  const sendIndex = indexPageSender(settings);
 
   for (const landing of MAIL_LANDING_PATHS) {
     router.get(landing, (req, res) => {
@@ -78,33 +71,13 @@ export function dashboardRouter(settings: DashboardSettings): express.Router {
   });
   router.use(`${DASHBOARD_PATH}/assets`, express.static(assetsDir, { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
 
-  const sendIndex = (_req: Request, res: Response) => {
-    const html = indexHtml();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
-    );
-    if (!html) {
-      res
-        .status(503)
-        .type('html')
-        .send(
-          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head><body><main><h1>The dashboard is not built</h1><p>Run <code>npm run build:dashboard</code> (or <code>npm start</code>, which builds it when missing), then reload.</p></main></body></html>',
-        );
-      return;
-    }
-    res.type('html').send(html);
-  };
-  router.get(DASHBOARD_PATH, (req, res) => {
+  router.get(DASHBOARD_PATH, (req, res, next) => {
     if (!req.path.endsWith('/')) {
       res.redirect(301, `${DASHBOARD_PATH}/`);
       return;
     }
-    sendIndex(req, res);
+    sendIndex(req, res).catch(next);
   });
-  router.get(`${DASHBOARD_PATH}/{*rest}`, sendIndex);
+  router.get(`${DASHBOARD_PATH}/{*rest}`, (req, res, next) => void sendIndex(req, res).catch(next));
   return router;
 }

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type Answered, request } from '../api/client';
+import { takeEarly } from '../api/early-requests';
 import { ApiError } from '../api/errors';
 import type { TypedDocumentString } from '../gql/graphql';
 
@@ -19,7 +20,10 @@ export interface QueryResult<R> {
   reload(): void;
 }
 
-/** Runs the query now and whenever `variables` change (compared as JSON); `skip` holds it. */
+/**
+ * Runs the query now and whenever `variables` change (compared as JSON); `skip` holds it. The
+ * first run takes the same request when it was sent early (api/early-requests.ts).
+ */
 export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables?: V, options: { skip?: boolean } = {}): QueryResult<R> {
   const [state, setState] = useState<{ data: Answered<R> | undefined; error: ApiError | null; loading: boolean }>({ data: undefined, error: null, loading: !options.skip });
   const [tick, setTick] = useState(0);
@@ -28,7 +32,7 @@ export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables?: 
     if (options.skip) return;
     let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));
-    (request as (d: TypedDocumentString<R, V>, v?: V) => Promise<Answered<R>>)(document, variables).then(
+    (takeEarly(document, variables) ?? (request as (d: TypedDocumentString<R, V>, v?: V) => Promise<Answered<R>>)(document, variables)).then(
       (data) => live && setState({ data, error: null, loading: false }),
       (e: unknown) => live && setState((s) => ({ data: s.data, error: asApiError(e), loading: false })),
     );

@@ -5,6 +5,7 @@
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { request, onSignedOut } from '../api/client';
+import { takeEarly } from '../api/early-requests';
 import { ApiError } from '../api/errors';
 import { MeDocument, type MeQuery } from '../gql/graphql';
 
@@ -48,7 +49,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const data = await request(MeDocument);
+      // the first check was sent before React rendered (app/first-load.ts)
+      const data = await (takeEarly(MeDocument) ?? request(MeDocument));
       setMe(data.me);
       setError(null);
       setEnded(null);

@@ -23,8 +23,20 @@ export interface PageRoute {
   access?: Access;
   /** The document title ("Keys – Legal Search"). */
   title: string;
+  /**
+   * The page's lead paragraph, when it has one that needs no data: shown with the title while the
+   * session is checked and the code loads (app/router.tsx), so it paints first. The page passes the
+   * same text to <Page lead>.
+   */
+  lead?: string;
   /** Pages outside the shell's chrome (sign-in, registration): no navigation bar. */
   bare?: boolean;
+  /**
+   * The data the page asks for on its first render, sent early when the address opens it
+   * (app/first-load.ts: right after the session check says signed in, before React renders) with
+   * `requestEarly` and the same variables as the page's `useQuery`, which then takes it in flight.
+   */
+  prefetch?: (params: URLSearchParams) => void;
 }
 
 export interface NavItem {

@@ -14,7 +14,7 @@ import { SearchDiscoveryDocument, SearchDocument, type ResultDetail, type Search
 import { CopyRequest } from './CopyRequest';
 import { IndexBanner } from './IndexBanner';
 import { ResolveBox } from './ResolveBox';
-import { DETAILS, type Discovery, type FormState, dateRangeError, formFromParams, paramsFromForm, inputFromForm } from './search-form';
+import { DETAILS, type Discovery, type FormState, dateRangeError, formFromParams, paramsFromForm, inputFromForm, searchRuns, SEARCH_LEAD } from './search-form';
 import { AlphaSlider, Filters } from './SearchFilters';
 import { Hits, Pager } from './SearchHits';
 
@@ -28,7 +28,7 @@ export default function SearchPage() {
   const input = useMemo(() => inputFromForm(submitted), [submitted]);
   // a shared link can carry an inverted range: said at the field, never sent
   const badDates = dateRangeError(submitted) !== null;
-  const results = useQuery(SearchDocument, { input }, { skip: !hasQuery || badDates });
+  const results = useQuery(SearchDocument, { input }, { skip: !searchRuns(submitted) });
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const activeFilters =
@@ -51,7 +51,7 @@ export default function SearchPage() {
   };
 
   return (
-    <Page title="Search" lead="Hybrid keyword and semantic search over legislation, case law and doctrine. Each search counts as one request of your plan.">
+    <Page title="Search" lead={SEARCH_LEAD}>
       <IndexBanner />
       <div className="search-layout">
         <form onSubmit={submit} className="card search-form" role="search" aria-label="Search the corpus">

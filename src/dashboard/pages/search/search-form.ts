@@ -4,6 +4,9 @@
  */
 import { type Namespace, type ResultDetail, type SearchDiscoveryQuery, type SearchInput } from '../../gql/graphql';
 
+/** The search page's lead, painted before the session check answers (its route declares it). */
+export const SEARCH_LEAD = 'Hybrid keyword and semantic search over legislation, case law and doctrine. Each search counts as one request of your plan.';
+
 export const NAMESPACES: Record<string, string> = { case_law: 'Case law', legislation: 'Legislation', doctrine: 'Doctrine' };
 
 export const DETAILS: Record<string, string> = {
@@ -91,6 +94,11 @@ export function hitsToAsk(f: FormState): number {
 export function dateRangeError(f: Pick<FormState, 'dateStart' | 'dateEnd'>): string | null {
   if (f.dateStart && f.dateEnd && f.dateStart > f.dateEnd) return 'The end date is before the start date: choose an end date on or after the start date.';
   return null;
+}
+
+/** Whether the page sends this search: a query, and a date range that is not inverted. */
+export function searchRuns(f: FormState): boolean {
+  return f.q.trim().length > 0 && dateRangeError(f) === null;
 }
 
 export function inputFromForm(f: FormState): SearchInput {

@@ -198,8 +198,11 @@ export interface SearchEngine {
   needsCompoundVocabulary?(): Promise<boolean>;
   setCompoundVocabulary?(vocabulary: CompoundVocabulary): Promise<void>;
 
-  /** Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end). */
-  optimize(): Promise<void>;
+  /**
+   * Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end).
+   * `onStep` hears the name of each step as it starts (a long build is then never silent).
+   */
+  optimize(onStep?: (step: string) => void): Promise<void>;
 
   /**
    * Reads what another process (the ingest's child process) wrote, now rather than within the

@@ -417,7 +417,7 @@ export class LanceDbEngine implements SearchEngine {
       this.unindexedChunks += rows.chunks.length;
       this.vocabulary.touch(this.options.vocabularyQuietMs);
       if (!this.ftsReady) await this.createFtsIndex();
-      else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow();
+      else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow(() => {});
     });
   }
 
@@ -471,25 +471,33 @@ export class LanceDbEngine implements SearchEngine {
     this.unindexedChunks = 0;
   }
 
-  optimize(): Promise<void> {
-    return this.write(() => this.optimizeNow());
+  optimize(onStep: (step: string) => void = () => {}): Promise<void> {
+    return this.write(() => this.optimizeNow(onStep));
   }
 
   /** Builds missing indexes, folds appended rows into them, compacts and prunes (inside the write lock). */
-  private async optimizeNow(): Promise<void> {
+  private async optimizeNow(onStep: (step: string) => void): Promise<void> {
     this.unindexedChunks = 0;
     const cleanupOlderThan = new Date(Date.now() - KEEP_VERSIONS_MS);
     // Keyword leg: the full-text index, lookups by chunk and document id, then compaction
     // (optimize also adds the rows appended since to every index).
-    if (!this.ftsReady) await this.createFtsIndex();
+    if (!this.ftsReady) {
+      onStep('full-text index');
+      await this.createFtsIndex();
+    }
+    onStep('passage lookup indexes');
     await ensureReadIndexes(this.chunks);
+    onStep('compacting passages');
     await this.chunks.optimize({ cleanupOlderThan });
+    onStep('compacting documents');
     await ensureScalarIndex(this.documents, 'id');
     await this.documents.optimize({ cleanupOlderThan });
     const vectors = this.generations.table;
     if (vectors) {
+      onStep('vector lookup indexes');
       await ensureReadIndexes(vectors);
-      await this.generations.indexWhenLarge();
+      await this.generations.indexWhenLarge(() => onStep('vector index (HNSW)'));
+      onStep('compacting vectors');
       await vectors.optimize({ cleanupOlderThan });
     }
     this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);

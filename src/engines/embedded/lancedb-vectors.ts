@@ -165,9 +165,10 @@ export class VectorGenerations {
   }
 
   /** Builds the HNSW index of the current table once it is large enough (inside optimize). */
-  async indexWhenLarge(): Promise<void> {
+  async indexWhenLarge(onBuild: () => void = () => {}): Promise<void> {
     if (!this.table || this.hasIndex) return;
     if ((await this.table.countRows()) < this.indexMinRows) return;
+    onBuild();
     await createVectorIndex(this.table);
     this.hasIndex = true;
   }

@@ -10,7 +10,7 @@ describe('the first start timeline of npm run bench', () => {
     line(t0 + 8_000, 'ingest [####] 50% 50/100 docs'),
     line(t0 + 13_000, 'ingest: optimizing the index: full-text index'),
     line(t0 + 60_000, 'ingest: optimizing the index: compacting passages'),
-    line(t0 + 61_000, 'ingest: index optimized in 48 s (full-text index 47 s, compacting passages 1 s)'),
+    line(t0 + 61_000, 'ingest: optimizing the index done in 48 s (full-text index 47 s, compacting passages 1 s)'),
     'not json: a stack trace line',
     line(t0 + 62_000, 'ingest finished in 59s: files 10 indexed'),
   ];

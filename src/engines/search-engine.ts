@@ -186,7 +186,7 @@ export interface SearchEngine {
   /** Every stored chunk in batches, to compute vectors with a new model. */
   scanChunks(batchSize: number): AsyncIterable<StoredChunk[]>;
   /** Replaces all vectors with those of `modelId` (chunk id -> vector); called by re-embedding. */
-  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void>;
+  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>, onStep?: (step: string) => void): Promise<void>;
   /** Declares which model the vectors written by upsertDocuments come from. */
   setVectorModel(modelId: string | null, dimension: number | null): Promise<void>;
 

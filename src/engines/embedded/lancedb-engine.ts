@@ -458,8 +458,8 @@ export class LanceDbEngine implements SearchEngine {
     return this.write((db) => this.generations.setModel(db, modelId, dimension));
   }
 
-  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void> {
-    return this.write((db) => this.generations.replace(db, this.documents, modelId, vectors));
+  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>, onStep: (step: string) => void = () => {}): Promise<void> {
+    return this.write((db) => this.generations.replace(db, this.documents, modelId, vectors, onStep));
   }
 
   // -------------------------------------------------------------------------------------------

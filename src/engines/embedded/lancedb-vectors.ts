@@ -124,7 +124,13 @@ export class VectorGenerations {
    * when large, and swaps it in; on failure the half-built table is dropped and the current
    * generation stays.
    */
-  async replace(db: lancedb.Connection, documents: lancedb.Table, modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void> {
+  async replace(
+    db: lancedb.Connection,
+    documents: lancedb.Table,
+    modelId: string,
+    vectors: AsyncIterable<Map<string, Float32Array>>,
+    onStep: (step: string) => void = () => {},
+  ): Promise<void> {
     const generation = this.meta.generation + 1;
     const name = `vectors_${generation}`;
     if ((await db.tableNames()).includes(name)) await db.dropTable(name); // leftover of a failed run
@@ -153,6 +159,7 @@ export class VectorGenerations {
       await flush();
       // Index a large new table before it goes live, so searches never fall back to a flat scan.
       if (table && (await (table as lancedb.Table).countRows()) >= this.indexMinRows) {
+        onStep('vector index (HNSW)');
         await createVectorIndex(table as lancedb.Table);
       }
     } catch (error) {

@@ -152,8 +152,12 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   const tierBySource = await importCatalogue(run);
   // Vectors of another model are never mixed with new ones: re-embed what is stored first.
   if (embedder) {
-    summary.reembedded = await reembedIfModelChanged(engine, embedder, logger, (s, total) =>
-      run.report({ phase: 're-embedding', documents_done: s.done, documents_total: total, files_done: 0, files_total: 0, documents_per_second: s.perSecond, eta_seconds: s.etaSeconds }),
+    summary.reembedded = await reembedIfModelChanged(
+      engine,
+      embedder,
+      logger,
+      (s, total) => run.report({ phase: 're-embedding', documents_done: s.done, documents_total: total, files_done: 0, files_total: 0, documents_per_second: s.perSecond, eta_seconds: s.etaSeconds }),
+      (step) => run.report({ phase: 're-embedding', step, documents_done: 0, documents_total: null, files_done: 0, files_total: 0, documents_per_second: null, eta_seconds: null }),
     );
   }
   const plan = await planFiles(run);

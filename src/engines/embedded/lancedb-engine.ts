@@ -49,7 +49,7 @@ import { VocabularyStore } from './lancedb-vocabulary.js';
 import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
 import { readEveryIndexFile } from './lancedb-integrity.js';
 import { isLanceStorageError } from './lancedb-storage-errors.js';
-import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
+import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, optimizeWhenNeeded, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
 
@@ -488,17 +488,17 @@ export class LanceDbEngine implements SearchEngine {
     onStep('passage lookup indexes');
     await ensureReadIndexes(this.chunks);
     onStep('compacting passages');
-    await this.chunks.optimize({ cleanupOlderThan });
+    await optimizeWhenNeeded(this.chunks, cleanupOlderThan);
     onStep('compacting documents');
     await ensureScalarIndex(this.documents, 'id');
-    await this.documents.optimize({ cleanupOlderThan });
+    await optimizeWhenNeeded(this.documents, cleanupOlderThan);
     const vectors = this.generations.table;
     if (vectors) {
       onStep('vector lookup indexes');
       await ensureReadIndexes(vectors);
       await this.generations.indexWhenLarge(() => onStep('vector index (HNSW)'));
       onStep('compacting vectors');
-      await vectors.optimize({ cleanupOlderThan });
+      await optimizeWhenNeeded(vectors, cleanupOlderThan);
     }
     this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
   }

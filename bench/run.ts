@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
+import { firstStartTimeline, printTimeline } from './first-start-timeline.js';
 import { printCalibration, fmt, percentile, postJson, runConcurrent, runningService, startService, waitReady } from './lib.js';
 
 // The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
@@ -66,6 +67,7 @@ const readySeconds = await waitReady(service.url, 60 * 60_000, (body: any) => {
   }
 });
 const totalStartSeconds = (Date.now() - started) / 1000;
+if (!values.reuse) printTimeline(firstStartTimeline(service.logs, started, Date.now()));
 const memoryAtReady = service.memory();
 const summaryLine = service.logs.find((l) => l.includes('ingest finished')) ?? '';
 const written = Number(/documents ([\d,]+) written/.exec(summaryLine)?.[1]?.replace(/,/g, '') ?? 0);

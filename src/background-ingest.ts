@@ -156,7 +156,7 @@ async function runStartupIngest(
       legalData.setModelState({
         status: 'embedding',
         model: model.id,
-        step: `embedding the index (${state.phase})`,
+        step: `embedding the index (${state.phase}${state.step ? `: ${state.step}` : ''})`,
         progress: state.documents_total ? Math.round((1000 * state.documents_done) / state.documents_total) / 1000 : null,
       }),
     );

@@ -186,7 +186,7 @@ export interface SearchEngine {
   /** Every stored chunk in batches, to compute vectors with a new model. */
   scanChunks(batchSize: number): AsyncIterable<StoredChunk[]>;
   /** Replaces all vectors with those of `modelId` (chunk id -> vector); called by re-embedding. */
-  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void>;
+  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>, onStep?: (step: string) => void): Promise<void>;
   /** Declares which model the vectors written by upsertDocuments come from. */
   setVectorModel(modelId: string | null, dimension: number | null): Promise<void>;
 
@@ -198,8 +198,11 @@ export interface SearchEngine {
   needsCompoundVocabulary?(): Promise<boolean>;
   setCompoundVocabulary?(vocabulary: CompoundVocabulary): Promise<void>;
 
-  /** Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end). */
-  optimize(): Promise<void>;
+  /**
+   * Builds or refreshes the keyword and vector indexes (after an ingest batch or at the end).
+   * `onStep` hears the name of each step as it starts (a long build is then never silent).
+   */
+  optimize(onStep?: (step: string) => void): Promise<void>;
 
   /**
    * Reads what another process (the ingest's child process) wrote, now rather than within the

@@ -2177,6 +2177,7 @@ export interface components {
             }[];
             ingest: {
                 phase: string;
+                step?: string;
                 documents_done: number;
                 documents_total: number | null;
                 files_done: number;

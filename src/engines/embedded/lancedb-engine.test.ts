@@ -587,8 +587,11 @@ describe('LanceDbEngine', () => {
         );
         await indexed.setVectorModel(embedder.id, embedder.dimension);
         await indexed.upsertDocuments(await withVectors(embedder, docs.map((d) => input(d))));
-        await indexed.optimize();
+        const steps: string[] = [];
+        await indexed.optimize((step) => steps.push(step));
         expect(await vectorIndexOnDisk(path.join(root, 'indexed'))).toBe(true);
+        // Each step is named as it starts (the ingest logs them: a long build is never silent).
+        expect(steps).toEqual(['passage lookup indexes', 'compacting passages', 'compacting documents', 'vector lookup indexes', 'vector index (HNSW)', 'compacting vectors']);
         const [q] = await embedder.embedQueries(['liability compensation']);
         const hits = await indexed.vectorSearch(q, legislation, 5);
         expect(hits).toHaveLength(5);

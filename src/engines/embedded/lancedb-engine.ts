@@ -49,7 +49,7 @@ import { VocabularyStore } from './lancedb-vocabulary.js';
 import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
 import { readEveryIndexFile } from './lancedb-integrity.js';
 import { isLanceStorageError } from './lancedb-storage-errors.js';
-import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
+import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, optimizeWhenNeeded, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
 
@@ -417,7 +417,7 @@ export class LanceDbEngine implements SearchEngine {
       this.unindexedChunks += rows.chunks.length;
       this.vocabulary.touch(this.options.vocabularyQuietMs);
       if (!this.ftsReady) await this.createFtsIndex();
-      else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow();
+      else if (this.unindexedChunks >= this.options.autoOptimizeChunks) await this.optimizeNow(() => {});
     });
   }
 
@@ -458,8 +458,8 @@ export class LanceDbEngine implements SearchEngine {
     return this.write((db) => this.generations.setModel(db, modelId, dimension));
   }
 
-  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void> {
-    return this.write((db) => this.generations.replace(db, this.documents, modelId, vectors));
+  replaceVectors(modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>, onStep: (step: string) => void = () => {}): Promise<void> {
+    return this.write((db) => this.generations.replace(db, this.documents, modelId, vectors, onStep));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -471,26 +471,34 @@ export class LanceDbEngine implements SearchEngine {
     this.unindexedChunks = 0;
   }
 
-  optimize(): Promise<void> {
-    return this.write(() => this.optimizeNow());
+  optimize(onStep: (step: string) => void = () => {}): Promise<void> {
+    return this.write(() => this.optimizeNow(onStep));
   }
 
   /** Builds missing indexes, folds appended rows into them, compacts and prunes (inside the write lock). */
-  private async optimizeNow(): Promise<void> {
+  private async optimizeNow(onStep: (step: string) => void): Promise<void> {
     this.unindexedChunks = 0;
     const cleanupOlderThan = new Date(Date.now() - KEEP_VERSIONS_MS);
     // Keyword leg: the full-text index, lookups by chunk and document id, then compaction
     // (optimize also adds the rows appended since to every index).
-    if (!this.ftsReady) await this.createFtsIndex();
+    if (!this.ftsReady) {
+      onStep('full-text index');
+      await this.createFtsIndex();
+    }
+    onStep('passage lookup indexes');
     await ensureReadIndexes(this.chunks);
-    await this.chunks.optimize({ cleanupOlderThan });
+    onStep('compacting passages');
+    await optimizeWhenNeeded(this.chunks, cleanupOlderThan);
+    onStep('compacting documents');
     await ensureScalarIndex(this.documents, 'id');
-    await this.documents.optimize({ cleanupOlderThan });
+    await optimizeWhenNeeded(this.documents, cleanupOlderThan);
     const vectors = this.generations.table;
     if (vectors) {
+      onStep('vector lookup indexes');
       await ensureReadIndexes(vectors);
-      await this.generations.indexWhenLarge();
-      await vectors.optimize({ cleanupOlderThan });
+      await this.generations.indexWhenLarge(() => onStep('vector index (HNSW)'));
+      onStep('compacting vectors');
+      await optimizeWhenNeeded(vectors, cleanupOlderThan);
     }
     this.vocabulary.refreshWhenQuiet(this.chunks, () => this.chunks.countRows(), this.options.vocabularyQuietMs);
   }

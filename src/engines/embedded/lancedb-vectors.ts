@@ -124,7 +124,13 @@ export class VectorGenerations {
    * when large, and swaps it in; on failure the half-built table is dropped and the current
    * generation stays.
    */
-  async replace(db: lancedb.Connection, documents: lancedb.Table, modelId: string, vectors: AsyncIterable<Map<string, Float32Array>>): Promise<void> {
+  async replace(
+    db: lancedb.Connection,
+    documents: lancedb.Table,
+    modelId: string,
+    vectors: AsyncIterable<Map<string, Float32Array>>,
+    onStep: (step: string) => void = () => {},
+  ): Promise<void> {
     const generation = this.meta.generation + 1;
     const name = `vectors_${generation}`;
     if ((await db.tableNames()).includes(name)) await db.dropTable(name); // leftover of a failed run
@@ -153,6 +159,11 @@ export class VectorGenerations {
       await flush();
       // Index a large new table before it goes live, so searches never fall back to a flat scan.
       if (table && (await (table as lancedb.Table).countRows()) >= this.indexMinRows) {
+        // Compacted before the index is built: compacting after it remaps the index, which cost as
+        // long as building it (the first start's "compacting vectors": 271 s after a 309 s build).
+        onStep('compacting vectors');
+        await (table as lancedb.Table).optimize({ cleanupOlderThan: new Date() });
+        onStep('vector index (HNSW)');
         await createVectorIndex(table as lancedb.Table);
       }
     } catch (error) {
@@ -165,9 +176,10 @@ export class VectorGenerations {
   }
 
   /** Builds the HNSW index of the current table once it is large enough (inside optimize). */
-  async indexWhenLarge(): Promise<void> {
+  async indexWhenLarge(onBuild: () => void = () => {}): Promise<void> {
     if (!this.table || this.hasIndex) return;
     if ((await this.table.countRows()) < this.indexMinRows) return;
+    onBuild();
     await createVectorIndex(this.table);
     this.hasIndex = true;
   }

@@ -167,3 +167,24 @@ export async function ensureReadIndexes(table: lancedb.Table): Promise<void> {
   await ensureScalarIndex(table, 'chunk_id');
   for (const column of FILTER_INDEX_COLUMNS) await ensureScalarIndex(table, column, 'bitmap');
 }
+
+/**
+ * Whether `optimize()` has work on this table: fragments to merge, or rows an index does not
+ * cover yet. A table left as the last optimize made it is not compacted again (the embedding
+ * pass of a first start rewrote the untouched passages table for half a minute).
+ */
+export async function hasOptimizeWork(table: lancedb.Table): Promise<boolean> {
+  const stats = await table.stats();
+  if (stats.fragmentStats.numSmallFragments > 1) return true;
+  for (const index of await table.listIndices()) {
+    if (((await table.indexStats(index.name))?.numUnindexedRows ?? 0) > 0) return true;
+  }
+  return false;
+}
+
+/** The table compacted and its old versions pruned when it has work (see hasOptimizeWork). */
+export async function optimizeWhenNeeded(table: lancedb.Table, cleanupOlderThan: Date): Promise<boolean> {
+  if (!(await hasOptimizeWork(table))) return false;
+  await table.optimize({ cleanupOlderThan });
+  return true;
+}

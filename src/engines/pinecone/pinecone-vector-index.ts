@@ -226,8 +226,8 @@ export class PineconeVectorIndex implements SearchEngine {
   scanChunks(batchSize: number): AsyncIterable<StoredChunk[]> {
     return this.base.scanChunks(batchSize);
   }
-  optimize(): Promise<void> {
-    return this.base.optimize();
+  optimize(onStep?: (step: string) => void): Promise<void> {
+    return this.base.optimize(onStep);
   }
   // The keyword index is the base engine's, and so is its index-time compound splitting.
   async needsCompoundVocabulary(): Promise<boolean> {

@@ -200,6 +200,8 @@ export const readinessSchema = z.object({
   ingest: z
     .object({
       phase: z.string(),
+      /** The step of the phase that runs, when it has named steps (optimizing: e.g. `vector index (HNSW)`). */
+      step: z.string().optional(),
       documents_done: z.number().int(),
       documents_total: z.number().int().nullable(),
       files_done: z.number().int(),

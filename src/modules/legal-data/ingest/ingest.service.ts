@@ -27,6 +27,7 @@ import { formatCitationGraph, graphFingerprints, updateCitationGraph, type Citat
 import { referenceIndexOfCorpus } from '../training/citation-pairs.js';
 import type { ReferenceIndex } from '../resolver/reference-index.js';
 import { indexBatch } from './index-batch.js';
+import { optimizeWithProgress } from './optimize-progress.js';
 import { formatDuration, Progress } from './progress.js';
 import { reembedIfModelChanged } from './reembedding.js';
 
@@ -49,6 +50,8 @@ export interface IngestStore extends CitationGraphStore {
 
 export interface IngestState {
   phase: 'preparing' | 're-embedding' | 'indexing' | 'optimizing' | 'citations' | 'done';
+  /** The step of the phase that runs, when the phase has named steps (optimizing). */
+  step?: string;
   documents_done: number;
   documents_total: number | null;
   files_done: number;
@@ -133,7 +136,7 @@ interface FilePlan {
 }
 
 /** Publishes the indexing progress (`/ready` and the progress line) in a phase. */
-type Publish = (phase: IngestState['phase']) => void;
+type Publish = (phase: IngestState['phase'], step?: string) => void;
 
 /**
  * Ingests the corpus folder, phase by phase: the sources catalogue; re-embedding when the model
@@ -151,18 +154,23 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   const tierBySource = await importCatalogue(run);
   // Vectors of another model are never mixed with new ones: re-embed what is stored first.
   if (embedder) {
-    summary.reembedded = await reembedIfModelChanged(engine, embedder, logger, (s, total) =>
-      run.report({ phase: 're-embedding', documents_done: s.done, documents_total: total, files_done: 0, files_total: 0, documents_per_second: s.perSecond, eta_seconds: s.etaSeconds }),
+    summary.reembedded = await reembedIfModelChanged(
+      engine,
+      embedder,
+      logger,
+      (s, total) => run.report({ phase: 're-embedding', documents_done: s.done, documents_total: total, files_done: 0, files_total: 0, documents_per_second: s.perSecond, eta_seconds: s.etaSeconds }),
+      (step) => run.report({ phase: 're-embedding', step, documents_done: 0, documents_total: null, files_done: 0, files_total: 0, documents_per_second: null, eta_seconds: null }),
     );
   }
   const plan = await planFiles(run);
   await prepareCompoundVocabulary(run, plan);
 
   const progress = new Progress('ingest', plan.totalLines, { log: (l) => logger.info(l), tty: options.tty });
-  const publish: Publish = (phase) => {
+  const publish: Publish = (phase, step) => {
     const s = progress.snapshot();
     run.report({
       phase,
+      ...(step ? { step } : {}),
       documents_done: s.done,
       documents_total: s.total,
       files_done: summary.files.skipped + summary.files.processed,
@@ -179,7 +187,7 @@ export async function ingestCorpus(deps: IngestDeps, options: IngestOptions): Pr
   const changed = summary.documents.indexed + summary.documents.deleted + summary.reembedded > 0;
   if (changed) {
     publish('optimizing');
-    await engine.optimize();
+    await optimizeWithProgress(engine, { log: (line) => logger.info(line), onStep: (step) => publish('optimizing', step) });
     await options.onIndexed?.();
   }
   summary.seconds = (Date.now() - startedAt) / 1000;
@@ -334,7 +342,7 @@ async function indexFile(
     batch = [];
     if (state.sinceOptimize >= OPTIMIZE_EVERY_DOCUMENTS) {
       state.sinceOptimize = 0;
-      await engine.optimize();
+      await optimizeWithProgress(engine, { log: (line) => run.deps.logger.info(line), onStep: (step) => publish('optimizing', step) });
       await options.onIndexed?.();
     }
   };

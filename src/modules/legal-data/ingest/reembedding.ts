@@ -6,6 +6,7 @@ import type { Embedder } from '../../../engines/embedder.js';
 import type { SearchEngine } from '../../../engines/search-engine.js';
 import type { Logger } from '../../../logger.js';
 import { EMBED_BATCH, passageForEmbedding } from './index-batch.js';
+import { withStepProgress } from './optimize-progress.js';
 import { Progress, type ProgressSnapshot } from './progress.js';
 
 /**
@@ -18,6 +19,7 @@ export async function reembedIfModelChanged(
   embedder: Embedder,
   logger: Logger,
   onProgress: (snapshot: ProgressSnapshot, total: number) => void,
+  onStep?: (step: string) => void,
 ): Promise<number> {
   const stored = await engine.vectorModel();
   if (stored === embedder.id) return 0;
@@ -38,8 +40,25 @@ export async function reembedIfModelChanged(
       yield new Map(chunks.map((c, i) => [c.chunkId, embedded[i]]));
     }
   }
-  await engine.replaceVectors(embedder.id, vectors());
+  // The embedding logs its own progress; the vector index built after it (minutes on the full
+  // corpus, with no progress of its own) is named with a line every 15 s.
+  let embedded = false;
+  const embeddingDone = () => {
+    if (!embedded) progress.finish();
+    embedded = true;
+  };
+  await withStepProgress(
+    're-embedding',
+    async (step) => {
+      step('embedding passages');
+      await engine.replaceVectors(embedder.id, vectors(), (next) => {
+        embeddingDone();
+        step(next);
+      });
+    },
+    { log: (l) => logger.info(l), onStep },
+  );
+  embeddingDone();
   await engine.setVectorModel(embedder.id, embedder.dimension);
-  progress.finish();
   return count;
 }

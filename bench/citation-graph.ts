@@ -59,16 +59,19 @@ try {
   // cited-by of the most-cited document, unfiltered and with filters, as the REST door runs it
   const [top] = (await orm.em.getConnection().execute(`select cited_id, count(distinct citing_id) as n from citation_link group by cited_id order by n desc limit 1`, [], 'all')) as { cited_id: string; n: string }[];
   const queries = [{}, { sort: 'court_tier' }, { court_tier: 1, date_start: '2015-01-01' }, { country: 'DE', namespace: 'case_law', limit: 50 }, { sort: 'relevance', q: 'Kosten des Verfahrens' }];
-  /** 25 rounds of `queries` on the cited ids: the sorted times. */
+  /** 25 rounds of `queries` on the cited document (an act with its articles under `rollUp`): the sorted times, and each query's p50. */
   const timed = async (cited: string, rollUp: boolean) => {
     const times: number[] = [];
+    const perQuery: number[][] = queries.map(() => []);
     for (let round = 0; round < 25; round++) {
-      for (const q of queries) {
+      for (const [i, q] of queries.entries()) {
         const started = performance.now();
         await citedByPage(orm.em.fork(), cited, rollUp, citedByQuerySchema.parse(q));
         times.push(performance.now() - started);
+        perQuery[i]!.push(performance.now() - started);
       }
     }
+    console.log(`  p50 per query (${queries.map((q) => JSON.stringify(q)).join(' · ')}): ${perQuery.map((t) => percentile(t.sort((a, b) => a - b), 50).toFixed(1)).join(' · ')} ms`);
     return times.sort((a, b) => a - b);
   };
   const times = await timed(top.cited_id, false);

@@ -129,13 +129,14 @@ export interface CitedByAsk {
 
 /**
  * The links citing each asked document as SQL (`root`, the link `l`): those whose `cited_id` is the
- * root, and under `rollUp` those whose `cited_act_id` is (the act's articles' links, and the act's
- * own: deduplicated by the `union`). For a document that is not an act the roll-up adds nothing.
+ * root, and under `rollUp` those whose `cited_act_id` is (the act's own links and its articles').
+ * The two branches never hold the same link (the first leaves out what the second reads), so
+ * `union all` needs no deduplication; for a document that is not an act the second is empty.
  * Each branch is one lookup of its index, however many articles the act has.
  */
 function linksOfAsked(columns: string): string {
-  return `select a.root, ${columns} from asked a join citation_link l on l.cited_id = a.root
-          union
+  return `select a.root, ${columns} from asked a join citation_link l on l.cited_id = a.root where not (a.roll_up and l.cited_act_id = a.root)
+          union all
           select a.root, ${columns} from asked a join citation_link l on l.cited_act_id = a.root where a.roll_up`;
 }
 
@@ -157,9 +158,12 @@ export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[
   const after = afterSql(query.sort, query.cursor ? decodeCursor(query.cursor, query.sort) : null);
   const relevance = relevanceSql(query);
   const scored = linksOfAsked(`l.citing_id, l.seq, ${relevance.sql} as relevance`);
-  const ranked = `select root, citing_id, seq, relevance, count(*) over (partition by root, citing_id) as occurrences,
-                         row_number() over (partition by root, citing_id order by relevance desc, seq) as rank
-                    from (${scored}) scored`;
+  // one row per citing document, by hashing (no sort of every link): its occurrences and the link its item shows,
+  // the first, or under `relevance` the most relevant passage (the first among equals)
+  const shown = relevance.params.length ? '(array_agg(seq order by relevance desc, seq))[1]' : 'min(seq)';
+  const ranked = `select root, citing_id, ${shown} as seq, max(relevance) as relevance, count(*) as occurrences
+                    from (${scored}) scored
+                   group by root, citing_id`;
   const rows = await selectRows<CitedByRow & { root: string }>(
     em,
     `${asked}
@@ -169,7 +173,7 @@ export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[
                 f.occurrences, f.relevance, row_number() over (partition by f.root order by ${ORDER[query.sort]}) as pos
            from (${ranked}) f
            join citing_document d on d.id = f.citing_id
-          where f.rank = 1${filters.sql}${after.sql}
+          where true${filters.sql}${after.sql}
        ) page
        join citation_link l on l.citing_id = page.id and l.seq = page.seq
       where page.pos <= ?
@@ -180,7 +184,7 @@ export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[
     em,
     `${asked}
      select f.root, count(*) as everyone, count(*) filter (where true${filters.sql}) as passing
-       from (${linksOfAsked('l.citing_id')}) f
+       from (select distinct root, citing_id from (${linksOfAsked('l.citing_id')}) links) f
        join citing_document d on d.id = f.citing_id
       group by f.root`,
     [...askedParams, ...filters.params],

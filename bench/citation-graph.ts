@@ -59,19 +59,22 @@ try {
   // cited-by of the most-cited document, unfiltered and with filters, as the REST door runs it
   const [top] = (await orm.em.getConnection().execute(`select cited_id, count(distinct citing_id) as n from citation_link group by cited_id order by n desc limit 1`, [], 'all')) as { cited_id: string; n: string }[];
   const queries = [{}, { sort: 'court_tier' }, { court_tier: 1, date_start: '2015-01-01' }, { country: 'DE', namespace: 'case_law', limit: 50 }, { sort: 'relevance', q: 'Kosten des Verfahrens' }];
-  /** 25 rounds of `queries` on the cited ids: the sorted times. */
-  const timed = async (cited: string[]) => {
+  /** 25 rounds of `queries` on the cited document (an act with its articles under `rollUp`): the sorted times, and each query's p50. */
+  const timed = async (cited: string, rollUp: boolean) => {
     const times: number[] = [];
+    const perQuery: number[][] = queries.map(() => []);
     for (let round = 0; round < 25; round++) {
-      for (const q of queries) {
+      for (const [i, q] of queries.entries()) {
         const started = performance.now();
-        await citedByPage(orm.em.fork(), cited, citedByQuerySchema.parse(q));
+        await citedByPage(orm.em.fork(), cited, rollUp, citedByQuerySchema.parse(q));
         times.push(performance.now() - started);
+        perQuery[i]!.push(performance.now() - started);
       }
     }
+    console.log(`  p50 per query (${queries.map((q) => JSON.stringify(q)).join(' · ')}): ${perQuery.map((t) => percentile(t.sort((a, b) => a - b), 50).toFixed(1)).join(' · ')} ms`);
     return times.sort((a, b) => a - b);
   };
-  const times = await timed([top.cited_id]);
+  const times = await timed(top.cited_id, false);
   console.log(`cited-by of the most-cited document (${top.cited_id}, ${top.n} citing): ${times.length} queries, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`);
   // the act whose articles are cited most, rolled up with them (include_articles), as the service asks
   const linksTo = new Map(((await orm.em.getConnection().execute(`select cited_id, count(*) as n from citation_link group by cited_id`, [], 'all')) as { cited_id: string; n: string }[]).map((r) => [r.cited_id, Number(r.n)]));
@@ -80,7 +83,7 @@ try {
     .map((ids) => ({ ids, links: ids.reduce((sum, id) => sum + (linksTo.get(id) ?? 0), 0) }))
     .sort((a, b) => b.links - a.links)[0];
   if (rolled) {
-    const actTimes = await timed(rolled.ids);
+    const actTimes = await timed(rolled.ids[0], true);
     console.log(`cited-by of the most-cited act with its articles (${rolled.ids[0]}, ${rolled.ids.length - 1} articles, ${rolled.links} links): p50 ${percentile(actTimes, 50).toFixed(1)} ms, p95 ${percentile(actTimes, 95).toFixed(1)} ms`);
   }
   console.log(`citing files ${keep.size}/${citing.length}; reference index ${indexSeconds.toFixed(1)} s (shared with the citation counts)`);

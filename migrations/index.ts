@@ -21,6 +21,7 @@ import { Migration20261127170000_usage_event_billed } from './Migration202611271
 import { Migration20261127200948_analytics } from './Migration20261127200948_analytics.js';
 import { Migration20261127210721_citation_graph } from './Migration20261127210721_citation_graph.js';
 import { Migration20261127220000_analytics_grid_index } from './Migration20261127220000_analytics_grid_index.js';
+import { Migration20261128040000_citation_link_cited_act } from './Migration20261128040000_citation_link_cited_act.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121115223_initial', class: Migration20261121115223_initial },
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127200948_analytics', class: Migration20261127200948_analytics },
   { name: 'Migration20261127210721_citation_graph', class: Migration20261127210721_citation_graph },
   { name: 'Migration20261127220000_analytics_grid_index', class: Migration20261127220000_analytics_grid_index },
+  { name: 'Migration20261128040000_citation_link_cited_act', class: Migration20261128040000_citation_link_cited_act },
 ];

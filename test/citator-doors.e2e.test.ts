@@ -125,7 +125,11 @@ describe('citator doors: REST, GraphQL and MCP on one graph', () => {
     await mkdir(path.join(corpus.dir, 'documents', 'case_law'), { recursive: true });
     await writeFile(path.join(corpus.dir, 'documents', 'case_law', 'DE-BGH.jsonl.gz'), gzipLines(records));
     const dataDir = await makeTestDataDir('citator-doors-e2e-');
-    platform = await startPlatform(loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' }), createLogger('silent'));
+    // the decisions' graph alone: the slice's BGB articles citing each other are test/citator-legislation.e2e.test.ts's
+    platform = await startPlatform(
+      loadConfig({ DATA_DIR: dataDir, CORPUS_DIR: corpus.dir, PORT: '0', LOG_LEVEL: 'silent', EMBEDDER: 'none', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', CITATOR_LINK_LEGISLATION: 'false' }),
+      createLogger('silent'),
+    );
     url = platform.url!;
     await platform.ingestDone;
     await call(`${url}/auth/register`, 'POST', { email: 'citator-agent@example.org', password: PASSWORD, accept_terms: true, acknowledge_privacy: true });

@@ -137,6 +137,17 @@ describe('citator REST doors on a slice of the real corpus', () => {
       ['DE/BGH/cit-1', '§ 536 Abs. 1 S. 2 BGB', 1],
       ['DE/BGH/cit-4', '§ 536 BGB', 1],
     ]);
+    // each link carries the cited article's act: the roll-up reads `cited_act_id`, not a list of the act's articles
+    const rows = (await platform.orm.em
+      .getConnection()
+      .execute(`select citing_id, seq, cited_id, cited_act_id from citation_link where citing_id in ('DE/BGH/cit-2', 'DE/BGH/cit-3') order by citing_id, seq`, [], 'all')) as unknown[];
+    expect(rows).toEqual([
+      { citing_id: 'DE/BGH/cit-2', seq: 0, cited_id: 'DE/GesetzeImInternet/bgb/536', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+      { citing_id: 'DE/BGH/cit-2', seq: 1, cited_id: 'DE/GesetzeImInternet/bgb/536', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+      { citing_id: 'DE/BGH/cit-2', seq: 2, cited_id: 'DE/GesetzeImInternet/bgb/543', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+      { citing_id: 'DE/BGH/cit-3', seq: 0, cited_id: 'DE/GesetzeImInternet/bgb/535', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+      { citing_id: 'DE/BGH/cit-3', seq: 1, cited_id: 'DE/GesetzeImInternet/bgb/536', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+    ]);
     // filters, sorts and paging work on the rolled-up list as on any other
     const paged = await get(`${act}?include_articles=true&sort=court_tier&court=BGH&limit=1`);
     expect(paged.body).toMatchObject({ cited_by_count: 4, total: 2, items: [{ document: { id: 'DE/BGH/cit-3' } }] });

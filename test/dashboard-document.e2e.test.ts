@@ -111,7 +111,7 @@ describe('web dashboard: the document page (cited by, cites, links in the text, 
     await writeFile(path.join(corpus.dir, 'documents', 'doctrine', 'DE-BMF.jsonl.gz'), gzipLines([guidance]));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // RATE_LIMITS off: every page view asks several billed reads, and the test opens many pages in a minute
+    // RATE_LIMITS off: the test opens many pages in a minute (each page view one billed read, more with filters and paging)
     const env = { DATA_DIR: await makeTestDataDir('dashboard-document-'), CORPUS_DIR: corpus.dir, PORT: String(port), BASE_URL: base, EMBEDDER: 'none', RATE_LIMITS: 'false' };
     platform = await startPlatform(loadConfig(env), createLogger('silent'));
     await platform.ingestDone;

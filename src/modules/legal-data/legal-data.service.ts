@@ -92,7 +92,7 @@ export class LegalDataService implements LegalDataApi {
 
   private readonly resolver: ReferenceResolver;
   /** The citator's reads (citator/citator.service.ts) over this service's usage guard and engine. */
-  private readonly citator: CitatorDeps = { usage: this.deps.usage, documents: (ctx, ids) => this.engineFor(ctx).getDocuments(ids), actUnits: (id) => this.resolver.actUnits(id) };
+  private readonly citator: CitatorDeps = { usage: this.deps.usage, documents: (ctx, ids) => this.engineFor(ctx).getDocuments(ids) };
   /** What requests made the engine do: reads started, finished, dropped when abandoned, waiting (request-engine.ts). */
   readonly engineWork = new EngineWork();
 

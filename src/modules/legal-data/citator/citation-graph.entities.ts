@@ -30,13 +30,18 @@ export type CitingDocument = InferEntity<typeof CitingDocumentEntity>;
 export const CitationLinkEntity = defineEntity({
   name: 'CitationLink',
   tableName: 'citation_link',
-  indexes: [{ name: 'citation_link_cited_id_index', properties: ['cited_id', 'citing_id'] }],
+  indexes: [
+    { name: 'citation_link_cited_id_index', properties: ['cited_id', 'citing_id'] },
+    { name: 'citation_link_cited_act_id_index', properties: ['cited_act_id', 'citing_id', 'seq'] },
+  ],
   properties: {
     citing_id: p.text().primary(),
     seq: p.integer().primary(),
     cited_id: p.text(),
     cited_source: p.text(),
     cited_source_id: p.text(),
+    /** The cited document's act (an article's act; the cited document itself when it is not an article): an act's roll-up reads this. */
+    cited_act_id: p.text(),
     start: p.integer(),
     end: p.integer(),
     pinpoint: p.text(),

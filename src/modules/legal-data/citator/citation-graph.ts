@@ -34,6 +34,8 @@ export interface CitationLinkRow {
   cited_id: string;
   cited_source: string;
   cited_source_id: string;
+  /** The act of the cited article (or nested paragraph); the cited document itself for any other link. */
+  cited_act_id: string;
   start: number;
   end: number;
   pinpoint: string;
@@ -104,6 +106,7 @@ export function graphOfDocument(index: ReferenceIndex, doc: LegalDocument, check
         cited_id: link.target.id,
         cited_source: link.target.source,
         cited_source_id: link.target.source_id,
+        cited_act_id: index.actOfUnit(link.target.id) ?? link.target.id,
         start: link.start,
         end: link.end,
         pinpoint: link.pinpoint,

@@ -34,7 +34,8 @@ export interface CitationChain {
 /** Designators; lower-case `s.`/`ss.` only (`S.` is a German page or sentence). */
 const DESIGNATOR =
   /(?<![\p{L}\p{N}])(§§?|[Aa]rt(?:ikel|icles?|[íi]culos?|igos?|t?s?\.)|[Ss]ections?|ss?\.|Paragra(?:ph|f)en?)\s*(?=(?:[LRDA]\.?\s?)?\d)/gu;
-const NUMBER = /^(?:[LRDA]\.?\s?)?\d+(?:\s?[a-z](?![\p{L}]))?(?:[-.]\d+[a-z]?)*(?:\s?(?:bis|ter|quater|quinquies)\b)?(?:\s?er\b)?/u;
+/** A unit's number; `bis` before a number is a range (`§§ 346 bis 348`), not the suffix of `article 3 bis`. */
+const NUMBER = /^(?:[LRDA]\.?\s?)?\d+(?:\s?[a-z](?![\p{L}]))?(?:[-.]\d+[a-z]?)*(?:\s?(?:bis|ter|quater|quinquies)\b(?!\s*\d))?(?:\s?er\b)?/u;
 
 /** One sub-unit after a number: `Abs. 1`, `S. 2`, `Nr. 3`, `lit. a`, `(1)`, `(c)`, `, alinéa 2`, `I`, `Abs2`. */
 const SUB_UNIT = new RegExp(

@@ -121,10 +121,23 @@ interface CitedByRow {
   relevance: string | number;
 }
 
-/** A cited-by list asked for: `root` is the document asked about, `citedIds` what counts as citing it (itself, or an act and its articles). */
+/** A cited-by list asked for: `root` is the document asked about; `rollUp`: an act with its articles (`include_articles`). */
 export interface CitedByAsk {
   root: string;
-  citedIds: readonly string[];
+  rollUp: boolean;
+}
+
+/**
+ * The links citing each asked document as SQL (`root`, the link `l`): those whose `cited_id` is the
+ * root, and under `rollUp` those whose `cited_act_id` is (the act's own links and its articles').
+ * The two branches never hold the same link (the first leaves out what the second reads), so
+ * `union all` needs no deduplication; for a document that is not an act the second is empty.
+ * Each branch is one lookup of its index, however many articles the act has.
+ */
+function linksOfAsked(columns: string): string {
+  return `select a.root, ${columns} from asked a join citation_link l on l.cited_id = a.root where not (a.roll_up and l.cited_act_id = a.root)
+          union all
+          select a.root, ${columns} from asked a join citation_link l on l.cited_act_id = a.root where a.roll_up`;
 }
 
 /**
@@ -132,43 +145,46 @@ export interface CitedByAsk {
  * every ask of a batch in two statements (a page and the counts), however many documents are
  * asked (the GraphQL list's DataLoader, citator.service.ts). The item shows one of its citations
  * of the document: the first, or under `sort=relevance` the one whose passage is most relevant to
- * `q` (the first among equals). The asks share the query (filters, sort, cursor, limit).
+ * `q` (the first among equals). The asks share the query (filters, sort, cursor, limit). The
+ * page's rows are cut before their passages are read: a roll-up over thousands of links reads the
+ * snippets of one page only.
  */
 export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[], query: CitedByQuery): Promise<Map<string, CitedByResponse>> {
   const answers = new Map<string, CitedByResponse>(asks.map((a) => [a.root, { cited_by_count: 0, total: 0, items: [], next_cursor: null }]));
-  const pairs = asks.flatMap((a) => a.citedIds.map((id) => [a.root, id] as const));
-  if (pairs.length === 0) return answers;
-  // (root, cited id) pairs: one row per id citing the root counts as, joined to the links by their index
-  const asked = `with asked(root, cited_id) as (values ${pairs.map(() => '(cast(? as text), cast(? as text))').join(', ')})`;
-  const askedParams = pairs.flat();
+  if (asks.length === 0) return answers;
+  const asked = `with asked(root, roll_up) as (values ${asks.map(() => '(cast(? as text), cast(? as boolean))').join(', ')})`;
+  const askedParams = asks.flatMap((a) => [a.root, a.rollUp]);
   const filters = filterSql(query);
   const after = afterSql(query.sort, query.cursor ? decodeCursor(query.cursor, query.sort) : null);
   const relevance = relevanceSql(query);
-  const scored = `select a.root, l.citing_id, l.seq, ${relevance.sql} as relevance from asked a join citation_link l on l.cited_id = a.cited_id`;
-  const ranked = `select root, citing_id, seq, relevance, count(*) over (partition by root, citing_id) as occurrences,
-                         row_number() over (partition by root, citing_id order by relevance desc, seq) as rank
-                    from (${scored}) scored`;
+  const scored = linksOfAsked(`l.citing_id, l.seq, ${relevance.sql} as relevance`);
+  // one row per citing document, by hashing (no sort of every link): its occurrences and the link its item shows,
+  // the first, or under `relevance` the most relevant passage (the first among equals)
+  const shown = relevance.params.length ? '(array_agg(seq order by relevance desc, seq))[1]' : 'min(seq)';
+  const ranked = `select root, citing_id, ${shown} as seq, max(relevance) as relevance, count(*) as occurrences
+                    from (${scored}) scored
+                   group by root, citing_id`;
   const rows = await selectRows<CitedByRow & { root: string }>(
     em,
     `${asked}
-     select * from (
-       select f.root, d.id, d.source, d.source_id, d.namespace, d.country, d.language, d.court, d.court_tier, d.date, d.title,
-              l.snippet, l.highlight_start, l.highlight_end, l.pinpoint, l.citation, l.start, l."end", f.occurrences, f.relevance,
-              row_number() over (partition by f.root order by ${ORDER[query.sort]}) as pos
-         from (${ranked}) f
-         join citing_document d on d.id = f.citing_id
-         join citation_link l on l.citing_id = f.citing_id and l.seq = f.seq
-        where f.rank = 1${filters.sql}${after.sql}
-     ) page
-     where pos <= ?
-     order by root, pos`,
-    [...askedParams, ...relevance.params, ...filters.params, ...after.params, query.limit + 1],
+     select page.*, l.snippet, l.highlight_start, l.highlight_end, l.pinpoint, l.citation, l.start, l."end"
+       from (
+         select f.root, f.seq, d.id, d.source, d.source_id, d.namespace, d.country, d.language, d.court, d.court_tier, d.date, d.title,
+                f.occurrences, f.relevance, row_number() over (partition by f.root order by ${ORDER[query.sort]}) as pos
+           from (${ranked}) f
+           join citing_document d on d.id = f.citing_id
+          where true${filters.sql}${after.sql}
+       ) page
+       join citation_link l on l.citing_id = page.id and l.seq = page.seq
+      where page.pos <= ?
+      order by page.root, page.pos`,
+    [...askedParams, ...relevance.params, ...relevance.params, ...filters.params, ...after.params, query.limit + 1],
   );
   const counts = await selectRows<{ root: string; everyone: string | number; passing: string | number }>(
     em,
     `${asked}
      select f.root, count(*) as everyone, count(*) filter (where true${filters.sql}) as passing
-       from (select distinct a.root, l.citing_id from asked a join citation_link l on l.cited_id = a.cited_id) f
+       from (select distinct root, citing_id from (${linksOfAsked('l.citing_id')}) links) f
        join citing_document d on d.id = f.citing_id
       group by f.root`,
     [...askedParams, ...filters.params],
@@ -189,10 +205,9 @@ export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[
   return answers;
 }
 
-/** The documents citing any of `citedIds` (a document, or an act and its articles): a batch of one ask. */
-export async function citedByPage(em: EntityManager, citedIds: readonly string[], query: CitedByQuery): Promise<CitedByResponse> {
-  const root = citedIds[0]!;
-  return (await citedByPages(em, [{ root, citedIds }], query)).get(root)!;
+/** The documents citing `id` (with `rollUp`, an act with its articles): a batch of one ask. */
+export async function citedByPage(em: EntityManager, id: string, rollUp: boolean, query: CitedByQuery): Promise<CitedByResponse> {
+  return (await citedByPages(em, [{ root: id, rollUp }], query)).get(id)!;
 }
 
 function itemOf(r: CitedByRow): CitedByResponse['items'][number] {

@@ -26,11 +26,9 @@ export interface CitatorDeps {
   usage: UsageGuard;
   /** The documents of the corpus (the request's engine): to tell an unknown document from an uncited one. */
   documents(ctx: RequestContext, ids: string[]): Promise<Map<string, LegalDocument>>;
-  /** The ids of an act's articles (the resolver's reference index); null when not an act or not known yet. */
-  actUnits(id: string): string[] | null;
 }
 
-/** Documents per batched statement (an act rolled up with its articles adds its articles' ids as parameters). */
+/** Documents per batched statement. */
 const DOCUMENTS_PER_BATCH = 100;
 
 /**
@@ -70,8 +68,8 @@ function citedByLoader(deps: CitatorDeps, ctx: RequestContext, query: CitedByQue
   if (!loader) {
     loader = new DataLoader<string, CitedByResponse>(
       async (roots) => {
-        // an act rolled up with its articles: the citations naming the act alone and those naming one of its units
-        const asks: CitedByAsk[] = roots.map((root) => ({ root, citedIds: query.include_articles ? [root, ...(deps.actUnits(root) ?? [])] : [root] }));
+        // an act rolled up with its articles: the citations naming the act alone and those naming one of its units (the links' `cited_act_id`)
+        const asks: CitedByAsk[] = roots.map((root) => ({ root, rollUp: query.include_articles }));
         const pages = await citedByPages(ctx.em, asks, query);
         return roots.map((root) => pages.get(root)!);
       },

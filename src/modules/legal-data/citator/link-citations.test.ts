@@ -44,6 +44,15 @@ describe('linkCitations: grammar', () => {
     expect(links('gemäß § 823 Abs. 1 Nr. 3 und Nr. 5 BGB')).toEqual([['§ 823 Abs. 1 Nr. 3 und Nr. 5', 'bgb/823', 'Abs. 1 Nr. 3 und Nr. 5', false]]);
   });
 
+  it('reads `bis` between two numbers as a range, after a number alone as its suffix (`§§ 187 bis 188`, `article 815-9 bis`)', () => {
+    expect(links('Die Frist berechnet sich nach §§ 187 bis 188 BGB.')).toEqual([
+      ['§§ 187', 'bgb/187', '', false],
+      ['188', 'bgb/188', '', false],
+    ]);
+    expect(link('Die Frist berechnet sich nach §§ 187 bis 188 BGB.').links[0].citation).toBe('§§ 187 bis 188 BGB');
+    expect(unresolved("selon l'article 815-9 bis du code civil", 'FR')).toEqual([['article 815-9 bis', 'unit_not_in_corpus']]);
+  });
+
   it('goes on with a list after an act name (`§§ 823 BGB, 222 ZPO`)', () => {
     expect(links('(§§ 823 Abs. 1 BGB, 222 ZPO)').map((l) => [l[0], l[1]])).toEqual([
       ['§§ 823 Abs. 1', 'bgb/823'],

@@ -111,4 +111,19 @@ describe.each(TEST_BACKENDS)('citation graph at ingest on %s', (backend) => {
     expect(await rows(`select id from citing_document where namespace = 'legislation'`)).toEqual([]);
     expect(await ingestGraph(decisions, true)).toMatchObject({ relinked: 2, removed: 0, documents: 4, links: 3, unresolved: 4 });
   });
+
+  it('links anew a graph written by the previous version (its links backfilled with their cited id as their act)', async () => {
+    // what the migration leaves of a version 1 graph: every link's act its cited id, the old checkpoints and state
+    await rows(`update citation_link set cited_act_id = cited_id`);
+    await rows(`update citing_document set checksum = 'version 1'`);
+    await createCitationGraphStore(db.orm).setCitationGraphState({ corpus: 'version 1' });
+    expect(graphFingerprints(new Map(), false).corpus).toMatch(/\+v2$/);
+    const decisions = [{ ...decision, source_id: 'test-2', ecli: null, text: NOTICE }];
+    expect(await ingestGraph(decisions, true)).toMatchObject({ relinked: 4, removed: 0, documents: 4, links: 3, unresolved: 4 });
+    expect(await rows(`select cited_id, cited_act_id from citation_link order by citing_id, seq`)).toEqual([
+      { cited_id: 'DE/GesetzeImInternet/bgb/536', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+      { cited_id: 'DE/GesetzeImInternet/bgb/543', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+      { cited_id: 'DE/GesetzeImInternet/bgb/535', cited_act_id: 'DE/GesetzeImInternet/bgb' },
+    ]);
+  });
 });

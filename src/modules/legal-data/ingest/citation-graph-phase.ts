@@ -42,9 +42,15 @@ export interface CitationGraphOutcome {
 /** Citing documents written per transaction. */
 const WRITE_BATCH = 200;
 
-/** The fingerprint of the corpus's legislation files: what a citation can resolve to. */
+/**
+ * The version of the rows the phase writes: part of both fingerprints, so a graph written by an
+ * older version is linked anew at the next start (2: links carry `cited_act_id`).
+ */
+const GRAPH_VERSION = 2;
+
+/** The fingerprint of the corpus's legislation files (what a citation can resolve to) and of the graph's version. */
 export function actsFingerprint(hashes: ReadonlyMap<string, string>): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(`citation graph v${GRAPH_VERSION}\n`);
   for (const [file, sha256] of [...hashes].filter(([f]) => f.split('/')[1] === 'legislation').sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${file}\0${sha256}\n`);
   return hash.digest('hex');
 }
@@ -54,7 +60,7 @@ export function actsFingerprint(hashes: ReadonlyMap<string, string>): string {
  * legislation on or off changes it too) and the legislation files' (every checkpoint holds it).
  */
 export function graphFingerprints(hashes: ReadonlyMap<string, string>, legislation: boolean): { corpus: string; acts: string } {
-  return { corpus: corpusFingerprint(hashes) + (legislation ? '+legislation' : ''), acts: actsFingerprint(hashes) };
+  return { corpus: `${corpusFingerprint(hashes)}+v${GRAPH_VERSION}${legislation ? '+legislation' : ''}`, acts: actsFingerprint(hashes) };
 }
 
 /**

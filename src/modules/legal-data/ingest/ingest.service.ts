@@ -100,7 +100,7 @@ export interface IngestOptions {
   onIndexed?: () => Promise<void> | void;
   /** Where the citation counts of the corpus are kept (citation-counts.ts); counted anew when the corpus files changed. */
   citationCountsFile?: string;
-  /** The citation graph links legislation's articles too (CITATOR_LINK_LEGISLATION; off by default). */
+  /** The citation graph links legislation's articles too (CITATOR_LINK_LEGISLATION, on by default; absent here: off). */
   linkLegislation?: boolean;
 }
 

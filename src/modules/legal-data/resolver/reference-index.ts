@@ -226,6 +226,23 @@ export class ReferenceIndex {
     if (cjeu && doc.namespace === 'case_law') push(this.byCjeuCase, `${cjeu[2]}-${Number(cjeu[4])}/${cjeu[1].slice(2)}`, doc);
   }
 
+  private unitActs: Map<string, string> | null = null;
+
+  /**
+   * The act whose article (or nested paragraph) `id` is (one of its `units` or `nested`); undefined for
+   * any other document. Stored on each link (`cited_act_id`) so an act's roll-up is one lookup.
+   */
+  actOfUnit(id: string): string | undefined {
+    if (!this.unitActs) {
+      this.unitActs = new Map();
+      for (const [actId, act] of this.acts) {
+        for (const unit of act.units.values()) this.unitActs.set(unit.id, actId);
+        for (const paragraphs of act.nested.values()) for (const unit of paragraphs.values()) this.unitActs.set(unit.id, actId);
+      }
+    }
+    return this.unitActs.get(id);
+  }
+
   private attachArticle(row: DocumentMetadata, doc: IndexedDoc): void {
     const act = this.acts.get(`${row.source}/${row.parent_source_id}`);
     if (!act || !row.unit_number) return;

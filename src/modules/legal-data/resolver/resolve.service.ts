@@ -149,16 +149,6 @@ export class ReferenceResolver {
     return findCitations(this.index, text, { hints, max: MAX_CITATIONS_PER_TEXT }).map((c) => c.doc.id);
   }
 
-  /**
-   * The ids of an act's articles (and of the paragraphs the corpus nests in them): the documents a
-   * citation of one of its units links to. Null when `id` is not an act, or until the index is built.
-   */
-  actUnits(id: string): string[] | null {
-    const act = this.index?.acts.get(id);
-    if (!act) return null;
-    return [...act.units.values(), ...[...act.nested.values()].flatMap((paragraphs) => [...paragraphs.values()])].map((doc) => doc.id);
-  }
-
   /** The metadata of these documents from the reference index; null until it is built. */
   documentMetadata(ids: Iterable<string>): { found: Map<string, DocumentMetadata>; unknown: string[] } | null {
     return this.index?.metadataOf(ids) ?? null;

@@ -154,8 +154,30 @@ function referenceLanguage(reference: string, act: string, index: ReferenceIndex
   return 'en';
 }
 
-/** Acts that an act designation can name: EU numbers, abbreviations, titles, aliases. */
+/** Act designations remembered per index (actsFor); cleared when full, the index itself never changes once built. */
+const ACTS_MEMO_SIZE = 50_000;
+const actsMemo = new WeakMap<ReferenceIndex, Map<string, readonly ActEntry[]>>();
+
+/**
+ * Acts that an act designation can name: EU numbers, abbreviations, titles, aliases. Remembered
+ * per designation: the citator asks the same designations again and again (`du présent code`,
+ * `des Bürgerlichen Gesetzbuchs`: a legislation corpus's running text), each costing a dozen
+ * normalised keys.
+ */
 export function actsFor(index: ReferenceIndex, citation: ParsedCitation): ActEntry[] {
+  let memo = actsMemo.get(index);
+  if (!memo) actsMemo.set(index, (memo = new Map()));
+  const key = `${citation.celex.join(' ')}\0${citation.act}`;
+  let acts = memo.get(key);
+  if (!acts) {
+    if (memo.size >= ACTS_MEMO_SIZE) memo.clear();
+    acts = actsOfDesignation(index, citation);
+    memo.set(key, acts);
+  }
+  return [...acts];
+}
+
+function actsOfDesignation(index: ReferenceIndex, citation: ParsedCitation): ActEntry[] {
   if (citation.celex.length) {
     for (const celex of citation.celex) {
       const acts = (index.byCelex.get(celex) ?? []).map((e) => index.acts.get(e.doc.id)).filter((a): a is ActEntry => Boolean(a));

@@ -138,12 +138,14 @@ describe('web dashboard: the first load', () => {
       if (operationOf(route.request()) === 'Me') await sessionHeld;
       await route.continue();
     });
+    // listened for before the page loads: the hits may be answered before the checks below run
+    const searchAnswered = page.waitForResponse((r) => operationOf(r.request()) === 'Search');
     await page.goto(SEARCH_LINK);
     await expectHeading(page, 'Search');
     await page.getByText(SEARCH_LEAD).waitFor();
     await page.getByRole('status').filter({ hasText: 'Checking your session…' }).waitFor();
     // the session cookie was live when index.html was served: the hits are asked for and answered while `me` is held
-    await page.waitForResponse((r) => operationOf(r.request()) === 'Search');
+    await searchAnswered;
     expect(operations.filter((e) => e.startsWith('sent '))).toEqual(['sent Me', 'sent SearchDiscovery', 'sent Search']);
     expect(operations).not.toContain('answered Me');
     await expectAccessible(page, 'search page, session check pending');

@@ -190,7 +190,11 @@ export async function citedByPages(em: EntityManager, asks: readonly CitedByAsk[
     [...askedParams, ...filters.params],
   );
   const rowsOf = new Map<string, CitedByRow[]>();
-  for (const row of rows) rowsOf.set(row.root, [...(rowsOf.get(row.root) ?? []), row]);
+  for (const row of rows) {
+    const found = rowsOf.get(row.root);
+    if (found) found.push(row);
+    else rowsOf.set(row.root, [row]);
+  }
   for (const count of counts) {
     const found = rowsOf.get(count.root) ?? [];
     const page = found.slice(0, query.limit);

@@ -72,6 +72,8 @@ export class PasswordAccountsService {
     const em = ctx.em;
     const emailLower = body.email.toLowerCase();
     if (await em.count(UserEntity, { email_lower: emailLower })) throw new DomainError('conflict', EMAIL_TAKEN);
+    // read before the account is written: a failed look-up fails the registration, never an account already made
+    const vouched = body.invite_token !== undefined && (await this.inviteVouch?.(em, emailLower, body.invite_token)) === true;
     const passwordHash = await hashPassword(body.password);
     const accepted = body.accept_terms && body.acknowledge_privacy;
     const user = em.create(UserEntity, {
@@ -96,7 +98,7 @@ export class PasswordAccountsService {
     // the first verification mail goes out after the answer: a mail server that is down or slow
     // never fails or delays a registration (the dashboard's button sends another)
     const { id, email } = user;
-    if (body.invite_token && (await this.inviteVouch?.(em, emailLower, body.invite_token))) return this.deps.sessions.userRecord(user);
+    if (vouched) return this.deps.sessions.userRecord(user);
     this.deps.outbox.enqueue('email verification', () => verificationMail(backgroundEm(this.deps.orm), { id, email }, this.deps.settings.baseUrl));
     return this.deps.sessions.userRecord(user);
   }

@@ -1,6 +1,6 @@
 /** Shared helpers of the benchmarks: start the real service as a child process, measure it. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { type Calibration, calibrate, formatCalibration } from './calibrate.js';
@@ -42,6 +42,37 @@ export function processCpuSeconds(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU seconds of process `pid` by kind of thread (/proc/<pid>/task/<tid>/stat): `main` (the
+ * JavaScript thread), `lancedb` (the embedded engine's tokio and lance threads), `v8` (V8's
+ * helper threads: concurrent marking, compilation), `other` (libuv's pool and the rest). A
+ * thread that ended since the last reading takes its time with it: compare readings taken
+ * while the same threads live (a service's pools live as long as it does).
+ */
+export function threadCpuSeconds(pid: number): Record<'main' | 'lancedb' | 'v8' | 'other', number> {
+  const out = { main: 0, lancedb: 0, v8: 0, other: 0 };
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return { main: NaN, lancedb: NaN, v8: NaN, other: NaN };
+  }
+  for (const tid of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / clockTicks;
+      const kind = tid === String(pid) ? 'main' : /^(tokio|lance)/.test(name) ? 'lancedb' : /^V8/.test(name) ? 'v8' : 'other';
+      out[kind] += seconds;
+    } catch {
+      /* the thread ended between the listing and the read */
+    }
+  }
+  return out;
 }
 
 /** Starts `src/main.ts` with the given environment and waits until /health answers. */

@@ -115,6 +115,10 @@ export const envSchema = z.object({
   SEARCH_FEEDBACK_PASSAGES: z
     .coerce.number().int().min(0).max(20).default(3)
     .describe("relevance feedback of hybrid search: the keyword leg's best passages the vector leg's query moves towards (`0` = none; see [search.md](search.md))"),
+  SEARCH_VECTOR_MEMORY: booleanFlag
+    .default(true)
+    .describe("keep the embedded engine's indexed vectors in memory as int8 (~100 MB for the full corpus): the vector leg and relevance feedback score candidates there instead of rereading them, about a sixth of a search's processor on the full corpus ([search.md](search.md)); `false` reads them from the index",
+    ),
   SEARCH_AUTHORITY_WEIGHT: z
     .coerce.number().min(0).max(1).default(0.1)
     .describe("citation authority prior of search: the boost added to the score of a provision cited by 50 or more of the corpus's decisions and guidance documents (less for fewer, logarithmically; `0` = none; see [search.md](search.md))"),
@@ -551,6 +555,8 @@ export interface Config {
   vectorTimeoutMs: number;
   /** Keyword passages the vector leg's query moves towards (SEARCH_FEEDBACK_PASSAGES; 0 = off): relevance feedback, see search.service.ts. */
   searchFeedbackPassages: number;
+  /** Whether the embedded engine keeps its indexed vectors in memory (SEARCH_VECTOR_MEMORY). */
+  searchVectorMemory: boolean;
   /** Weight of the citation authority prior in search (SEARCH_AUTHORITY_WEIGHT; 0 = off): see hybrid-fusion.ts, CitationAuthority. */
   searchAuthorityWeight: number;
   /** Whether the citation graph links legislation's articles too (CITATOR_LINK_LEGISLATION). */
@@ -724,6 +730,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pinecone: pineconeSettings(e),
     vectorTimeoutMs: e.VECTOR_TIMEOUT_MS,
     searchFeedbackPassages: e.SEARCH_FEEDBACK_PASSAGES,
+    searchVectorMemory: e.SEARCH_VECTOR_MEMORY,
     searchAuthorityWeight: e.SEARCH_AUTHORITY_WEIGHT,
     citatorLinkLegislation: e.CITATOR_LINK_LEGISLATION,
     dashboardDir: path.resolve(e.DASHBOARD_DIR ?? DEFAULT_DASHBOARD_DIR),

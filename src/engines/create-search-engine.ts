@@ -17,11 +17,11 @@ import { withVectorIndex } from './pinecone/with-vector-index.js';
 import type { SearchEngine } from './search-engine.js';
 
 /** What choosing and opening the engine needs (serialisable: the startup ingest's child process gets it too). */
-export type EngineSettings = Pick<Config, 'dataDir' | 'searchEngine' | 'vectorEngine' | 'elasticsearch' | 'pinecone'>;
+export type EngineSettings = Pick<Config, 'dataDir' | 'searchEngine' | 'vectorEngine' | 'elasticsearch' | 'pinecone'> & Partial<Pick<Config, 'searchVectorMemory'>>;
 
 export function engineSettings(config: Config): EngineSettings {
-  const { dataDir, searchEngine, vectorEngine, elasticsearch, pinecone } = config;
-  return { dataDir, searchEngine, vectorEngine, elasticsearch, pinecone };
+  const { dataDir, searchEngine, vectorEngine, elasticsearch, pinecone, searchVectorMemory } = config;
+  return { dataDir, searchEngine, vectorEngine, elasticsearch, pinecone, searchVectorMemory };
 }
 
 export function createSearchEngine(config: EngineSettings, logger?: Logger): SearchEngine {
@@ -33,7 +33,7 @@ export function createSearchEngine(config: EngineSettings, logger?: Logger): Sea
 /** The engine holding documents, the keyword leg and filters (and the vectors, unless Pinecone keeps them). */
 function createKeywordEngine(config: EngineSettings, logger?: Logger): SearchEngine {
   if (config.searchEngine === 'embedded') {
-    return new LanceDbEngine(path.join(config.dataDir, 'index'), { log: (message) => logger?.info(`search: ${message}`) });
+    return new LanceDbEngine(path.join(config.dataDir, 'index'), { log: (message) => logger?.info(`search: ${message}`), vectorMemory: config.searchVectorMemory ?? true });
   }
   const es = config.elasticsearch;
   if (!es) throw new Error('SEARCH_ENGINE=elasticsearch needs ELASTICSEARCH_URL');

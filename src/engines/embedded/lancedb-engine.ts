@@ -42,6 +42,7 @@ import type { DocumentMetadata, DocumentWithoutText, LegalDocument } from '../..
 import type { CompoundVocabulary } from '../compounds.js';
 import { ANALYSIS_VERSION } from '../text-analysis.js';
 import { buildWhere, inLists, nullableString, plainRows } from './lancedb-filters.js';
+import { type HeldVectors, VectorMemory } from './lancedb-vector-memory.js';
 import { chunkContents, keywordSearch, passageVectorsOf, vectorScoresOf, vectorSearch } from './lancedb-search.js';
 import { CHUNKS, CHUNKS_SCHEMA, DOCUMENTS, DOCUMENTS_SCHEMA, FTS_COLUMN, METADATA_COLUMNS, rowToDocument, rowToMetadata } from './lancedb-tables.js';
 import { VectorGenerations } from './lancedb-vectors.js';
@@ -69,6 +70,8 @@ export interface LanceDbEngineOptions {
   log?: (message: string) => void;
   /** Passages kept between searches (0 turns the cache off). */
   passageCacheSize?: number;
+  /** Whether the indexed vector generation is kept in memory as int8 (default true; lancedb-vector-memory.ts). */
+  vectorMemory?: boolean;
 }
 
 /** Searches look at meta.json at most this often (ms). */
@@ -90,9 +93,11 @@ export class LanceDbEngine implements SearchEngine {
   private unindexedChunks = 0;
   /** When a read last looked at meta.json (performance.now()). */
   private metaCheckedAt = 0;
-  private readonly options: Required<Omit<LanceDbEngineOptions, 'log' | 'passageCacheSize'>>;
+  private readonly options: Required<Omit<LanceDbEngineOptions, 'log' | 'passageCacheSize' | 'vectorMemory'>>;
   /** Passages of earlier searches' hits, dropped when the chunks table moves. */
   private readonly passageCache: PassageCache;
+  /** The indexed generation's vectors, quantised, for the legs' exact scores without a read. */
+  private readonly vectorMemory: VectorMemory;
   /** The corpus vocabulary of the compounding languages the keyword leg splits and joins compounds with. */
   private readonly vocabulary: VocabularyStore;
 
@@ -109,6 +114,7 @@ export class LanceDbEngine implements SearchEngine {
     this.generations = new VectorGenerations(dir, this.options.vectorIndexMinRows);
     this.vocabulary = new VocabularyStore(dir, options.log);
     this.passageCache = new PassageCache(() => this.chunks, options.passageCacheSize ?? PASSAGE_CACHE_SIZE);
+    this.vectorMemory = new VectorMemory({ enabled: options.vectorMemory ?? true, quietMs: this.options.vocabularyQuietMs, log: options.log });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -169,6 +175,7 @@ export class LanceDbEngine implements SearchEngine {
     await this.writes.idle();
     this.vocabulary.close();
     await this.vocabulary.idle();
+    await this.vectorMemory.stop();
     this.generations.close();
     this.chunks.close();
     this.documents.close();
@@ -270,7 +277,8 @@ export class LanceDbEngine implements SearchEngine {
     await this.loadMeta();
     const { table, hasIndex, meta } = this.generations;
     if (!table) return [];
-    return vectorSearch({ table, hasIndex, dimension: meta.dimension }, vector, filters, limit, options.signal);
+    const held = await this.heldVectors();
+    return vectorSearch({ table, hasIndex, dimension: meta.dimension, held }, vector, filters, limit, options.signal);
   }
 
   async vectorScores(vector: Float32Array, hits: DocumentHit[]): Promise<DocumentHit[]> {
@@ -278,7 +286,7 @@ export class LanceDbEngine implements SearchEngine {
     await this.loadMeta();
     const { table, meta } = this.generations;
     if (!table) return [];
-    return vectorScoresOf({ table, dimension: meta.dimension }, vector, hits);
+    return vectorScoresOf({ table, dimension: meta.dimension, held: await this.heldVectors() }, vector, hits);
   }
 
   async passageVectors(chunkIds: string[]): Promise<Map<string, Float32Array>> {
@@ -286,7 +294,24 @@ export class LanceDbEngine implements SearchEngine {
     await this.loadMeta();
     const { table } = this.generations;
     if (!table) return new Map();
-    return passageVectorsOf(table, chunkIds);
+    const held = await this.heldVectors();
+    return held ? held.vectorsOf(chunkIds) : passageVectorsOf(table, chunkIds);
+  }
+
+  /**
+   * The current generation's vectors held in memory, when it has its HNSW index and memory has
+   * them (else null: a table without the index is small and read exactly by a flat scan).
+   */
+  private async heldVectors(): Promise<HeldVectors | null> {
+    const { table, hasIndex } = this.generations;
+    return table && hasIndex ? this.vectorMemory.current(table) : null;
+  }
+
+  /** Resolves once the vectors of the indexed generation are held in memory (benchmarks, tests). */
+  async vectorsHeld(): Promise<boolean> {
+    await this.heldVectors();
+    await this.vectorMemory.settled();
+    return (await this.heldVectors()) !== null;
   }
 
   async passages(chunkIds: string[]): Promise<Map<string, string>> {

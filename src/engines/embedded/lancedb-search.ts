@@ -10,6 +10,7 @@ import { analyzeQueryConcepts } from '../text-analysis.js';
 import { buildWhere, inLists, plainRows } from './lancedb-filters.js';
 import { FTS_COLUMN } from './lancedb-tables.js';
 import { cosine, norm } from '../vector-math.js';
+import type { HeldVectors } from './lancedb-vector-memory.js';
 
 /** Keeps each document's best row (rows come best first). */
 function collapse<T extends { doc_id: string }>(rows: T[]): T[] {
@@ -110,10 +111,11 @@ function withCoverage(rows: KeywordRow[], complete: KeywordRow[], concepts: numb
 /**
  * The vector leg over one generation's table (`hasIndex`: it has its HNSW index): each
  * document's best chunk by exact cosine similarity, best first. Like the keyword leg, its hits
- * name their chunk and carry no passage.
+ * name their chunk and carry no passage. With the generation's vectors held in memory (`held`,
+ * lancedb-vector-memory.ts), the graph's candidates are scored there instead of reread.
  */
 export async function vectorSearch(
-  vectors: { table: lancedb.Table; hasIndex: boolean; dimension: number | null },
+  vectors: { table: lancedb.Table; hasIndex: boolean; dimension: number | null; held?: HeldVectors | null },
   vector: Float32Array,
   filters: EngineFilters,
   limit: number,
@@ -123,38 +125,42 @@ export async function vectorSearch(
   const table = vectors.table;
   if (vectors.dimension !== vector.length || norm(vector) === 0) return [];
   const where = buildWhere(filters);
+  const held = vectors.hasIndex && vectors.held?.dimension === vector.length ? vectors.held : null;
+  const queryNorm = norm(vector);
   // Passages per document average about 3: 3 × limit rows usually hold `limit` documents
   // (else the loop asks again for 4× more). Against an exact scan, the HNSW candidates with
   // ef = 2k hold 99.6% of the exact top 50 documents (99.8% with 4 × limit rows, for 10% more
   // processor time; `docs/search.md`).
   let k = Math.max(limit * 3, 20);
   for (;;) {
-    let q = table
-      .query()
-      .nearestTo(vector)
-      .column('vector')
-      .distanceType('cosine')
-      .where(where)
-      .select(['chunk_id', 'doc_id', '_distance', 'vector'])
-      .limit(k);
+    let q = table.query().nearestTo(vector).column('vector').distanceType('cosine').where(where).limit(k);
     // The hybrid fusion needs the model's true cosine on every path. A flat search computes it
     // exactly; the HNSW index works on scalar-quantised vectors and reports another distance
     // (for unit vectors, squared L2 = 2 - 2 cos instead of 1 - cos), so its candidates are
-    // refined: LanceDB rereads their full vectors and computes the exact cosine distance
-    // natively (no vectors travel to JavaScript).
-    if (vectors.hasIndex) q = q.ef(Math.max(k * 2, 100)).refineFactor(1);
-    const rows = (await plainRows<{ chunk_id: string; doc_id: string; _distance: number; vector: { toArray(): Float32Array } }>(q)).map((r) => ({
+    // scored again: from the vectors held in memory, else refined by LanceDB, which rereads
+    // their full vectors and computes the exact cosine distance natively.
+    if (vectors.hasIndex) q = q.ef(Math.max(k * 2, 100));
+    if (vectors.hasIndex && !held) q = q.refineFactor(1);
+    q = q.select(held ? ['chunk_id', 'doc_id', '_distance'] : ['chunk_id', 'doc_id', '_distance', 'vector']);
+    const found = await plainRows<{ chunk_id: string; doc_id: string; _distance: number; vector?: { toArray(): Float32Array } }>(q);
+    const rows = found.map((r) => ({
       chunk_id: r.chunk_id,
       doc_id: r.doc_id,
-      score: 1 - Number(r._distance),
+      score: held ? held.cosine(vector, queryNorm, r.chunk_id) : 1 - Number(r._distance),
       vector: r.vector,
     }));
-    rows.sort((a, b) => b.score - a.score);
-    const best = collapse(rows);
-    if (best.length >= limit || rows.length < k || k >= limit * 64) {
-      // The hits carry their passage's vector (the refinement read it anyway): relevance
-      // feedback scores them against the moved query without reading them again.
-      return best.slice(0, limit).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id, vector: Float32Array.from(r.vector.toArray()) }));
+    // A candidate memory does not hold (written since it was loaded, within its recheck time):
+    // this search takes the exact path.
+    if (held && rows.some((r) => r.score === undefined)) return vectorSearch({ ...vectors, held: null }, vector, filters, limit, signal);
+    const scored = rows as { chunk_id: string; doc_id: string; score: number; vector?: { toArray(): Float32Array } }[];
+    scored.sort((a, b) => b.score - a.score);
+    const best = collapse(scored);
+    if (best.length >= limit || found.length < k || k >= limit * 64) {
+      // Read from the table, the hits carry their passage's vector (the refinement read it
+      // anyway): relevance feedback scores them against the moved query without reading them again.
+      return best
+        .slice(0, limit)
+        .map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id, ...(r.vector ? { vector: Float32Array.from(r.vector.toArray()) } : {}) }));
     }
     signal?.throwIfAborted();
     k *= 4;
@@ -165,14 +171,25 @@ export async function vectorSearch(
  * The exact cosine similarity of these hits' passages: the chunk a hit names (`chunkId`), else
  * the document's best chunk, best first. Those rows' vectors are read by their btree-indexed
  * ids and scored here: a plain read costs a third less processor than a flat vector search
- * restricted to the same rows (`docs/search.md`), for the same cosine.
+ * restricted to the same rows (`docs/search.md`), for the same cosine. With the vectors held in
+ * memory (`held`) and every hit naming its chunk, nothing is read.
  */
 export async function vectorScoresOf(
-  vectors: { table: lancedb.Table; dimension: number | null },
+  vectors: { table: lancedb.Table; dimension: number | null; held?: HeldVectors | null },
   vector: Float32Array,
   hits: DocumentHit[],
 ): Promise<DocumentHit[]> {
   if (hits.length === 0 || vectors.dimension !== vector.length || norm(vector) === 0) return [];
+  const held = vectors.held?.dimension === vector.length ? vectors.held : null;
+  if (held && hits.every((h) => h.chunkId)) {
+    const queryNorm = norm(vector);
+    const rows = hits.flatMap((h) => {
+      const score = held.cosine(vector, queryNorm, h.chunkId!);
+      return score === undefined ? [] : [{ chunk_id: h.chunkId!, doc_id: h.docId, score }];
+    });
+    rows.sort((a, b) => b.score - a.score);
+    return collapse(rows).map((r) => ({ docId: r.doc_id, score: r.score, passage: '', chunkId: r.chunk_id }));
+  }
   const chunkIds = hits.filter((h) => h.chunkId).map((h) => h.chunkId!);
   const docIds = hits.filter((h) => !h.chunkId).map((h) => h.docId);
   const wheres = [...inLists('chunk_id', [...new Set(chunkIds)]), ...inLists('doc_id', [...new Set(docIds)])];

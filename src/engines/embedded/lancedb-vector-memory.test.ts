@@ -8,6 +8,7 @@ import { loadStaticEmbedder } from '../embedders/static-embedder.js';
 import type { EngineFilters } from '../search-engine.js';
 import { cosine } from '../vector-math.js';
 import { LanceDbEngine } from './lancedb-engine.js';
+import { ChunkIdIndex } from './chunk-id-index.js';
 import { VectorMemory } from './lancedb-vector-memory.js';
 
 let root: string;
@@ -30,15 +31,38 @@ async function tableOf(dimension: number, count: number, from = 0): Promise<{ db
   return { db, table };
 }
 
+describe('ChunkIdIndex', () => {
+  it('finds each id by its UTF-8 bytes, non-ASCII and long ones included, past its initial capacities', () => {
+    const index = new ChunkIdIndex();
+    const ids = Array.from({ length: 3000 }, (_, i) => `ES/BOE/ley-${i}-señal-${'x'.repeat(i % 500)}#${i % 7}`);
+    const bytes = new TextEncoder().encode(ids.join(''));
+    let at = 0;
+    for (const id of ids) {
+      const length = new TextEncoder().encode(id).length;
+      index.append(bytes, at, at + length);
+      at += length;
+    }
+    index.seal();
+    expect(index.size).toBe(3000);
+    ids.forEach((id, row) => expect(index.rowOf(id)).toBe(row));
+    expect(index.rowOf('ES/BOE/ley-1-senal-x#1')).toBeUndefined(); // the same without the tilde
+    expect(index.rowOf(`${ids[5]}x`)).toBeUndefined();
+    expect(new ChunkIdIndex().rowOf('anything')).toBeUndefined();
+  });
+});
+
 describe('VectorMemory', () => {
   it('holds every vector of the table, quantised, with cosines within 2e-3 of the exact ones', async () => {
     const { db, table } = await tableOf(64, 300);
-    const memory = new VectorMemory({ enabled: true, quietMs: 0 });
+    // Windows of 64 rows: the last one is short (300 = 4 × 64 + 44).
+    const memory = new VectorMemory({ enabled: true, quietMs: 0, loadWindowRows: 64 });
     expect(await memory.current(table)).toBeNull(); // the first look starts the load
     await memory.settled();
     const held = await memory.current(table);
     expect(held?.size).toBe(300);
-    expect(held?.bytes).toBe(300 * 64 + 300 * 4 * 2);
+    // int8 codes, a scale and a norm per vector, and the ids (~4 bytes of id and 11 of table each here)
+    expect(held!.bytes).toBeGreaterThan(300 * 64 + 300 * 4 * 2);
+    expect(held!.bytes).toBeLessThan(300 * 64 + 300 * 4 * 2 + 300 * 24);
     const query = vectorOf(1000, 64);
     let worst = 0;
     for (let i = 0; i < 300; i++) {
@@ -56,7 +80,7 @@ describe('VectorMemory', () => {
 
   it('drops what it holds when the table moves, and loads the new version once the table is quiet', async () => {
     const { db, table } = await tableOf(8, 50);
-    const memory = new VectorMemory({ enabled: true, recheckMs: 0, quietMs: 300 });
+    const memory = new VectorMemory({ enabled: true, recheckMs: 0, quietMs: 300, loadWindowRows: 50 });
     await memory.current(table);
     await memory.settled();
     expect((await memory.current(table))?.size).toBe(50);

@@ -19,6 +19,7 @@
  * it): the ingest's child process, which never searches, never loads it.
  */
 import type * as lancedb from '@lancedb/lancedb';
+import { ChunkIdIndex } from './chunk-id-index.js';
 
 export interface VectorMemoryOptions {
   /** Off: every read goes to the table (SEARCH_VECTOR_MEMORY=false). */
@@ -27,6 +28,8 @@ export interface VectorMemoryOptions {
   recheckMs?: number;
   /** How long the table must have been still before a (re)load (ms). */
   quietMs?: number;
+  /** Rows read per query while loading (default LOAD_WINDOW_ROWS). */
+  loadWindowRows?: number;
   log?: (message: string) => void;
 }
 
@@ -36,7 +39,7 @@ export class HeldVectors {
     readonly table: lancedb.Table,
     readonly version: number,
     readonly dimension: number,
-    private readonly rowOf: Map<string, number>,
+    private readonly ids: ChunkIdIndex,
     private readonly codes: Int8Array,
     private readonly scales: Float32Array,
     /** Norm of each dequantised vector (the cosine is the dequantised vector's, exactly). */
@@ -44,21 +47,21 @@ export class HeldVectors {
   ) {}
 
   get size(): number {
-    return this.rowOf.size;
+    return this.ids.size;
   }
 
-  /** Bytes held (codes, scales, norms; the id map is not counted). */
+  /** Bytes held (codes, scales, norms and the chunk ids). */
   get bytes(): number {
-    return this.codes.byteLength + this.scales.byteLength + this.norms.byteLength;
+    return this.codes.byteLength + this.scales.byteLength + this.norms.byteLength + this.ids.byteLength;
   }
 
   has(chunkId: string): boolean {
-    return this.rowOf.has(chunkId);
+    return this.ids.rowOf(chunkId) !== undefined;
   }
 
   /** The chunk's vector, dequantised (undefined when the table holds none for it). */
   vector(chunkId: string): Float32Array | undefined {
-    const row = this.rowOf.get(chunkId);
+    const row = this.ids.rowOf(chunkId);
     if (row === undefined) return undefined;
     const out = new Float32Array(this.dimension);
     const scale = this.scales[row];
@@ -79,7 +82,7 @@ export class HeldVectors {
 
   /** Cosine similarity of `query` (of norm `queryNorm`) with the chunk's vector; undefined when not held. */
   cosine(query: Float32Array, queryNorm: number, chunkId: string): number | undefined {
-    const row = this.rowOf.get(chunkId);
+    const row = this.ids.rowOf(chunkId);
     if (row === undefined) return undefined;
     const offset = row * this.dimension;
     let dot = 0;
@@ -162,45 +165,60 @@ export class VectorMemory {
     let codes = new Int8Array(0);
     let scales = new Float32Array(Math.max(expected, 1));
     let norms = new Float32Array(scales.length);
-    const rowOf = new Map<string, number>();
+    const chunkIds = new ChunkIdIndex();
     let row = 0;
-    for await (const batch of table.query().select(['chunk_id', 'vector']) as AsyncIterable<ArrowBatch>) {
-      if (this.stopped) return;
-      const ids = batch.getChild('chunk_id');
-      const vectors = batch.getChild('vector');
-      if (!ids || !vectors) continue;
-      const values = vectors.getChildAt(0)!.toArray() as Float32Array;
-      const n = batch.numRows;
-      if (n === 0) continue;
-      if (dimension === 0) {
-        dimension = values.length / n;
-        codes = new Int8Array(scales.length * dimension);
+    // Read in windows of LOAD_WINDOW_ROWS: one scan of the whole table let the engine read ahead
+    // hundreds of MB, which the allocator kept after the load (+320 MB of RSS where the vectors
+    // take 100 MB); windows keep the process ~30 MB above what it holds (docs/search.md).
+    const window = this.options.loadWindowRows ?? LOAD_WINDOW_ROWS;
+    for (let offset = 0; ; offset += window) {
+      let read = 0;
+      for await (const batch of table.query().select(['chunk_id', 'vector']).offset(offset).limit(window) as AsyncIterable<ArrowBatch>) {
+        if (this.stopped) return;
+        const ids = batch.getChild('chunk_id');
+        const vectors = batch.getChild('vector');
+        const n = batch.numRows;
+        read += n;
+        if (!ids || !vectors || n === 0) continue;
+        const values = vectors.getChildAt(0)!.toArray() as Float32Array;
+        if (dimension === 0) {
+          dimension = values.length / n;
+          codes = new Int8Array(scales.length * dimension);
+        }
+        if (row + n > scales.length) {
+          const capacity = Math.max(row + n, Math.ceil(scales.length * 1.25));
+          [codes, scales, norms] = [grow(codes, capacity * dimension), grow(scales, capacity), grow(norms, capacity)];
+        }
+        for (const data of ids.data) {
+          for (let j = 0; j < data.length; j++) chunkIds.append(data.values, data.valueOffsets[j]!, data.valueOffsets[j + 1]!);
+        }
+        for (let i = 0; i < n; i++) quantise(values, i * dimension, dimension, codes, row + i, scales, norms);
+        row += n;
       }
-      if (row + n > scales.length) {
-        const capacity = Math.max(row + n, Math.ceil(scales.length * 1.25));
-        [codes, scales, norms] = [grow(codes, capacity * dimension), grow(scales, capacity), grow(norms, capacity)];
-      }
-      let i = 0;
-      for (const id of ids) {
-        quantise(values, i * dimension, dimension, codes, row, scales, norms);
-        rowOf.set(String(id), row);
-        row += 1;
-        i += 1;
-      }
-      await new Promise((resolve) => setImmediate(resolve)); // searches run between batches
+      if (read < window) break;
+      await new Promise((resolve) => setImmediate(resolve)); // searches run between windows
     }
     // The table moved during the read: what was read may mix two versions.
     if (this.stopped || (await table.version()) !== version || dimension === 0) return;
-    this.held = new HeldVectors(table, version, dimension, rowOf, codes, scales, norms);
+    if (chunkIds.size !== row) throw new Error(`read ${row} vectors but ${chunkIds.size} chunk ids`);
+    chunkIds.seal();
+    this.held = new HeldVectors(table, version, dimension, chunkIds, codes, scales, norms);
     const mb = (this.held.bytes / 1024 / 1024).toFixed(0);
     this.options.log?.(`${row.toLocaleString('en')} passage vectors held in memory (int8, ${mb} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 
+/** Rows read per query while loading (see load). */
+const LOAD_WINDOW_ROWS = 4096;
+
 /** The part of an Arrow record batch the load reads (LanceDB bundles its own apache-arrow). */
 interface ArrowBatch {
   numRows: number;
-  getChild(name: string): (Iterable<unknown> & { getChildAt(i: number): { toArray(): unknown } | null }) | null;
+  getChild(name: string): {
+    /** The column's chunks (a Utf8 chunk: its bytes and each row's start, the next row's start ending it). */
+    data: { length: number; values: Uint8Array; valueOffsets: Int32Array }[];
+    getChildAt(i: number): { toArray(): unknown } | null;
+  } | null;
 }
 
 function grow<T extends Int8Array | Float32Array>(array: T, length: number): T {

@@ -162,6 +162,21 @@ export async function waitReady(url: string, timeoutMs: number, onProgress?: (bo
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Waits (at most `maxMs`) until the service's processor time stays still for 2 s: after a start
+ * it may still work in the background (the vocabulary, the citation graph, the engine's caches),
+ * which would count in the first pass's processor per query. Returns the seconds waited.
+ */
+export async function waitIdle(service: RunningService, maxMs = 120_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < maxMs) {
+    const before = service.cpuSeconds();
+    await sleep(2000);
+    if (!(service.cpuSeconds() - before >= 0.04)) break;
+  }
+  return (Date.now() - started) / 1000;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));

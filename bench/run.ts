@@ -24,7 +24,7 @@ import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
 import { firstStartTimeline, printTimeline } from './first-start-timeline.js';
-import { printCalibration, fmt, percentile, postJson, runConcurrent, runningService, startService, threadCpuSeconds, waitReady, type RunningService } from './lib.js';
+import { printCalibration, fmt, percentile, postJson, runConcurrent, runningService, startService, threadCpuSeconds, waitIdle, waitReady, type RunningService } from './lib.js';
 
 // The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
 printCalibration();
@@ -121,6 +121,8 @@ const searchTasks = requests.map(searchTask);
 const warmUp = () => runConcurrent(searchTasks.slice(-40), 2);
 await warmUp();
 await vectorMemoryLoaded(service);
+const idleWait = await waitIdle(service);
+if (idleWait > 4) console.log(`bench: the service worked in the background for ${fmt(idleWait, 0)} s after its start; measuring now`);
 recordStages = true;
 const e1Cpu = service.cpuSeconds();
 const e1Threads = threadCpuSeconds(servicePid());
@@ -136,6 +138,7 @@ if (values.url) {
   await waitReady(service.url, 10 * 60_000, () => undefined);
   await warmUp();
   await vectorMemoryLoaded(service);
+  await waitIdle(service);
 }
 const e8Started = performance.now();
 const e8Cpu = service.cpuSeconds();

@@ -139,6 +139,12 @@ function post(url: string, route: string, key: string, body: unknown, extra: Rec
   });
 }
 
+/** The same question as GraphQL's SearchInput spells it (camelCase fields). */
+const graphqlSearchInput = (question: Workload['questions'][number]) => {
+  const { top_k: topK, ...rest } = searchBody(question);
+  return { ...rest, topK };
+};
+
 const GRAPHQL_QUERY = 'query Soak($input: SearchInput!) { search(input: $input) { total_hits hits { id source } } usage { plan } }';
 
 /** One request of operation `op`; resolves to its status once the body is read. */
@@ -161,7 +167,7 @@ async function request(op: Operation, url: string, key: string, work: Workload, 
       response = await fetch(`${url}/v1/usage/me`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(60_000) });
       break;
     case 'graphql':
-      response = await post(url, '/graphql', key, { query: GRAPHQL_QUERY, variables: { input: searchBody(pick(work.questions)) } });
+      response = await post(url, '/graphql', key, { query: GRAPHQL_QUERY, variables: { input: graphqlSearchInput(pick(work.questions)) } });
       break;
     case 'mcp':
       response = await post(url, '/mcp', key, { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search', arguments: searchBody(pick(work.questions)) } }, { accept: 'application/json, text/event-stream' });
@@ -170,6 +176,12 @@ async function request(op: Operation, url: string, key: string, work: Workload, 
   const text = await response.text();
   // GraphQL answers 200 with errors; an internal error there counts as a 5xx.
   if (op === 'graphql' && /"code":"INTERNAL_SERVER_ERROR"/.test(text)) return 500;
+  // An error in a GraphQL answer is a refused request whatever the HTTP status: 429 when every
+  // error is a rate limit (`usage` has the same per-account read throttle as /v1/usage/me), else 400.
+  if (op === 'graphql' && response.status === 200 && /"errors":\[/.test(text)) {
+    const codes = ((JSON.parse(text) as { errors: { extensions?: { code?: string } }[] }).errors ?? []).map((e) => e.extensions?.code);
+    return codes.every((code) => code === 'RATE_LIMITED') ? 429 : 400;
+  }
   if (op === 'mcp' && /"isError":true/.test(text) && /internal/i.test(text)) return 500;
   return response.status;
 }
@@ -228,11 +240,15 @@ function report(samples: Sample[], failures: Map<string, number>, rss: { second:
   for (const [message, n] of failures) console.log(`  transport error ×${n}: ${message}`);
   console.log(`RSS (MiB) every 15 s: ${rss.filter((_, i) => i % 3 === 0).map((r) => fmt(r.rssMiB, 0)).join(' ')}`);
   const serverErrors = samples.filter((s) => s.status >= 500 || s.status === 0).length;
+  // Every answer is a 200, but the usage read throttle (429, REST and GraphQL): anything else means the
+  // soak's requests are wrong (a GraphQL input spelled as it no longer is answered 400 × 1,625).
+  const unexpected = samples.filter((s) => s.status !== 200 && !((s.op === 'usage' || s.op === 'graphql') && s.status === 429)).length;
   const afterFirstMinute = rss.filter((r) => r.second >= 60);
   const growth = afterFirstMinute.length >= 2 ? (Math.max(...afterFirstMinute.map((r) => r.rssMiB)) / afterFirstMinute[0]!.rssMiB - 1) * 100 : NaN;
   const searchTimes = samples.filter((s) => s.op === 'search').map((s) => s.ms).sort((a, b) => a - b);
   const searchP99 = percentile(searchTimes, 99);
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`answers other than 200 (and the usage throttle's 429): ${unexpected} (0: ${verdict(unexpected === 0)})`);
   console.log(`targets: 5xx + transport errors ${serverErrors} (0: ${verdict(serverErrors === 0)}); RSS growth after the first minute ${fmt(growth)} % (< 10 %: ${verdict(growth < 10)}); search p99 ${fmt(searchP99)} ms (≤ 1000: ${verdict(searchP99 <= 1000)})`);
 }
 

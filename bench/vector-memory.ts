@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { positiveNumberOrExit } from '../src/cli/cli-args.js';
-import { fmt, percentile, postJson, printCalibration, runConcurrent, sleep, startService, threadCpuSeconds, waitReady, type RunningService } from './lib.js';
+import { fmt, percentile, postJson, printCalibration, runConcurrent, sleep, startService, threadCpuSeconds, waitIdle, waitReady, type RunningService } from './lib.js';
 
 printCalibration();
 
@@ -53,7 +53,7 @@ for (let round = 1; round <= rounds; round++) {
       // Warm-up with questions the passes do not ask (the service keeps returned passages).
       await runConcurrent(questions.slice(0, 60).map((q) => search({ ...q, q: `${q.q} (2)` })), 2);
       if (memory) await vectorsHeld(service, search(questions[0]!));
-      await idle(service);
+      await waitIdle(service);
       const c1 = await pass(service, questions.slice(0, half).map(search), 1);
       const c8 = await pass(service, questions.slice(half).map(search), 8);
       results.push({ memory, rssMiB: service.memory().rssMiB, c1, c8 });
@@ -105,14 +105,5 @@ async function vectorsHeld(service: RunningService, search: () => Promise<void>)
     if (Date.now() > deadline) throw new Error('the vectors were not held in memory within 3 minutes (is the index built with its HNSW index?)');
     await search();
     await sleep(500);
-  }
-}
-
-/** Waits (at most 2 minutes) until the service's processor time stays still for 2 s: no background work. */
-async function idle(service: RunningService): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    const before = service.cpuSeconds();
-    await sleep(2000);
-    if (service.cpuSeconds() - before < 0.04) return;
   }
 }

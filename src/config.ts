@@ -117,7 +117,7 @@ export const envSchema = z.object({
     .describe("relevance feedback of hybrid search: the keyword leg's best passages the vector leg's query moves towards (`0` = none; see [search.md](search.md))"),
   SEARCH_VECTOR_MEMORY: booleanFlag
     .default(true)
-    .describe("keep the embedded engine's indexed vectors in memory as int8 (~100 MB for the full corpus): the vector leg and relevance feedback score candidates there instead of rereading them, about a sixth of a search's processor on the full corpus ([search.md](search.md)); `false` reads them from the index",
+    .describe("keep the embedded engine's indexed vectors in memory as int8 (~120 MB for the full corpus, ids included): the vector leg and relevance feedback score candidates there instead of rereading them, a fifth less processor per search on the full corpus ([search.md](search.md)); `false` reads them from the index",
     ),
   SEARCH_AUTHORITY_WEIGHT: z
     .coerce.number().min(0).max(1).default(0.1)

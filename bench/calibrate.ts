@@ -10,7 +10,8 @@
  * - pread: 100,000 reads of 4 KiB from a file in the page cache (the kernel's cost of a system
  *   call: what every read of the embedded index pays);
  * - handoff: 20,000 round trips between two threads that wake each other (futex wait and wake,
- *   as the embedded engine's worker threads hand each query's work around).
+ *   as the embedded engine's worker threads hand each query's work around); slowest on an idle
+ *   machine, where the woken thread's (virtual) CPU must first leave its idle state.
  *
  * The last two were added when the same code cost 22 ms per search on one machine and 34 ms on
  * another whose first three figures were alike: most of a search's processor time is the

@@ -244,6 +244,7 @@ export class LanceDbEngine implements SearchEngine {
         return await fn(db);
       } finally {
         this.passageCache.clear();
+        this.vectorMemory.recheck();
       }
     });
   }

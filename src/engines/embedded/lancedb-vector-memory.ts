@@ -126,6 +126,11 @@ export class VectorMemory {
     return this.held;
   }
 
+  /** The next look rechecks the table's version (after a write of this process: no stale second). */
+  recheck(): void {
+    this.checkedAt = -Infinity;
+  }
+
   /** Drops the held vectors and ends a running load at its next batch (the engine closes). */
   async stop(): Promise<void> {
     this.stopped = true;

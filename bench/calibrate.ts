@@ -10,8 +10,8 @@
  * - pread: 100,000 reads of 4 KiB from a file in the page cache (the kernel's cost of a system
  *   call: what every read of the embedded index pays);
  * - handoff: 20,000 round trips between two threads that wake each other (futex wait and wake,
- *   as the embedded engine's worker threads hand each query's work around); slowest on an idle
- *   machine, where the woken thread's (virtual) CPU must first leave its idle state.
+ *   as the embedded engine's worker threads hand each query's work around); it moves from run
+ *   to run on one virtual machine (141–530 ms within an hour), so it is read beside each result.
  *
  * The last two were added when the same code cost 22 ms per search on one machine and 34 ms on
  * another whose first three figures were alike: most of a search's processor time is the

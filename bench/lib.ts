@@ -163,6 +163,28 @@ export async function waitReady(url: string, timeoutMs: number, onProgress?: (bo
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Searches (`search`, once a second) until the service logs whether it holds its vectors in
+ * memory (the load is lazy: src/engines/embedded/lancedb-vector-memory.ts), at most 3 minutes:
+ * the log line's message, or null when none came (an index without its HNSW index loads nothing).
+ */
+export async function waitForVectorsHeld(service: RunningService, search: () => Promise<unknown>): Promise<string | null> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    const line = service.logs.find((l) => /passage vectors (held|not held) in memory/.test(l));
+    if (line) {
+      try {
+        return (JSON.parse(line) as { msg?: string }).msg ?? line;
+      } catch {
+        return line; // a line that is not the logger's JSON
+      }
+    }
+    await search();
+    await sleep(1000);
+  }
+  return null;
+}
+
+/**
  * Waits (at most `maxMs`) until the service's processor time stays still for 2 s: after a start
  * it may still work in the background (the vocabulary, the citation graph, the engine's caches),
  * which would count in the first pass's processor per query. Returns the seconds waited.

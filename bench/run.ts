@@ -24,7 +24,7 @@ import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { writeCorpusSlice } from '../test/fixtures/corpus-slice.js';
 import { parseServerTiming } from '../src/util/stage-timer.js';
 import { firstStartTimeline, printTimeline } from './first-start-timeline.js';
-import { printCalibration, fmt, percentile, postJson, runConcurrent, runningService, startService, threadCpuSeconds, waitIdle, waitReady, type RunningService } from './lib.js';
+import { printCalibration, fmt, percentile, postJson, runConcurrent, runningService, startService, threadCpuSeconds, waitForVectorsHeld, waitIdle, waitReady, type RunningService } from './lib.js';
 
 // The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
 printCalibration();
@@ -230,19 +230,12 @@ function perQueryMs(before: ReturnType<typeof threadCpuSeconds>, after: ReturnTy
 }
 
 /**
- * Waits (at most 3 minutes) until a started service holds its vectors in memory: the warm-up's
- * searches start the load (src/engines/embedded/lancedb-vector-memory.ts), and the figures are
- * those of a service that has them. Not with --url, SEARCH_VECTOR_MEMORY=false, or an index
- * without its HNSW index (the slice: no load starts).
+ * Waits until a started service holds its vectors in memory (the warm-up's searches start the
+ * load), so the figures are those of a service that has them. Not with --url,
+ * SEARCH_VECTOR_MEMORY=false, or the slice (no HNSW index: nothing is held).
  */
 async function vectorMemoryLoaded(running: RunningService): Promise<void> {
   if (values.url || values.slice || process.env.SEARCH_VECTOR_MEMORY === 'false') return;
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    const line = running.logs.find((l) => /passage vectors (held|not held) in memory/.test(l));
-    if (line) return void console.log(`  service: ${line.slice(line.indexOf('"msg":"') + 7, -2)}`);
-    await runConcurrent(searchTasks.slice(0, 2), 1);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  console.log('bench: the vectors were not held in memory within 3 minutes: measuring the reads from the index');
+  const message = await waitForVectorsHeld(running, () => runConcurrent(searchTasks.slice(0, 2), 1));
+  console.log(message ? `  service: ${message}` : 'bench: the vectors were not held in memory within 3 minutes: measuring the reads from the index');
 }

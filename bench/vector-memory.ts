@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { positiveNumberOrExit } from '../src/cli/cli-args.js';
-import { fmt, percentile, postJson, printCalibration, runConcurrent, sleep, startService, threadCpuSeconds, waitIdle, waitReady, type RunningService } from './lib.js';
+import { fmt, percentile, postJson, printCalibration, runConcurrent, startService, threadCpuSeconds, waitForVectorsHeld, waitIdle, waitReady, type RunningService } from './lib.js';
 
 printCalibration();
 
@@ -52,7 +52,9 @@ for (let round = 1; round <= rounds; round++) {
       };
       // Warm-up with questions the passes do not ask (the service keeps returned passages).
       await runConcurrent(questions.slice(0, 60).map((q) => search({ ...q, q: `${q.q} (2)` })), 2);
-      if (memory) await vectorsHeld(service, search(questions[0]!));
+      if (memory && !/passage vectors held in memory/.test((await waitForVectorsHeld(service, search(questions[0]!))) ?? '')) {
+        throw new Error('the vectors were not held in memory within 3 minutes (is the index built with its HNSW index?)');
+      }
       await waitIdle(service);
       const c1 = await pass(service, questions.slice(0, half).map(search), 1);
       const c8 = await pass(service, questions.slice(half).map(search), 8);
@@ -96,14 +98,4 @@ async function pass(service: RunningService, tasks: (() => Promise<void>)[], cli
     cpuMs: ((service.cpuSeconds() - cpu) * 1000) / tasks.length,
     threads: { main: perQuery('main'), lancedb: perQuery('lancedb'), v8: perQuery('v8'), other: perQuery('other') },
   };
-}
-
-/** Searches until the service logs that its vectors are held (the load is lazy), at most 3 minutes. */
-async function vectorsHeld(service: RunningService, search: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  while (!service.logs.some((l) => /passage vectors held in memory/.test(l))) {
-    if (Date.now() > deadline) throw new Error('the vectors were not held in memory within 3 minutes (is the index built with its HNSW index?)');
-    await search();
-    await sleep(500);
-  }
 }

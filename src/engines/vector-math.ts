@@ -36,3 +36,10 @@ export function feedbackQuery(query: Float32Array, passages: ArrayLike<number>[]
   for (let i = 0; i < out.length; i++) out[i] /= n;
   return out;
 }
+
+/** A copy of `array` with room for `length` elements (the same kind of typed array, zeros after). */
+export function grownArray<T extends Int8Array | Uint8Array | Int32Array | Float32Array>(array: T, length: number): T {
+  const out = new (array.constructor as new (n: number) => T)(length);
+  out.set(array);
+  return out;
+}

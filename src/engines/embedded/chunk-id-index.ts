@@ -5,6 +5,8 @@
  * committed (one string per id, read out of Arrow one by one). Lookups compare the bytes: exact.
  */
 
+import { grownArray } from '../vector-math.js';
+
 const encoder = new TextEncoder();
 const EMPTY = -1;
 
@@ -30,8 +32,8 @@ export class ChunkIdIndex {
   /** Appends the id at `values[from..to)` (UTF-8) as the next row; `seal` before looking up. */
   append(values: Uint8Array, from: number, to: number): void {
     const length = to - from;
-    if (this.used + length > this.bytes.length) this.bytes = grown(this.bytes, Math.max(this.used + length, this.bytes.length * 2));
-    if (this.count + 2 > this.starts.length) this.starts = grown(this.starts, this.starts.length * 2);
+    if (this.used + length > this.bytes.length) this.bytes = grownArray(this.bytes, Math.max(this.used + length, this.bytes.length * 2));
+    if (this.count + 2 > this.starts.length) this.starts = grownArray(this.starts, this.starts.length * 2);
     this.bytes.set(values.subarray(from, to), this.used);
     this.starts[this.count] = this.used;
     this.used += length;
@@ -83,10 +85,4 @@ function hash(bytes: Uint8Array, from: number, to: number): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-function grown<T extends Uint8Array | Int32Array>(array: T, length: number): T {
-  const out = new (array.constructor as new (n: number) => T)(length);
-  out.set(array);
-  return out;
 }

@@ -64,7 +64,7 @@ export interface LanceDbEngineOptions {
    * so searches during a long ingest never flat-scan more than this many rows.
    */
   autoOptimizeChunks?: number;
-  /** Quiet time after the last write before a stale compound vocabulary is rebuilt (default 30 s). */
+  /** Quiet time after the last write before a stale compound vocabulary is rebuilt, or the vectors held in memory are loaded again (default 30 s). */
   vocabularyQuietMs?: number;
   /** Where the engine reports background work (the compound vocabulary's builds). */
   log?: (message: string) => void;

@@ -19,6 +19,7 @@
  * it): the ingest's child process, which never searches, never loads it.
  */
 import type * as lancedb from '@lancedb/lancedb';
+import { grownArray } from '../vector-math.js';
 import { ChunkIdIndex } from './chunk-id-index.js';
 
 export interface VectorMemoryOptions {
@@ -192,7 +193,7 @@ export class VectorMemory {
         }
         if (row + n > scales.length) {
           const capacity = Math.max(row + n, Math.ceil(scales.length * 1.25));
-          [codes, scales, norms] = [grow(codes, capacity * dimension), grow(scales, capacity), grow(norms, capacity)];
+          [codes, scales, norms] = [grownArray(codes, capacity * dimension), grownArray(scales, capacity), grownArray(norms, capacity)];
         }
         for (const data of ids.data) {
           for (let j = 0; j < data.length; j++) chunkIds.append(data.values, data.valueOffsets[j]!, data.valueOffsets[j + 1]!);
@@ -224,12 +225,6 @@ interface ArrowBatch {
     data: { length: number; values: Uint8Array; valueOffsets: Int32Array }[];
     getChildAt(i: number): { toArray(): unknown } | null;
   } | null;
-}
-
-function grow<T extends Int8Array | Float32Array>(array: T, length: number): T {
-  const out = new (array.constructor as new (n: number) => T)(length);
-  out.set(array);
-  return out;
 }
 
 /** Quantises `dimension` values from `values[offset]` into row `row` (scale = max |x| / 127). */

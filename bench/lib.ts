@@ -75,12 +75,16 @@ export function threadCpuSeconds(pid: number): Record<'main' | 'lancedb' | 'v8' 
   return out;
 }
 
-/** Starts `src/main.ts` with the given environment and waits until /health answers. */
-export async function startService(env: Record<string, string>, onLog?: (line: string) => void): Promise<RunningService> {
+/**
+ * Starts `src/main.ts` with the given environment and waits until /health answers; `cpus` (a
+ * `taskset` list such as "0" or "0,1") pins the process and all its threads to those cores.
+ */
+export async function startService(env: Record<string, string>, onLog?: (line: string) => void, options: { cpus?: string } = {}): Promise<RunningService> {
   const port = await freePort();
-  // One process (no tsx wrapper), so its memory is the service's own.
+  // One process (no tsx wrapper), so its memory is the service's own; taskset execs it in place (same pid).
   const node = path.resolve('node_modules/.bin/node');
-  const child = spawn(node, ['--import', 'tsx', 'src/main.ts'], {
+  const args = ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(options.cpus ? 'taskset' : node, options.cpus ? ['-c', options.cpus, node, ...args] : args, {
     // Benchmarks measure the open path unless they say otherwise: no credentials, no limits.
     // MALLOC_ARENA_MAX=2 as `npm start` and the Dockerfile set it (docs/SCALING.md, "Memory of one process").
     env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', PORT: String(port), LOG_LEVEL: 'info', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', ...env },

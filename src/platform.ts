@@ -69,6 +69,7 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+// size: the composition root: every module built once, in dependency order, and handed what it needs; split, the order of construction would be scattered over helpers
 export async function startPlatform(config: Config, logger: Logger, options: { listen?: boolean } = {}): Promise<Platform> {
   await mkdir(config.dataDir, { recursive: true });
   const lock = lockDataDir(config.dataDir);
@@ -97,6 +98,7 @@ export async function startPlatform(config: Config, logger: Logger, options: { l
     version: VERSION,
     resolveTimeoutMs: config.resolveTimeoutMs,
     engineCallsPerRequest: config.engineCallsPerRequest,
+    searchConcurrency: config.searchConcurrency,
     vectorTimeoutMs: config.vectorTimeoutMs,
     feedbackPassages: config.searchFeedbackPassages,
     authorityWeight: config.searchAuthorityWeight,

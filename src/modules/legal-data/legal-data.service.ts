@@ -1,3 +1,4 @@
+// size: the facade every door calls, one short method per operation of LegalDataApi (search, documents, resolve, discovery, statistics, readiness) over the modules that do the work (search.service, the resolver, the catalogue, the citator, the admission); split by operation it would only scatter the one place where billing and the request's engine budget are applied
 /**
  * The legal-data module's service: the one implementation of LegalDataApi that REST,
  * GraphQL and MCP all call. Discovery and statistics come from an in-memory snapshot
@@ -26,6 +27,7 @@ import type { ResolveCoverage, ResolveResponse } from './resolve.schema.js';
 import { ReferenceResolver } from './resolver/resolve.service.js';
 import type { ResolveHints } from './resolver/resolver.js';
 import { AUTHORITY_SATURATION, AUTHORITY_WEIGHT, search } from './search.service.js';
+import { SearchAdmission } from './search-admission.js';
 import { EngineCallSlots, EngineWork, requestEngine } from '../../engines/request-engine.js';
 import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
@@ -63,6 +65,8 @@ export interface LegalDataDeps {
   logger?: Logger;
   /** Engine reads one request may have running at once (ENGINE_CALLS_PER_REQUEST); default 4. */
   engineCallsPerRequest?: number;
+  /** Requests whose searches run at once (SEARCH_CONCURRENCY, resolved); absent or 0 = no gate. */
+  searchConcurrency?: number;
 }
 
 /** The key of a request's engine slots among its loaders (one set per request, however many aliases or tool calls it holds). */
@@ -95,6 +99,8 @@ export class LegalDataService implements LegalDataApi {
   private readonly citator: CitatorDeps = { usage: this.deps.usage, documents: (ctx, ids) => this.engineFor(ctx).getDocuments(ids) };
   /** What requests made the engine do: reads started, finished, dropped when abandoned, waiting (request-engine.ts). */
   readonly engineWork = new EngineWork();
+  /** Requests searching at once, the others in arrival order (search-admission.ts). */
+  readonly searchAdmission = new SearchAdmission(this.deps.searchConcurrency ?? 0);
 
   constructor(private readonly deps: LegalDataDeps) {
     this.resolver = new ReferenceResolver({ engine: deps.engine, timeoutMs: deps.resolveTimeoutMs ?? 1500 });
@@ -211,7 +217,7 @@ export class LegalDataService implements LegalDataApi {
     const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
     const authority = this.authority();
     return this.deps.usage.charge(ctx, 'search', () =>
-      search(
+      this.searchAdmission.run(ctx, () => search(
         { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, citedByCounts: (ids) => citedByCounts(ctx.em, ids), vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
         input,
         timer,
@@ -219,7 +225,7 @@ export class LegalDataService implements LegalDataApi {
         // the legs' refinements swallow their errors: an abandoned search ends here, unanswered and unbilled
         ctx.signal.throwIfAborted();
         return answer;
-      }),
+      })),
       (answer) => searchFacts(input, answer),
     );
   }

@@ -2,9 +2,10 @@
  * How many requests' searches run at once in this process (SEARCH_CONCURRENCY); the others wait
  * in arrival order. Without it, every search in flight shares the two cores: at 32 clients each
  * search ran 32-way shared, so its latency was its own cost times the crowd, and the long
- * questions' p99 reached 3-4 × the median. In arrival order, a search waits its turn and then
- * runs nearly alone: the mean is the same (the cores do the same work), the tail much shorter,
- * and fewer threads contend (docs/search.md, "Searches in arrival order").
+ * questions' p99 reached nearly 3 × the median. In arrival order, a search waits its turn and then
+ * runs among a few: the mean is the same (the cores do the same work), the tail shorter, and
+ * the operations that are not searches (documents, resolve) no longer wait behind them
+ * (docs/search.md, "Searches in arrival order").
  *
  * The unit is a request, not a search: every search of one request (a GraphQL operation's
  * aliases, an MCP batch) runs under the request's one admission, and within it the request's

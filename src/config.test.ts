@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
@@ -158,6 +159,14 @@ describe('TRUST_PROXY', () => {
     for (const bad of ['app.example', 'https://app.example/callback', 'https://app.example?x=1', 'https://user@app.example', '*, https://app.example', 'null', ',']) {
       expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: bad })).toThrow(/MCP_ALLOWED_ORIGINS/);
     }
+  });
+
+  it('lets twice the cores search at once by default (SEARCH_CONCURRENCY=0), any count from 1, and refuses the rest', () => {
+    expect(loadConfig({}).searchConcurrency).toBe(2 * availableParallelism());
+    expect(loadConfig({ SEARCH_CONCURRENCY: '0' }).searchConcurrency).toBe(2 * availableParallelism());
+    expect(loadConfig({ SEARCH_CONCURRENCY: '3' }).searchConcurrency).toBe(3);
+    expect(() => loadConfig({ SEARCH_CONCURRENCY: '-1' })).toThrow(/SEARCH_CONCURRENCY/);
+    expect(() => loadConfig({ SEARCH_CONCURRENCY: 'many' })).toThrow(/SEARCH_CONCURRENCY/);
   });
 
   it('caps SSE sessions with defaults', () => {

@@ -105,6 +105,19 @@ describe('SearchAdmission', () => {
     await Promise.all([answers[0], answers[2]]);
   });
 
+  it('refuses a request abandoned before it asks, without counting it', async () => {
+    const admission = new SearchAdmission(1);
+    const gone = new AbortController();
+    gone.abort(new Error('client went away'));
+    const log: string[] = [];
+    await expect(admission.run(context(gone.signal), controlled(log, 'never').search)).rejects.toThrow('client went away');
+    expect({ log, running: admission.running, waiting: admission.waiting }).toEqual({ log: [], running: 0, waiting: 0 });
+    const next = controlled(log, 'next');
+    const answer = admission.run(context(), next.search);
+    next.finish();
+    await expect(answer).resolves.toBe('next');
+  });
+
   it('gives the place back when a search fails', async () => {
     const admission = new SearchAdmission(1);
     const log: string[] = [];

@@ -87,6 +87,8 @@ class RequestAdmission {
    */
   private enter(): Promise<() => void> {
     if (!this.place) {
+      // abandoned before it asked: refused here, never counted as waiting
+      this.signal.throwIfAborted();
       this.gate.waiting++;
       this.gate.peakWaiting = Math.max(this.gate.peakWaiting, this.gate.waiting);
       const waiting = this.slots.acquire(this.signal).finally(() => this.gate.waiting--);

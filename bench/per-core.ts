@@ -22,6 +22,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { positiveNumberOrExit } from '../src/cli/cli-args.js';
 import { fmt, percentile, postJson, printCalibration, runConcurrent, startService, waitForVectorsHeld, waitIdle, type RunningService } from './lib.js';
 
 // The machine's speed beside every figure this benchmark prints (bench/calibrate.ts).
@@ -39,11 +40,7 @@ if (!existsSync(path.join(dataDir, 'index'))) {
   console.error(`bench:per-core: no index in ${dataDir} (build one with npm run bench or npm run bench:scaling)`);
   process.exit(2);
 }
-const clients = Number(values.clients);
-if (!Number.isInteger(clients) || clients < 2) {
-  console.error('bench:per-core: --clients must be an integer of at least 2');
-  process.exit(2);
-}
+const clients = positiveNumberOrExit('clients', values.clients, { integer: true })!;
 if (os.availableParallelism() < 2) {
   console.error('bench:per-core: needs at least two cores');
   process.exit(2);

@@ -93,7 +93,8 @@ describe.each(TEST_BACKENDS)('money: nothing charged twice, restrictions honoure
       STRIPE_MAX_NETWORK_RETRIES: '1',
       ...(db ? { DATABASE_URL: String(db.orm.config.get('clientUrl')) } : {}),
     });
-    platform = await startPlatform(config, createLogger('silent'));
+    // errors logged: a 500 under the suite's load (once, in CI) then shows its cause in the output
+    platform = await startPlatform(config, createLogger('error'));
     url = platform.url!;
   }, 300_000);
 

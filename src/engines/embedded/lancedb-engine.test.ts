@@ -341,6 +341,61 @@ describe('LanceDbEngine', () => {
     expect((await engine.countChunks()).total).toBe(before);
   });
 
+  it('removes the passages a crashed process left when the next process writes to the folder', async () => {
+    const dir = path.join(root, 'crashed-writer');
+    const doc = makeDoc({ source: 'XX/Test', source_id: 'crash/3', title: 'Crash three', text: 'x', language: 'en' });
+    const other = makeDoc({ source: 'XX/Test', source_id: 'crash/4', title: 'Crash four', text: 'y', language: 'en' });
+    const crashed = new LanceDbEngine(dir);
+    await crashed.open();
+    await crashed.upsertDocuments([input(other, ['dingo law'], 'o1')]);
+    (crashed as any).documents.add = async () => {
+      throw new Error('simulated crash');
+    };
+    await expect(crashed.upsertDocuments([input(doc, ['ostrich law', 'emu law'], 'c1')])).rejects.toThrow('simulated crash');
+    await crashed.close();
+    const look = await lancedb.connect(dir);
+    expect(await (await look.openTable('chunks')).countRows()).toBe(3); // the crash's two passages are there
+    look.close();
+
+    const next = new LanceDbEngine(dir);
+    await next.open();
+    try {
+      expect(await next.contentHashes([doc.id, other.id])).toEqual(new Map([[other.id, 'o1']]));
+      expect((await next.countChunks()).total).toBe(1);
+      await next.upsertDocuments([input(doc, ['ostrich law', 'emu law'], 'c1')]);
+      expect((await next.countChunks()).total).toBe(3);
+      expect(ids(await next.keywordSearch('ostrich', legislation, 10))).toEqual([doc.id]);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it("answers content hashes from what it wrote, and from another writer's documents once the tables moved", async () => {
+    const dir = path.join(root, 'two-writers');
+    const first = new LanceDbEngine(dir, { readConsistencySeconds: 0 });
+    const second = new LanceDbEngine(dir, { readConsistencySeconds: 0 });
+    const a = makeDoc({ source: 'XX/Test', source_id: 'ledger/a', title: 'A', text: 'a', language: 'en' });
+    const b = makeDoc({ source: 'XX/Test', source_id: 'ledger/b', title: 'B', text: 'b', language: 'en' });
+    try {
+      await first.open();
+      await second.open();
+      await first.upsertDocuments([input(a, ['aardvark'], 'a1')]);
+      await first.optimize();
+      expect(await first.contentHashes([a.id, b.id])).toEqual(new Map([[a.id, 'a1']]));
+      await second.upsertDocuments([input(b, ['badger'], 'b1')]);
+      await second.deleteDocuments([a.id]);
+      expect(await first.contentHashes([a.id, b.id])).toEqual(new Map([[b.id, 'b1']]));
+      // the first writer's own update is what its next answer and the table say
+      await first.upsertDocuments([input(b, ['bison'], 'b2')]);
+      expect(await first.contentHashes([b.id])).toEqual(new Map([[b.id, 'b2']]));
+      expect(await second.contentHashes([b.id])).toEqual(new Map([[b.id, 'b2']]));
+      expect((await second.countChunks()).total).toBe(1);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('keeps the old content hash when an update crashes before its new chunks are in', async () => {
     const doc = makeDoc({ source: 'XX/Test', source_id: 'crash/2', title: 'Crash two', text: 'v1', language: 'en' });
     await engine.upsertDocuments([input(doc, ['cassowary rule'], 'v1')]);

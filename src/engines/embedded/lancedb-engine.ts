@@ -50,7 +50,8 @@ import { VocabularyStore } from './lancedb-vocabulary.js';
 import { PASSAGE_CACHE_SIZE, PassageCache } from './lancedb-passage-cache.js';
 import { readEveryIndexFile } from './lancedb-integrity.js';
 import { isLanceStorageError } from './lancedb-storage-errors.js';
-import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, optimizeWhenNeeded, orphanedChunkOwners, storedVersions, WriteLock } from './lancedb-writes.js';
+import { batchRows, createFtsIndex, deleteChunksOf, ensureReadIndexes, ensureScalarIndex, optimizeWhenNeeded, WriteLock } from './lancedb-writes.js';
+import { StoredLedger, type StoredVersion } from './lancedb-stored-ledger.js';
 
 export { buildWhere, sqlString } from './lancedb-filters.js';
 
@@ -89,6 +90,8 @@ export class LanceDbEngine implements SearchEngine {
   private readonly generations: VectorGenerations;
   private ftsReady = false;
   private readonly writes = new WriteLock();
+  /** The stored documents' hashes, kept between writes (lancedb-stored-ledger.ts). */
+  private readonly ledger = new StoredLedger();
   /** Chunks written since the last optimize (not in the full-text index yet). */
   private unindexedChunks = 0;
   /** When a read last looked at meta.json (performance.now()). */
@@ -214,6 +217,7 @@ export class LanceDbEngine implements SearchEngine {
     this.ftsReady = false;
     this.unindexedChunks = 0;
     this.columnsWithoutText = null;
+    this.ledger.drop();
     await rm(this.dir, { recursive: true, force: true });
   }
 
@@ -241,7 +245,12 @@ export class LanceDbEngine implements SearchEngine {
     return this.writes.exclusive(async () => {
       await this.loadMeta(false, true);
       try {
-        return await fn(db);
+        const result = await fn(db);
+        await this.ledger.settle(this.documents, this.chunks);
+        return result;
+      } catch (error) {
+        this.ledger.drop();
+        throw error;
       } finally {
         this.passageCache.clear();
         this.vectorMemory.recheck();
@@ -380,13 +389,22 @@ export class LanceDbEngine implements SearchEngine {
    * Hashes of the stored documents. A document whose terms were produced by another version
    * of the text analysis is left out, so the ingest indexes it again.
    */
-  async contentHashes(docIds: string[]): Promise<Map<string, string>> {
-    this.requireOpen();
-    const out = new Map<string, string>();
-    for (const [id, { hash, analysisVersion }] of await storedVersions(this.documents, docIds)) {
-      if (analysisVersion === ANALYSIS_VERSION) out.set(id, hash);
-    }
-    return out;
+  contentHashes(docIds: string[]): Promise<Map<string, string>> {
+    // Inside the write lock: the first call reads the ledger and removes a crash's leftovers.
+    return this.write(async () => {
+      const stored = await this.storedDocuments();
+      const out = new Map<string, string>();
+      for (const id of docIds) {
+        const version = stored.get(id);
+        if (version?.analysisVersion === ANALYSIS_VERSION) out.set(id, version.hash);
+      }
+      return out;
+    });
+  }
+
+  /** The stored documents' versions (inside the write lock); passages a crash left without their document are removed first. */
+  private storedDocuments(): Promise<Map<string, StoredVersion>> {
+    return this.ledger.current(this.documents, this.chunks, (orphans) => deleteChunksOf(this.chunks, this.generations.table, orphans));
   }
 
   async *scanMetadata(): AsyncIterable<DocumentMetadata[]> {
@@ -424,12 +442,12 @@ export class LanceDbEngine implements SearchEngine {
       const current = this.vocabulary.current;
       const { ids, rows } = batchRows(batch, this.generations.meta, current?.origin === 'corpus' ? current : null);
       if (ids.length === 0) return;
-      const existing = [...(await storedVersions(this.documents, ids)).keys()];
+      const stored = await this.storedDocuments();
+      const existing = ids.filter((id) => stored.has(id));
       // The document row carries the content hash the ingest compares, so it is written LAST:
       // after a crash mid-batch the hash still says "changed" and the resumed ingest rewrites
-      // the chunks. Chunks a crash left behind for a not-yet-written document are removed too.
-      const stale = [...new Set([...existing, ...(await orphanedChunkOwners(this.chunks, ids, existing))])];
-      await deleteChunksOf(this.chunks, this.generations.table, stale);
+      // the chunks (the ledger removed the chunks such a crash left behind when it was read).
+      await deleteChunksOf(this.chunks, this.generations.table, existing);
       await this.chunks.add(rows.chunks);
       if (rows.vectors.length > 0) {
         const vectors = await this.generations.ensureTable(this.requireOpen());
@@ -440,6 +458,7 @@ export class LanceDbEngine implements SearchEngine {
       } else {
         await this.documents.add(rows.documents);
       }
+      this.ledger.record({ written: new Map(rows.documents.map((d) => [String(d.id), { hash: String(d.content_hash), analysisVersion: Number(d.analysis_version) }])) });
       this.unindexedChunks += rows.chunks.length;
       this.vocabulary.touch(this.options.vocabularyQuietMs);
       if (!this.ftsReady) await this.createFtsIndex();
@@ -452,6 +471,7 @@ export class LanceDbEngine implements SearchEngine {
       const unique = [...new Set(ids)];
       await deleteChunksOf(this.chunks, this.generations.table, unique);
       for (const where of inLists('id', unique)) await this.documents.delete(where);
+      this.ledger.record({ deleted: unique });
     });
   }
 

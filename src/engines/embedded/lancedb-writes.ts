@@ -1,7 +1,7 @@
 /**
  * Writes of the embedded engine: the write lock (writes run one at a time inside the process;
- * reads never wait for them), the rows a batch of documents becomes, the lookups an upsert
- * needs, and the keyword leg's indexes.
+ * reads never wait for them), the rows a batch of documents becomes, the deletes of a document's
+ * passages, and the keyword leg's indexes (what is stored already: lancedb-stored-ledger.ts).
  */
 import * as lancedb from '@lancedb/lancedb';
 import type { CompoundVocabulary } from '../compounds.js';
@@ -84,32 +84,6 @@ export function batchRows(batch: DocumentInput[], meta: Meta, compounds: Compoun
     });
   }
   return { ids: [...byId.keys()], rows };
-}
-
-/** Content hash and analysis version of each stored document among `docIds`. */
-export async function storedVersions(documents: lancedb.Table, docIds: string[]): Promise<Map<string, { hash: string; analysisVersion: number }>> {
-  const out = new Map<string, { hash: string; analysisVersion: number }>();
-  for (const where of inLists('id', [...new Set(docIds)])) {
-    const rows = (await documents.query().where(where).select(['id', 'content_hash', 'analysis_version']).toArray()) as {
-      id: string;
-      content_hash: string;
-      analysis_version: number;
-    }[];
-    for (const r of rows) out.set(r.id, { hash: r.content_hash, analysisVersion: Number(r.analysis_version) });
-  }
-  return out;
-}
-
-/** Ids among `ids` (not stored as documents) that still own chunks: leftovers of a crash. */
-export async function orphanedChunkOwners(chunks: lancedb.Table, ids: string[], stored: string[]): Promise<string[]> {
-  const known = new Set(stored);
-  const fresh = ids.filter((id) => !known.has(id));
-  const owners = new Set<string>();
-  for (const where of inLists('doc_id', fresh)) {
-    const rows = (await chunks.query().where(where).select(['doc_id']).toArray()) as { doc_id: string }[];
-    for (const row of rows) owners.add(row.doc_id);
-  }
-  return [...owners];
 }
 
 /** Deletes the chunk and vector rows of `docIds`. */

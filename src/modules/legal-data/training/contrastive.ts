@@ -130,6 +130,29 @@ export function embedTokens(
   return n;
 }
 
+/** x[xo..xo+n) · y[yo..yo+n), four partial sums (the batch's B × B similarities are most of a step). */
+function dot(x: Float32Array, xo: number, y: Float32Array, yo: number, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (; d + 4 <= n; d += 4) {
+    s0 += x[xo + d] * y[yo + d];
+    s1 += x[xo + d + 1] * y[yo + d + 1];
+    s2 += x[xo + d + 2] * y[yo + d + 2];
+    s3 += x[xo + d + 3] * y[yo + d + 3];
+  }
+  for (; d < n; d++) s0 += x[xo + d] * y[yo + d];
+  return s0 + s1 + s2 + s3;
+}
+
+/** acc += scale · x[xo..xo+n) (nothing for a zero scale: a masked pair). */
+function addScaled(acc: Float64Array, x: Float32Array, xo: number, scale: number, n: number): void {
+  if (scale === 0) return;
+  for (let d = 0; d < n; d++) acc[d] += scale * x[xo + d];
+}
+
 /** Trains `table` in place; returns the mean loss of the last epoch. */
 // size: one numeric kernel: per batch the forward pass, the symmetric InfoNCE gradient, the backward pass through the normalisation and the Adagrad step, over buffers allocated once; read in one place, each step can be checked against the next (the comments give the formulas) and the hot loop stays free of allocations and calls
 export function trainContrastive(table: Float32Array, weights: Float32Array, dim: number, pairs: PairSet, options: ContrastiveOptions): number {
@@ -147,6 +170,7 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
   const dA = new Float32Array(B * dim);
   const dP = new Float32Array(B * dim);
   const g = new Float64Array(B * B);
+  const acc = new Float64Array(dim);
   const invTau = 1 / options.temperature;
   let lastEpochLoss = NaN;
 
@@ -167,13 +191,7 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
         pn[i] = embedTokens(table, weights, dim, pairs.passageTokens, pairs.passageOffsets[id], pairs.passageOffsets[id + 1], p, i * dim);
       }
       for (let i = 0; i < B; i++) {
-        for (let j = 0; j < B; j++) {
-          let s = 0;
-          const ao = i * dim;
-          const po = j * dim;
-          for (let d = 0; d < dim; d++) s += a[ao + d] * p[po + d];
-          sims[i * B + j] = s * invTau;
-        }
+        for (let j = 0; j < B; j++) sims[i * B + j] = dot(a, i * dim, p, j * dim, dim) * invTau;
       }
       // Another pair of the same document is no negative (its passage may be the same text).
       if (docs) {
@@ -202,20 +220,17 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
       }
       loss /= 2 * B;
       epochLoss += loss;
-      // dL/da_i = sum_j g_ij p_j / tau ; dL/dp_j = sum_i g_ij a_i / tau.
-      dA.fill(0);
-      dP.fill(0);
+      // dL/da_i = sum_j g_ij p_j / tau ; dL/dp_j = sum_i g_ij a_i / tau: each row summed in
+      // its own accumulator (one write per row instead of one per term of the sum).
       for (let i = 0; i < B; i++) {
-        for (let j = 0; j < B; j++) {
-          const gij = g[i * B + j] * invTau;
-          if (gij === 0) continue;
-          const ao = i * dim;
-          const po = j * dim;
-          for (let d = 0; d < dim; d++) {
-            dA[ao + d] += gij * p[po + d];
-            dP[po + d] += gij * a[ao + d];
-          }
-        }
+        acc.fill(0);
+        for (let j = 0; j < B; j++) addScaled(acc, p, j * dim, g[i * B + j] * invTau, dim);
+        for (let d = 0; d < dim; d++) dA[i * dim + d] = acc[d];
+      }
+      for (let j = 0; j < B; j++) {
+        acc.fill(0);
+        for (let i = 0; i < B; i++) addScaled(acc, a, i * dim, g[i * B + j] * invTau, dim);
+        for (let d = 0; d < dim; d++) dP[j * dim + d] = acc[d];
       }
       // Through the normalisation: de = (du - u (u . du)) / |e|, then to each token row.
       const backprop = (u: Float32Array, du: Float32Array, norms: Float32Array, tokens: Int32Array, offsets: Int32Array) => {

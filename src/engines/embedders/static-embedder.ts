@@ -1,7 +1,8 @@
 /**
  * Static (model2vec-format) embedder: a token -> vector table, no neural network at query
  * time. A model directory holds `config.json`, `tokenizer.json` (Hugging Face tokenizers
- * format: WordPiece, Unigram or BPE, tokenised by the pure-JS `@huggingface/tokenizers`)
+ * format: WordPiece, Unigram or BPE, tokenised by the pure-JS `@huggingface/tokenizers`, or,
+ * for the trained models' own WordPiece, by `wordpiece.ts`: the same ids, 4–6 × faster)
  * and `model.safetensors` (a 2-D float tensor `embeddings`, optionally the model2vec
  * `weights` and `mapping` vectors).
  *
@@ -20,12 +21,18 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { Embedder } from '../embedder.js';
 import { isFloatTensor, readRows, readSafetensorsHeader, readTensor } from './safetensors.js';
+import { mentionsSpecialToken, ownWordPieceVocabulary, WordPieceEncoder } from './wordpiece.js';
+
+/** Words whose pieces the fast WordPiece encoder keeps (the first seen; ~20 MB at most). */
+const ENCODER_CACHE_WORDS = 200_000;
 
 export interface StaticEmbedderOptions {
   /** Tokens kept per text (model2vec's default `max_length`). */
   maxTokens?: number;
   /** How the token table is held in memory: int8 rows with a scale each (default), or float32 as stored (reference for comparisons). */
   table?: 'int8' | 'float32';
+  /** Always tokenise with `@huggingface/tokenizers`, even a trained model's own WordPiece (comparisons). */
+  generalTokenizer?: boolean;
 }
 
 /** A token table in memory: `values[row * dim + d] * scales[row]` is the vector's d-th component. */
@@ -72,6 +79,8 @@ export class StaticEmbedder implements Embedder {
   private readonly maxChars: number;
   /** From config.json `score_calibration` (written by the trainer), when present. */
   scale?: { low: number; high: number };
+  /** The trained models' own WordPiece, encoded without the general tokenizer (same ids; 4–6 × faster). */
+  private readonly fastEncoder: WordPieceEncoder | null;
 
   constructor(
     readonly id: string,
@@ -84,7 +93,9 @@ export class StaticEmbedder implements Embedder {
     dropIds: number[],
     private readonly maxTokens: number,
     medianTokenChars: number,
+    ownVocabulary: string[] | null = null,
   ) {
+    this.fastEncoder = ownVocabulary ? new WordPieceEncoder(ownVocabulary, ENCODER_CACHE_WORDS) : null;
     this.dropIds = new Set(dropIds);
     this.maxChars = Math.max(1, maxTokens * Math.max(1, medianTokenChars));
   }
@@ -101,7 +112,7 @@ export class StaticEmbedder implements Embedder {
   embed(text: string): Float32Array {
     const out = new Float32Array(this.dimension);
     const input = text.length > this.maxChars ? text.slice(0, this.maxChars) : text;
-    const ids = this.tokenizer.encode(input, { add_special_tokens: false }).ids;
+    const ids = this.tokenIds(input);
     const dim = this.dimension;
     const { values, scales } = this.table;
     let used = 0;
@@ -123,6 +134,12 @@ export class StaticEmbedder implements Embedder {
       for (let d = 0; d < dim; d++) out[d] *= inv;
     }
     return out;
+  }
+
+  /** The text's token ids, as the Hugging Face tokenizer gives them (unknown tokens may be left out: they are dropped anyway). */
+  private tokenIds(text: string): number[] {
+    if (this.fastEncoder && !mentionsSpecialToken(text)) return this.fastEncoder.encode(text);
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
   }
 
   private async embedAll(texts: string[]): Promise<Float32Array[]> {
@@ -245,6 +262,8 @@ export async function loadStaticEmbedder(dir: string, options: StaticEmbedderOpt
     dropIds,
     options.maxTokens ?? 512,
     medianTokenLength(vocabTokens),
+    // a tokenizer_config.json could change how the general tokenizer reads the same file
+    options.generalTokenizer || existsSync(file('tokenizer_config.json')) ? null : ownWordPieceVocabulary(tokenizerJson),
   );
   const { low, high } = config.score_calibration ?? {};
   if (typeof low === 'number' && typeof high === 'number' && high > low) embedder.scale = { low, high };

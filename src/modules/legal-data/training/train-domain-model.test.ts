@@ -6,7 +6,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { loadStaticEmbedder, type StaticEmbedder } from '../../../engines/embedders/static-embedder.js';
 import { createRandom } from './linalg.js';
 import { trainDomainModel } from './train-domain-model.js';
-import { WordPieceEncoder } from './wordpiece.js';
+import { WordPieceEncoder } from '../../../engines/embedders/wordpiece.js';
 
 /** Topics of a synthetic legal corpus: each word belongs to one topic only. */
 const TOPICS: Record<string, string[]> = {
@@ -117,10 +117,27 @@ describe('train:embeddings (domain model trainer)', () => {
     expect(counts).not.toContain('sibling');
   }, 60_000);
 
+  it("embeds a trained model's texts with its own WordPiece encoder to the very vectors of the Hugging Face tokenizer", async () => {
+    const model = await trainDomainModel({ corpusDir: path.join(root, 'corpus'), outDir: path.join(root, 'fast-encoder'), seed: 5, ...small, epochs: 1 });
+    const fast = await loadStaticEmbedder(model.outDir);
+    const general = await loadStaticEmbedder(model.outDir, { generalTokenizer: true });
+    expect([(fast as any).fastEncoder !== null, (general as any).fastEncoder !== null]).toEqual([true, false]);
+    const texts = [
+      ...Object.values(TOPICS).map((words) => `${words.join(' ')} — Article 12 (a)!`),
+      "Données PERSONNELLES — l'article L.123-2 Straße § 12",
+      'a [MASK] and a [CLS] written in a text',
+      'x'.repeat(150) + ' tenant',
+      '',
+    ];
+    const [a, b] = [await fast.embedPassages(texts), await general.embedPassages(texts)];
+    expect(a.map((v) => Array.from(v))).toEqual(b.map((v) => Array.from(v)));
+    expect(a[0].some((x) => x !== 0)).toBe(true);
+  }, 60_000);
+
   it('tokenises exactly as the Hugging Face tokenizer.json it writes', async () => {
     const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'donnees', 'personnelles', 'article', 'l', '.', "'", 'emp', '##loy', '##eur', 'ss', 'strasse', '§', '1', '2', '3', '-', 'c', '##c'];
     const encoder = new WordPieceEncoder(vocab);
-    const { tokenizerJson } = await import('./wordpiece.js');
+    const { tokenizerJson } = await import('../../../engines/embedders/wordpiece.js');
     const hf = new Tokenizer(tokenizerJson(vocab), {});
     for (const text of ["Données PERSONNELLES — l'article L.123-2", 'Employeur, Straße § 12!', 'ccc  unknownword\tarticle']) {
       const ours = encoder.encode(text);

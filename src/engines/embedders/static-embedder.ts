@@ -2,7 +2,7 @@
  * Static (model2vec-format) embedder: a token -> vector table, no neural network at query
  * time. A model directory holds `config.json`, `tokenizer.json` (Hugging Face tokenizers
  * format: WordPiece, Unigram or BPE, tokenised by the pure-JS `@huggingface/tokenizers`, or,
- * for the trained models' own WordPiece, by `wordpiece.ts`: the same ids, 4–6 × faster)
+ * for the trained models' own WordPiece, by `src/engines/wordpiece.ts`: the same ids, 4–6 × faster)
  * and `model.safetensors` (a 2-D float tensor `embeddings`, optionally the model2vec
  * `weights` and `mapping` vectors).
  *
@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { Embedder } from '../embedder.js';
 import { isFloatTensor, readRows, readSafetensorsHeader, readTensor } from './safetensors.js';
-import { mentionsSpecialToken, ownWordPieceVocabulary, WordPieceEncoder } from './wordpiece.js';
+import { mentionsSpecialToken, ownWordPieceVocabulary, WordPieceEncoder } from '../wordpiece.js';
 
 /** Words whose pieces the fast WordPiece encoder keeps (the first seen; ~20 MB at most). */
 const ENCODER_CACHE_WORDS = 200_000;

@@ -6,7 +6,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { loadStaticEmbedder, type StaticEmbedder } from '../../../engines/embedders/static-embedder.js';
 import { createRandom } from './linalg.js';
 import { trainDomainModel } from './train-domain-model.js';
-import { WordPieceEncoder } from '../../../engines/embedders/wordpiece.js';
+import { WordPieceEncoder } from '../../../engines/wordpiece.js';
 
 /** Topics of a synthetic legal corpus: each word belongs to one topic only. */
 const TOPICS: Record<string, string[]> = {
@@ -137,7 +137,7 @@ describe('train:embeddings (domain model trainer)', () => {
   it('tokenises exactly as the Hugging Face tokenizer.json it writes', async () => {
     const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'donnees', 'personnelles', 'article', 'l', '.', "'", 'emp', '##loy', '##eur', 'ss', 'strasse', '§', '1', '2', '3', '-', 'c', '##c'];
     const encoder = new WordPieceEncoder(vocab);
-    const { tokenizerJson } = await import('../../../engines/embedders/wordpiece.js');
+    const { tokenizerJson } = await import('../../../engines/wordpiece.js');
     const hf = new Tokenizer(tokenizerJson(vocab), {});
     for (const text of ["Données PERSONNELLES — l'article L.123-2", 'Employeur, Straße § 12!', 'ccc  unknownword\tarticle']) {
       const ours = encoder.encode(text);

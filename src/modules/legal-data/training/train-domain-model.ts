@@ -17,7 +17,7 @@ import { evaluatePairs, toPairSet, trainContrastive, type ContrastiveOptions, ty
 import { createRandom, gaussian, randomizedSvd, type SparseRows } from './linalg.js';
 import { DEFAULT_CITATION_LIMITS } from './citation-pairs.js';
 import { buildCorpusPairs, type CorpusPairs, type TextPair } from './training-pairs.js';
-import { buildVocabulary, SPECIAL_TOKENS, textWords, tokenizerJson, WordPieceEncoder } from '../../../engines/embedders/wordpiece.js';
+import { buildVocabulary, SPECIAL_TOKENS, textWords, tokenizerJson, WordPieceEncoder } from '../../../engines/wordpiece.js';
 
 export interface TrainOptions {
   corpusDir: string;

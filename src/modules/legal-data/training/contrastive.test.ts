@@ -1,4 +1,5 @@
 import { groupedOrder, toPairSet, trainContrastive } from './contrastive.js';
+import { DenseKernels } from './dense-kernels.js';
 import { createRandom } from './linalg.js';
 
 describe('grouped batches', () => {
@@ -46,5 +47,49 @@ describe('contrastive fine-tuning', () => {
     expect(squares).toBeCloseTo(360.769765, 3);
     const row = Array.from(table.slice(20, 26));
     [0.5846928, -0.3750126, 0.2291088, 0.1227742, 0.43782, 0.3586161].forEach((v, d) => expect(row[d]).toBeCloseTo(v, 5));
+  });
+});
+
+describe('dense kernels (WebAssembly SIMD)', () => {
+  it('are compiled from dense-kernels.wat as committed (npm run build:wasm)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { DENSE_KERNELS_TS, DENSE_KERNELS_WAT, renderWasmModule } = await import('../../../cli/build-wasm.js');
+    expect(await renderWasmModule(await readFile(DENSE_KERNELS_WAT, 'utf8'))).toBe(await readFile(DENSE_KERNELS_TS, 'utf8'));
+  });
+
+  it('give the plain products, zero weights skipped', () => {
+    const B = 6;
+    const dim = 12; // one turn of eight floats, then the last four
+    const dense = new DenseKernels(B, dim);
+    const random = createRandom(9);
+    dense.a.forEach((_, i) => (dense.a[i] = random() - 0.5));
+    dense.p.forEach((_, i) => (dense.p[i] = random() - 0.5));
+    dense.similarities(10);
+    for (let i = 0; i < B; i++) {
+      for (let j = 0; j < B; j++) {
+        let s = 0;
+        for (let d = 0; d < dim; d++) s += dense.a[i * dim + d] * dense.p[j * dim + d];
+        expect(dense.sims[i * B + j]).toBeCloseTo(10 * s, 5);
+      }
+    }
+    dense.g.forEach((_, k) => (dense.g[k] = k % 5 === 0 ? 0 : random() - 0.5));
+    dense.dA.fill(7); // overwritten, not added to
+    dense.gradients();
+    for (let o = 0; o < B; o++) {
+      for (let d = 0; d < dim; d++) {
+        let viaRows = 0;
+        let viaColumns = 0;
+        for (let k = 0; k < B; k++) {
+          viaRows += dense.g[o * B + k] * dense.p[k * dim + d];
+          viaColumns += dense.g[k * B + o] * dense.a[k * dim + d];
+        }
+        expect(dense.dA[o * dim + d]).toBeCloseTo(viaRows, 5);
+        expect(dense.dP[o * dim + d]).toBeCloseTo(viaColumns, 5);
+      }
+    }
+  });
+
+  it('refuse a dimension that is not a multiple of 4', () => {
+    expect(() => new DenseKernels(4, 10)).toThrow('multiple of 4');
   });
 });

@@ -11,6 +11,7 @@
  * row-wise Adagrad (sparse: only the rows of the batch move).
  */
 import { createRandom } from './linalg.js';
+import { DenseKernels } from './dense-kernels.js';
 
 /** Pairs as token id lists, stored flat (CSR-like). */
 export interface PairSet {
@@ -130,27 +131,19 @@ export function embedTokens(
   return n;
 }
 
-/** x[xo..xo+n) · y[yo..yo+n), four partial sums (the batch's B × B similarities are most of a step). */
-function dot(x: Float32Array, xo: number, y: Float32Array, yo: number, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let d = 0;
-  for (; d + 4 <= n; d += 4) {
-    s0 += x[xo + d] * y[yo + d];
-    s1 += x[xo + d + 1] * y[yo + d + 1];
-    s2 += x[xo + d + 2] * y[yo + d + 2];
-    s3 += x[xo + d + 3] * y[yo + d + 3];
+/**
+ * exp(x_k - max) into `out` for the `n` values x_k = values[from + k * stride] (a row or a
+ * column of the similarities); returns their sum.
+ */
+function softmaxInto(out: Float64Array, values: Float32Array, from: number, stride: number, n: number): number {
+  let max = -Infinity;
+  for (let k = 0; k < n; k++) max = Math.max(max, values[from + k * stride]);
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    out[k] = Math.exp(values[from + k * stride] - max);
+    sum += out[k];
   }
-  for (; d < n; d++) s0 += x[xo + d] * y[yo + d];
-  return s0 + s1 + s2 + s3;
-}
-
-/** acc += scale · x[xo..xo+n) (nothing for a zero scale: a masked pair). */
-function addScaled(acc: Float64Array, x: Float32Array, xo: number, scale: number, n: number): void {
-  if (scale === 0) return;
-  for (let d = 0; d < n; d++) acc[d] += scale * x[xo + d];
+  return sum;
 }
 
 /** Trains `table` in place; returns the mean loss of the last epoch. */
@@ -162,15 +155,12 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
   const grad = new Float32Array(vocabSize * dim);
   const touched = new Uint8Array(vocabSize);
   const B = options.batchSize;
-  const a = new Float32Array(B * dim);
-  const p = new Float32Array(B * dim);
+  // the batch's embeddings, similarities and gradients, in the SIMD kernels' memory
+  const dense = new DenseKernels(B, dim);
+  const { a, p, sims, g, dA, dP } = dense;
   const an = new Float32Array(B);
   const pn = new Float32Array(B);
-  const sims = new Float64Array(B * B);
-  const dA = new Float32Array(B * dim);
-  const dP = new Float32Array(B * dim);
-  const g = new Float64Array(B * B);
-  const acc = new Float64Array(dim);
+  const exps = new Float64Array(B);
   const invTau = 1 / options.temperature;
   let lastEpochLoss = NaN;
 
@@ -190,9 +180,7 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
         an[i] = embedTokens(table, weights, dim, pairs.anchorTokens, pairs.anchorOffsets[id], pairs.anchorOffsets[id + 1], a, i * dim);
         pn[i] = embedTokens(table, weights, dim, pairs.passageTokens, pairs.passageOffsets[id], pairs.passageOffsets[id + 1], p, i * dim);
       }
-      for (let i = 0; i < B; i++) {
-        for (let j = 0; j < B; j++) sims[i * B + j] = dot(a, i * dim, p, j * dim, dim) * invTau;
-      }
+      dense.similarities(invTau);
       // Another pair of the same document is no negative (its passage may be the same text).
       if (docs) {
         for (let i = 0; i < B; i++) {
@@ -200,38 +188,23 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
         }
       }
       // g = dLoss/dS (S already divided by tau): rows (anchor -> passages) and columns (passage -> anchors).
-      g.fill(0);
+      // Each row's and each column's softmax, its exponentials computed once; g already carries
+      // the 1/tau of dL/da_i = sum_j g_ij p_j / tau and dL/dp_j = sum_i g_ij a_i / tau.
       let loss = 0;
+      const scale = invTau / (2 * B);
       for (let i = 0; i < B; i++) {
-        let max = -Infinity;
-        for (let j = 0; j < B; j++) max = Math.max(max, sims[i * B + j]);
-        let sum = 0;
-        for (let j = 0; j < B; j++) sum += Math.exp(sims[i * B + j] - max);
-        loss += -(sims[i * B + i] - max - Math.log(sum));
-        for (let j = 0; j < B; j++) g[i * B + j] += (Math.exp(sims[i * B + j] - max) / sum - (i === j ? 1 : 0)) / (2 * B);
+        const sum = softmaxInto(exps, sims, i * B, 1, B);
+        loss += -Math.log(exps[i] / sum);
+        for (let j = 0; j < B; j++) g[i * B + j] = (exps[j] / sum - (i === j ? 1 : 0)) * scale;
       }
       for (let j = 0; j < B; j++) {
-        let max = -Infinity;
-        for (let i = 0; i < B; i++) max = Math.max(max, sims[i * B + j]);
-        let sum = 0;
-        for (let i = 0; i < B; i++) sum += Math.exp(sims[i * B + j] - max);
-        loss += -(sims[j * B + j] - max - Math.log(sum));
-        for (let i = 0; i < B; i++) g[i * B + j] += (Math.exp(sims[i * B + j] - max) / sum - (i === j ? 1 : 0)) / (2 * B);
+        const sum = softmaxInto(exps, sims, j, B, B);
+        loss += -Math.log(exps[j] / sum);
+        for (let i = 0; i < B; i++) g[i * B + j] += (exps[i] / sum - (i === j ? 1 : 0)) * scale;
       }
       loss /= 2 * B;
       epochLoss += loss;
-      // dL/da_i = sum_j g_ij p_j / tau ; dL/dp_j = sum_i g_ij a_i / tau: each row summed in
-      // its own accumulator (one write per row instead of one per term of the sum).
-      for (let i = 0; i < B; i++) {
-        acc.fill(0);
-        for (let j = 0; j < B; j++) addScaled(acc, p, j * dim, g[i * B + j] * invTau, dim);
-        for (let d = 0; d < dim; d++) dA[i * dim + d] = acc[d];
-      }
-      for (let j = 0; j < B; j++) {
-        acc.fill(0);
-        for (let i = 0; i < B; i++) addScaled(acc, a, i * dim, g[i * B + j] * invTau, dim);
-        for (let d = 0; d < dim; d++) dP[j * dim + d] = acc[d];
-      }
+      dense.gradients();
       // Through the normalisation: de = (du - u (u . du)) / |e|, then to each token row.
       const backprop = (u: Float32Array, du: Float32Array, norms: Float32Array, tokens: Int32Array, offsets: Int32Array) => {
         for (let i = 0; i < B; i++) {

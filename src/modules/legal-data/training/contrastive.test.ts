@@ -60,7 +60,7 @@ describe('dense kernels (WebAssembly SIMD)', () => {
   it('give the plain products, zero weights skipped', () => {
     const B = 6;
     const dim = 12; // one turn of eight floats, then the last four
-    const dense = new DenseKernels(B, dim);
+    const dense = new DenseKernels(B, dim, 1, 1);
     const random = createRandom(9);
     dense.a.forEach((_, i) => (dense.a[i] = random() - 0.5));
     dense.p.forEach((_, i) => (dense.p[i] = random() - 0.5));
@@ -90,6 +90,6 @@ describe('dense kernels (WebAssembly SIMD)', () => {
   });
 
   it('refuse a dimension that is not a multiple of 4', () => {
-    expect(() => new DenseKernels(4, 10)).toThrow('multiple of 4');
+    expect(() => new DenseKernels(4, 10, 1, 1)).toThrow('multiple of 4');
   });
 });

@@ -150,20 +150,20 @@ function softmaxInto(out: Float64Array, values: Float32Array, from: number, stri
 // size: one numeric kernel: per batch the forward pass, the symmetric InfoNCE gradient, the backward pass through the normalisation and the Adagrad step, over buffers allocated once; read in one place, each step can be checked against the next (the comments give the formulas) and the hot loop stays free of allocations and calls
 export function trainContrastive(table: Float32Array, weights: Float32Array, dim: number, pairs: PairSet, options: ContrastiveOptions): number {
   const random = createRandom(options.seed);
-  const vocabSize = weights.length;
-  const accum = new Float32Array(vocabSize); // row-wise Adagrad state
-  const grad = new Float32Array(vocabSize * dim);
-  const touched = new Uint8Array(vocabSize);
   const B = options.batchSize;
-  // the batch's embeddings, similarities and gradients, in the SIMD kernels' memory
-  const dense = new DenseKernels(B, dim);
-  const { a, p, sims, g, dA, dP } = dense;
+  // the table, its gradient and Adagrad state, and the batch's arrays, in the SIMD kernels' memory
+  const dense = new DenseKernels(B, dim, weights.length, Math.max(longestText(pairs.anchorOffsets), longestText(pairs.passageOffsets)));
+  dense.table.set(table);
+  dense.weights.set(weights);
+  const { sims, g } = dense;
   const an = new Float32Array(B);
   const pn = new Float32Array(B);
   const exps = new Float64Array(B);
   const invTau = 1 / options.temperature;
   let lastEpochLoss = NaN;
 
+  const anchorOf = (id: number) => pairs.anchorTokens.subarray(pairs.anchorOffsets[id], pairs.anchorOffsets[id + 1]);
+  const passageOf = (id: number) => pairs.passageTokens.subarray(pairs.passageOffsets[id], pairs.passageOffsets[id + 1]);
   const shuffled = Int32Array.from({ length: pairs.count }, (_, i) => i);
   const grouped = options.groupedBatches === true && pairs.groups !== undefined;
   const docs = pairs.docs;
@@ -173,12 +173,14 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
     const batches = Math.floor(order.length / B);
     let epochLoss = 0;
     for (let b = 0; b < batches; b++) {
-      if (options.deadline !== undefined && Date.now() > options.deadline) return epoch === 0 && b === 0 ? NaN : epochLoss / Math.max(1, b);
+      if (options.deadline !== undefined && Date.now() > options.deadline) {
+        table.set(dense.table);
+        return epoch === 0 && b === 0 ? NaN : epochLoss / Math.max(1, b);
+      }
       const ids = order.subarray(b * B, (b + 1) * B);
       for (let i = 0; i < B; i++) {
-        const id = ids[i];
-        an[i] = embedTokens(table, weights, dim, pairs.anchorTokens, pairs.anchorOffsets[id], pairs.anchorOffsets[id + 1], a, i * dim);
-        pn[i] = embedTokens(table, weights, dim, pairs.passageTokens, pairs.passageOffsets[id], pairs.passageOffsets[id + 1], p, i * dim);
+        an[i] = dense.embed('a', i, anchorOf(ids[i]));
+        pn[i] = dense.embed('p', i, passageOf(ids[i]));
       }
       dense.similarities(invTau);
       // Another pair of the same document is no negative (its passage may be the same text).
@@ -205,54 +207,29 @@ export function trainContrastive(table: Float32Array, weights: Float32Array, dim
       loss /= 2 * B;
       epochLoss += loss;
       dense.gradients();
-      // Through the normalisation: de = (du - u (u . du)) / |e|, then to each token row.
-      const backprop = (u: Float32Array, du: Float32Array, norms: Float32Array, tokens: Int32Array, offsets: Int32Array) => {
-        for (let i = 0; i < B; i++) {
-          const n = norms[i];
-          if (n === 0) continue;
-          const o = i * dim;
-          let dot = 0;
-          for (let d = 0; d < dim; d++) dot += u[o + d] * du[o + d];
-          for (let d = 0; d < dim; d++) du[o + d] = (du[o + d] - u[o + d] * dot) / n;
-          const id = ids[i];
-          for (let k = offsets[id]; k < offsets[id + 1]; k++) {
-            const t = tokens[k];
-            const w = weights[t];
-            const to = t * dim;
-            touched[t] = 1;
-            for (let d = 0; d < dim; d++) grad[to + d] += w * du[o + d];
-          }
-        }
-      };
-      backprop(a, dA, an, pairs.anchorTokens, pairs.anchorOffsets);
-      backprop(p, dP, pn, pairs.passageTokens, pairs.passageOffsets);
-      // Row-wise Adagrad on the touched rows, then clear their gradient.
-      const update = (tokens: Int32Array, offsets: Int32Array) => {
-        for (let i = 0; i < B; i++) {
-          const id = ids[i];
-          for (let k = offsets[id]; k < offsets[id + 1]; k++) {
-            const t = tokens[k];
-            if (!touched[t]) continue;
-            touched[t] = 0;
-            const to = t * dim;
-            let sq = 0;
-            for (let d = 0; d < dim; d++) sq += grad[to + d] * grad[to + d];
-            accum[t] += sq / dim;
-            const step = options.learningRate / (Math.sqrt(accum[t]) + 1e-8);
-            for (let d = 0; d < dim; d++) {
-              table[to + d] -= step * grad[to + d];
-              grad[to + d] = 0;
-            }
-          }
-        }
-      };
-      update(pairs.anchorTokens, pairs.anchorOffsets);
-      update(pairs.passageTokens, pairs.passageOffsets);
+      // Through the normalisation: de = (du - u (u . du)) / |e|, then to each token row; then
+      // row-wise Adagrad on the touched rows, their gradient cleared.
+      for (let i = 0; i < B; i++) {
+        if (an[i] > 0) dense.backprop('a', i, an[i], anchorOf(ids[i]));
+        if (pn[i] > 0) dense.backprop('p', i, pn[i], passageOf(ids[i]));
+      }
+      for (let i = 0; i < B; i++) {
+        dense.update(anchorOf(ids[i]), options.learningRate);
+        dense.update(passageOf(ids[i]), options.learningRate);
+      }
       options.onBatch?.({ epoch, batch: b, batches, loss });
     }
     lastEpochLoss = epochLoss / Math.max(1, batches);
   }
+  table.set(dense.table);
   return lastEpochLoss;
+}
+
+/** The most tokens one text of a pair set has. */
+function longestText(offsets: Int32Array): number {
+  let longest = 1;
+  for (let i = 1; i < offsets.length; i++) longest = Math.max(longest, offsets[i] - offsets[i - 1]);
+  return longest;
 }
 
 /**

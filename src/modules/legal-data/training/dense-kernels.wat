@@ -92,4 +92,151 @@
             (br $nextK)))
         (local.set $o (i32.add (local.get $o) (i32.const 1)))
         (br $nextO))))
+;; A text's embedding: out = sum of weights[t] * table_t over its `count` tokens (i32 at
+  ;; `tokens`), then L2-normalised; returns the norm before normalising (0: out stays zero).
+  (func (export "embed")
+    (param $tokens i32) (param $count i32) (param $weights i32) (param $table i32) (param $out i32) (param $dim i32) (result f32)
+    (local $k i32) (local $d i32) (local $t i32) (local $row i32) (local $rowBytes i32) (local $wv v128) (local $acc v128) (local $norm f32)
+    (local.set $rowBytes (i32.shl (local.get $dim) (i32.const 2)))
+    (local.set $d (i32.const 0))
+    (block $zeroed
+      (loop $zero
+        (br_if $zeroed (i32.ge_u (local.get $d) (local.get $rowBytes)))
+        (v128.store (i32.add (local.get $out) (local.get $d)) (v128.const f32x4 0 0 0 0))
+        (local.set $d (i32.add (local.get $d) (i32.const 16)))
+        (br $zero)))
+    (local.set $k (i32.const 0))
+    (block $doneK
+      (loop $nextK
+        (br_if $doneK (i32.ge_u (local.get $k) (local.get $count)))
+        (local.set $t (i32.load (i32.add (local.get $tokens) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $wv (f32x4.splat (f32.load (i32.add (local.get $weights) (i32.shl (local.get $t) (i32.const 2))))))
+        (local.set $row (i32.add (local.get $table) (i32.mul (local.get $t) (local.get $rowBytes))))
+        (local.set $d (i32.const 0))
+        (block $doneD
+          (loop $nextD
+            (br_if $doneD (i32.ge_u (local.get $d) (local.get $rowBytes)))
+            (v128.store (i32.add (local.get $out) (local.get $d))
+              (f32x4.add (v128.load (i32.add (local.get $out) (local.get $d)))
+                (f32x4.mul (local.get $wv) (v128.load (i32.add (local.get $row) (local.get $d))))))
+            (local.set $d (i32.add (local.get $d) (i32.const 16)))
+            (br $nextD)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $nextK)))
+    (local.set $acc (v128.const f32x4 0 0 0 0))
+    (local.set $d (i32.const 0))
+    (block $doneN
+      (loop $nextN
+        (br_if $doneN (i32.ge_u (local.get $d) (local.get $rowBytes)))
+        (local.set $wv (v128.load (i32.add (local.get $out) (local.get $d))))
+        (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $wv) (local.get $wv))))
+        (local.set $d (i32.add (local.get $d) (i32.const 16)))
+        (br $nextN)))
+    (local.set $norm (f32.sqrt (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $acc)) (f32x4.extract_lane 1 (local.get $acc)))
+      (f32.add (f32x4.extract_lane 2 (local.get $acc)) (f32x4.extract_lane 3 (local.get $acc))))))
+    (if (f32.gt (local.get $norm) (f32.const 0))
+      (then
+        (local.set $wv (f32x4.splat (local.get $norm)))
+        (local.set $d (i32.const 0))
+        (block $doneS
+          (loop $nextS
+            (br_if $doneS (i32.ge_u (local.get $d) (local.get $rowBytes)))
+            (v128.store (i32.add (local.get $out) (local.get $d)) (f32x4.div (v128.load (i32.add (local.get $out) (local.get $d))) (local.get $wv)))
+            (local.set $d (i32.add (local.get $d) (i32.const 16)))
+            (br $nextS)))))
+    (local.get $norm))
+
+  ;; Back through a text's normalisation and sum: du = (du - u (u . du)) / norm in place, then
+  ;; grad_t += weights[t] * du for each of its `count` tokens, each marked in `touched` (bytes).
+  (func (export "backprop")
+    (param $u i32) (param $du i32) (param $norm f32) (param $tokens i32) (param $count i32) (param $weights i32) (param $grad i32) (param $touched i32) (param $dim i32)
+    (local $k i32) (local $d i32) (local $t i32) (local $row i32) (local $rowBytes i32) (local $acc v128) (local $dotv v128) (local $normv v128) (local $wv v128)
+    (local.set $rowBytes (i32.shl (local.get $dim) (i32.const 2)))
+    (local.set $acc (v128.const f32x4 0 0 0 0))
+    (local.set $d (i32.const 0))
+    (block $doneDot
+      (loop $nextDot
+        (br_if $doneDot (i32.ge_u (local.get $d) (local.get $rowBytes)))
+        (local.set $acc (f32x4.add (local.get $acc)
+          (f32x4.mul (v128.load (i32.add (local.get $u) (local.get $d))) (v128.load (i32.add (local.get $du) (local.get $d))))))
+        (local.set $d (i32.add (local.get $d) (i32.const 16)))
+        (br $nextDot)))
+    (local.set $dotv (f32x4.splat (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $acc)) (f32x4.extract_lane 1 (local.get $acc)))
+      (f32.add (f32x4.extract_lane 2 (local.get $acc)) (f32x4.extract_lane 3 (local.get $acc))))))
+    (local.set $normv (f32x4.splat (local.get $norm)))
+    (local.set $d (i32.const 0))
+    (block $doneP
+      (loop $nextP
+        (br_if $doneP (i32.ge_u (local.get $d) (local.get $rowBytes)))
+        (v128.store (i32.add (local.get $du) (local.get $d))
+          (f32x4.div
+            (f32x4.sub (v128.load (i32.add (local.get $du) (local.get $d))) (f32x4.mul (v128.load (i32.add (local.get $u) (local.get $d))) (local.get $dotv)))
+            (local.get $normv)))
+        (local.set $d (i32.add (local.get $d) (i32.const 16)))
+        (br $nextP)))
+    (local.set $k (i32.const 0))
+    (block $doneK
+      (loop $nextK
+        (br_if $doneK (i32.ge_u (local.get $k) (local.get $count)))
+        (local.set $t (i32.load (i32.add (local.get $tokens) (i32.shl (local.get $k) (i32.const 2)))))
+        (i32.store8 (i32.add (local.get $touched) (local.get $t)) (i32.const 1))
+        (local.set $wv (f32x4.splat (f32.load (i32.add (local.get $weights) (i32.shl (local.get $t) (i32.const 2))))))
+        (local.set $row (i32.add (local.get $grad) (i32.mul (local.get $t) (local.get $rowBytes))))
+        (local.set $d (i32.const 0))
+        (block $doneD
+          (loop $nextD
+            (br_if $doneD (i32.ge_u (local.get $d) (local.get $rowBytes)))
+            (v128.store (i32.add (local.get $row) (local.get $d))
+              (f32x4.add (v128.load (i32.add (local.get $row) (local.get $d)))
+                (f32x4.mul (local.get $wv) (v128.load (i32.add (local.get $du) (local.get $d))))))
+            (local.set $d (i32.add (local.get $d) (i32.const 16)))
+            (br $nextD)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $nextK))))
+
+  ;; Row-wise Adagrad for the touched rows among a text's `count` tokens: accum[t] += mean(grad_t^2),
+  ;; table_t -= rate / (sqrt(accum[t]) + 1e-8) * grad_t, then grad_t and its mark cleared.
+  (func (export "update")
+    (param $tokens i32) (param $count i32) (param $grad i32) (param $table i32) (param $accum i32) (param $touched i32) (param $dim i32) (param $rate f32)
+    (local $k i32) (local $d i32) (local $t i32) (local $g i32) (local $w i32) (local $rowBytes i32) (local $acc v128) (local $gv v128) (local $stepv v128) (local $at i32) (local $sum f32)
+    (local.set $rowBytes (i32.shl (local.get $dim) (i32.const 2)))
+    (local.set $k (i32.const 0))
+    (block $doneK
+      (loop $nextK
+        (br_if $doneK (i32.ge_u (local.get $k) (local.get $count)))
+        (local.set $t (i32.load (i32.add (local.get $tokens) (i32.shl (local.get $k) (i32.const 2)))))
+        (if (i32.load8_u (i32.add (local.get $touched) (local.get $t)))
+          (then
+            (i32.store8 (i32.add (local.get $touched) (local.get $t)) (i32.const 0))
+            (local.set $g (i32.add (local.get $grad) (i32.mul (local.get $t) (local.get $rowBytes))))
+            (local.set $w (i32.add (local.get $table) (i32.mul (local.get $t) (local.get $rowBytes))))
+            (local.set $acc (v128.const f32x4 0 0 0 0))
+            (local.set $d (i32.const 0))
+            (block $doneSq
+              (loop $nextSq
+                (br_if $doneSq (i32.ge_u (local.get $d) (local.get $rowBytes)))
+                (local.set $gv (v128.load (i32.add (local.get $g) (local.get $d))))
+                (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $gv) (local.get $gv))))
+                (local.set $d (i32.add (local.get $d) (i32.const 16)))
+                (br $nextSq)))
+            (local.set $sum (f32.add
+              (f32.add (f32x4.extract_lane 0 (local.get $acc)) (f32x4.extract_lane 1 (local.get $acc)))
+              (f32.add (f32x4.extract_lane 2 (local.get $acc)) (f32x4.extract_lane 3 (local.get $acc)))))
+            (local.set $at (i32.add (local.get $accum) (i32.shl (local.get $t) (i32.const 2))))
+            (f32.store (local.get $at) (f32.add (f32.load (local.get $at)) (f32.div (local.get $sum) (f32.convert_i32_u (local.get $dim)))))
+            (local.set $stepv (f32x4.splat (f32.div (local.get $rate) (f32.add (f32.sqrt (f32.load (local.get $at))) (f32.const 1e-8)))))
+            (local.set $d (i32.const 0))
+            (block $doneU
+              (loop $nextU
+                (br_if $doneU (i32.ge_u (local.get $d) (local.get $rowBytes)))
+                (local.set $gv (v128.load (i32.add (local.get $g) (local.get $d))))
+                (v128.store (i32.add (local.get $w) (local.get $d))
+                  (f32x4.sub (v128.load (i32.add (local.get $w) (local.get $d))) (f32x4.mul (local.get $stepv) (local.get $gv))))
+                (v128.store (i32.add (local.get $g) (local.get $d)) (v128.const f32x4 0 0 0 0))
+                (local.set $d (i32.add (local.get $d) (i32.const 16)))
+                (br $nextU)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $nextK))))
 )

@@ -65,4 +65,28 @@ describe('searches in arrival order', () => {
     expect(graphql.body.errors).toBeUndefined();
     QUERIES.slice(0, 3).forEach((q, i) => expect(hitsOf(graphql.body.data[`s${i}`])).toEqual(alone.get(q)));
   });
+  it('refuses a malformed search at once (422), without waiting for a place', async () => {
+    const admission = platform.legalData.searchAdmission;
+    // another request holds the one place (a stand-in for a long search)
+    let release!: () => void;
+    const held = admission.run({ loader: (_key: unknown, make: () => unknown) => make(), signal: new AbortController().signal } as never, () => new Promise<void>((resolve) => (release = resolve)));
+    let holding = true;
+    // released after 10 s in any case, so that a request that did wait ends the test (failing it)
+    const safety = setTimeout(() => {
+      holding = false;
+      release();
+    }, 10_000);
+    try {
+      const answer = await call(`${url}/v1/search`, 'POST', { q: 'consentement', namespace: 'legislation', top_k: 0 }, { key });
+      const answeredWhileHeld = holding;
+      expect(answer.status).toBe(422);
+      expect(answer.body.detail[0].loc).toEqual(['body', 'top_k']);
+      expect(answeredWhileHeld).toBe(true);
+      expect(admission.waiting).toBe(0);
+    } finally {
+      clearTimeout(safety);
+      release();
+      await held;
+    }
+  });
 });

@@ -33,7 +33,7 @@ import type { UsageGuard } from '../usage/usage-guard.js';
 import { documentFacts, resolveFacts, searchFacts } from './usage-facts.js';
 import { citedBy, citedByPerYear, cites, coverCitatorReads, withCitedByCount, type CitatorDeps } from './citator/citator.service.js';
 import { citedByCounts } from './citator/citator.queries.js';
-import type { SearchResponse } from './search.schema.js';
+import { searchRequestSchema, type SearchResponse } from './search.schema.js';
 
 export interface LegalDataDeps {
   engine: SearchEngine;
@@ -216,8 +216,10 @@ export class LegalDataService implements LegalDataApi {
     const metadata = (ids: string[]) => this.resolver.documentMetadata(ids);
     const sources = (source: string) => this.snapshot?.sourceNotice(source) ?? null;
     const authority = this.authority();
-    return this.deps.usage.charge(ctx, 'search', () =>
-      this.searchAdmission.run(ctx, () => search(
+    return this.deps.usage.charge(ctx, 'search', async () => {
+      // a malformed search is refused at once (422), not after waiting its turn
+      parseInput(searchRequestSchema, input);
+      return this.searchAdmission.run(ctx, () => search(
         { engine: this.engineFor(ctx), embedder: this.deps.embedder, citations, places, metadata, sources, authority, citedByCounts: (ids) => citedByCounts(ctx.em, ids), vectorTimeoutMs: this.deps.vectorTimeoutMs, feedbackPassages: this.deps.feedbackPassages, logger: this.deps.logger },
         input,
         timer,
@@ -225,9 +227,8 @@ export class LegalDataService implements LegalDataApi {
         // the legs' refinements swallow their errors: an abandoned search ends here, unanswered and unbilled
         ctx.signal.throwIfAborted();
         return answer;
-      })),
-      (answer) => searchFacts(input, answer),
-    );
+      }));
+    }, (answer) => searchFacts(input, answer));
   }
 
   /** The citation authority prior, once the corpus's citations are counted (and unless its weight is 0). */

